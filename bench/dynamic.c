@@ -1,0 +1,97 @@
+/* Dynamic shared memory from 0 to the opt-in ceiling: the occupancy staircase and what it costs a
+ * latency-bound streaming kernel. Above the 48 KiB default both opt-in steps are taken (the
+ * function attribute, then the launch's third argument); --no-optin leaves the first out and the
+ * launch fails, which the point records. By default the device's own cliffs are added: for each
+ * block count, the largest allocation that still fits that many blocks and the next one past it. */
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "../src/occupancy.h"
+#include "../src/smem.h"
+#include "stream.h"
+
+#define K 1024
+static const int64_t sizes[] = { 0, 1 * K, 2 * K, 4 * K, 8 * K, 16 * K, 24 * K, 32 * K, 40 * K, 48 * K,
+                                 64 * K, 96 * K, 128 * K, 160 * K, 192 * K, 227 * K };
+static const int64_t quick_sizes[] = { 0, 16 * K, 48 * K, 100 * K, 227 * K };
+
+static const struct smem_axis dynamic_axes[] = {
+    { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory per block (K suffix: KiB)",
+      .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * K },
+};
+
+static int dynamic_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    if (v[0] > dev->smem_per_block_optin) {
+        smem_fmt(why, len, "%lld bytes of dynamic shared memory exceed the opt-in ceiling of %lld bytes per block on %s",
+                 (long long)v[0], (long long)dev->smem_per_block_optin, dev->name);
+        return SMEM_ESKIP;
+    }
+    smem_stream_plan((size_t)v[0], false, dev, p);
+    return SMEM_OK;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The static sizes plus both sides of every occupancy cliff of dev for this kernel's block. */
+static size_t dynamic_device_defaults(const struct smem_device *dev, size_t axis, int64_t *out, size_t max)
+{
+    struct smem_func f = { .regs = 32, .static_smem = 0, .max_dyn_smem = (size_t)dev->smem_per_block_optin,
+                           .max_threads_per_block = SMEM_DYNAMIC_BLOCK };
+    struct smem_prediction pr;
+    size_t n = 0, kept = 0;
+    int prev = -1;
+
+    (void)axis;
+    for (size_t i = 0; i < SMEM_ARRAY_LEN(sizes) && n < max; i++)
+        if (sizes[i] <= dev->smem_per_block_optin)
+            out[n++] = sizes[i];
+    /* walk the axis in 128-byte steps (the allocation granularity) and keep both sides of each step */
+    for (int64_t s = 0; s <= dev->smem_per_block_optin && n + 2 <= max; s += 128) {
+        if (smem_occupancy_predict(dev, &f, SMEM_DYNAMIC_BLOCK, (size_t)s, -1, &pr))
+            break;
+        if (prev >= 0 && pr.blocks_per_sm != prev) {
+            out[n++] = s - 128;
+            out[n++] = s;
+        }
+        prev = pr.blocks_per_sm;
+    }
+    if (n + 1 <= max)
+        out[n++] = dev->smem_per_block_optin;
+    qsort(out, n, sizeof(*out), cmp_i64);
+    for (size_t i = 0; i < n; i++)
+        if (!kept || out[kept - 1] != out[i])
+            out[kept++] = out[i];
+    return kept;
+}
+
+#if SMEM_HAVE_CUDA
+static const void *dynamic_kernel(const struct smem_plan *p)
+{
+    (void)p;
+    return smem_dynamic_fn();
+}
+#endif
+
+const struct smem_bench smem_dynamic_bench = {
+    .name = "dynamic",
+    .summary = "dynamic shared memory 0..opt-in ceiling: occupancy staircase, its cost, the 48 KiB opt-in",
+    .axes = dynamic_axes,
+    .n_axes = SMEM_ARRAY_LEN(dynamic_axes),
+    .plan = dynamic_plan,
+    .metrics = smem_stream_metrics,
+    .device_defaults = dynamic_device_defaults,
+#if SMEM_HAVE_CUDA
+    .kernel = dynamic_kernel,
+    .setup = smem_stream_setup,
+    .launch = smem_stream_launch,
+    .verify = smem_stream_verify,
+    .teardown = smem_stream_teardown,
+#endif
+};

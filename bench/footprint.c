@@ -1,0 +1,158 @@
+/* The carveout's shared-memory side: each block stages a fixed tile (31 KiB by default, 32 KiB
+ * with the driver's reservation) and writes it back combined with the tile reversed. How many
+ * tiles an SM holds at once follows the carveout step the preference rounds up to, and this
+ * latency-bound copy gets faster with every extra resident block. */
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "../src/smem.h"
+#include "bench.h"
+
+#if SMEM_HAVE_CUDA
+#include <math.h>
+
+#include "../src/gpu.h"
+#endif
+
+#define K 1024
+#define TOTAL_FLOATS (64u << 20)  /* 256 MiB: far larger than L2 */
+
+static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+static const int64_t quick_carveouts[] = { 0, 50, 100 };
+static const int64_t tiles[] = { 31 * K };
+
+static const struct smem_axis footprint_axes[] = {
+    { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout", .defaults = carveouts,
+      .n_defaults = SMEM_ARRAY_LEN(carveouts), .quick = quick_carveouts, .n_quick = SMEM_ARRAY_LEN(quick_carveouts),
+      .min = 0, .max = 100 },
+    { .name = "tile_bytes", .unit = "bytes", .help = "shared memory each block stages (multiple of 4)",
+      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * K },
+};
+
+static int footprint_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    uint32_t tile_len = (uint32_t)(v[1] / 4);
+
+    if (v[1] % 4) {
+        smem_fmt(why, len, "tile_bytes %lld is not a whole number of floats", (long long)v[1]);
+        return SMEM_ESKIP;
+    }
+    if (v[1] > dev->smem_per_block_optin) {
+        smem_fmt(why, len, "a %lld-byte tile exceeds the opt-in ceiling of %lld bytes per block on %s",
+                 (long long)v[1], (long long)dev->smem_per_block_optin, dev->name);
+        return SMEM_ESKIP;
+    }
+    p->block = SMEM_FOOTPRINT_BLOCK;
+    p->grid = TOTAL_FLOATS / tile_len;
+    p->dyn_smem = (size_t)v[1];
+    p->static_smem = 0;
+    p->regs = 32;
+    p->carveout_pct = (int)v[0];
+    p->optin = v[1] > dev->smem_per_block;
+    p->work = (int64_t)p->grid * tile_len;
+    return SMEM_OK;
+}
+
+static void footprint_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    /* each element read once and written once */
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan.work * sizeof(float) / t->seconds / 1e9, 0);
+}
+
+#if SMEM_HAVE_CUDA
+
+struct footprint_state {
+    float *in, *out, *h_in, *h_out;
+};
+
+static const void *footprint_kernel(const struct smem_plan *p)
+{
+    (void)p;
+    return smem_footprint_fn();
+}
+
+static int footprint_setup(struct smem_case *c)
+{
+    struct footprint_state *s = calloc(1, sizeof(*s));
+    size_t n = (size_t)c->plan.work;
+    int rc;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    if ((rc = smem_gpu_random_floats(n, c->seed, &s->in, &s->h_in)))
+        goto fail;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, n * sizeof(float)));
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, n * sizeof(float)));
+    if (!(s->h_out = malloc(n * sizeof(float)))) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int footprint_launch(struct smem_case *c)
+{
+    struct footprint_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_footprint_launch(c->grid, c->plan.dyn_smem, s->in, s->out, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int footprint_verify(struct smem_case *c)
+{
+    struct footprint_state *s = c->priv;
+    size_t tile_len = c->plan.dyn_smem / 4, n = (size_t)c->plan.work;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++) {
+        size_t base = i / tile_len * tile_len, k = i - base;
+        /* x + 2y: the doubling is exact, so fused or not the result is one rounding: exact match */
+        float want = s->h_in[i] + 2.0f * s->h_in[base + tile_len - 1 - k];
+        if (s->h_out[i] != want) {
+            smem_fmt(c->reason, sizeof(c->reason), "element %zu is %g, the host reference %g", i,
+                     (double)s->h_out[i], (double)want);
+            return SMEM_EVERIFY;
+        }
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void footprint_teardown(struct smem_case *c)
+{
+    struct footprint_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->in);
+    cudaFree(s->out);
+    free(s->h_in);
+    free(s->h_out);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+const struct smem_bench smem_footprint_bench = {
+    .name = "footprint",
+    .summary = "a fixed shared-memory tile per block: more carveout, more resident blocks, faster",
+    .axes = footprint_axes,
+    .n_axes = SMEM_ARRAY_LEN(footprint_axes),
+    .plan = footprint_plan,
+    .metrics = footprint_metrics,
+#if SMEM_HAVE_CUDA
+    .kernel = footprint_kernel,
+    .setup = footprint_setup,
+    .launch = footprint_launch,
+    .verify = footprint_verify,
+    .teardown = footprint_teardown,
+#endif
+};

@@ -1,0 +1,178 @@
+/* The carveout's L1 side: random 4-byte reads from a table (96 KiB by default), no shared memory.
+ * What the carveout leaves to L1 (256 KiB per SM on Hopper, minus the shared part) decides how
+ * much of the table hits: a small carveout keeps the whole table in L1, a large one sends most
+ * reads to L2. Every SM is full and each thread keeps 8 independent gathers in flight. */
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "../src/smem.h"
+#include "bench.h"
+
+#if SMEM_HAVE_CUDA
+#include <math.h>
+
+#include "../src/gpu.h"
+#endif
+
+#define K 1024
+#define GATHERS 512             /* per thread */
+
+static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+static const int64_t quick_carveouts[] = { 0, 50, 100 };
+static const int64_t tables[] = { 96 };
+
+static const struct smem_axis gather_axes[] = {
+    { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout", .defaults = carveouts,
+      .n_defaults = SMEM_ARRAY_LEN(carveouts), .quick = quick_carveouts, .n_quick = SMEM_ARRAY_LEN(quick_carveouts),
+      .min = 0, .max = 100 },
+    { .name = "table_kib", .unit = "KiB", .help = "size of the gathered table", .defaults = tables,
+      .n_defaults = SMEM_ARRAY_LEN(tables), .min = 1, .max = 1024 * 1024 },
+};
+
+static int gather_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    (void)dev, (void)why, (void)len;
+    p->block = SMEM_GATHER_BLOCK;
+    p->grid = 0;
+    p->grid_waves = 1;
+    p->regs = 40;
+    p->carveout_pct = (int)v[0];
+    p->work = GATHERS;
+    return SMEM_OK;
+}
+
+static void gather_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    double gathers = (double)c->grid * c->plan.block * (double)c->plan.work;
+
+    smem_metrics_add(m, "ggathers_per_s", "G/s", gathers / t->seconds / 1e9, 0);
+    /* 4 bytes each; no SM delivers more than 128 bytes per clock from L1 */
+    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM",
+                     t->clock_hz > 0 ? 4 * gathers / (t->seconds * t->clock_hz * c->dev->sm_count) : 0, 128);
+}
+
+#if SMEM_HAVE_CUDA
+
+/* the kernel's hash (kernels/carveout.cu), for the host reference */
+static uint32_t hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+struct gather_state {
+    float *table, *out, *h_table, *h_out;
+    uint32_t table_len;
+    size_t n_out;
+};
+
+static const void *gather_kernel(const struct smem_plan *p)
+{
+    (void)p;
+    return smem_gather_fn();
+}
+
+static int gather_setup(struct smem_case *c)
+{
+    struct gather_state *s = calloc(1, sizeof(*s));
+    int rc;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    s->table_len = (uint32_t)(c->values[1] * K / 4);
+    s->n_out = (size_t)c->grid * c->plan.block;
+    if ((rc = smem_gpu_random_floats(s->table_len, c->seed, &s->table, &s->h_table)))
+        goto fail;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(float)));
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(float)));
+    if (!(s->h_out = malloc(s->n_out * sizeof(float)))) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int gather_launch(struct smem_case *c)
+{
+    struct gather_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_gather_launch(c->grid, s->table, s->table_len, (uint32_t)c->plan.work, s->out, c->clk,
+                                       c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int gather_verify(struct smem_case *c)
+{
+    struct gather_state *s = c->priv;
+    uint32_t gathers = (uint32_t)c->plan.work;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, s->n_out * sizeof(float), cudaMemcpyDeviceToHost));
+    /* every output written (the poison is NaN), and every 61st thread recomputed in full: the same
+     * additions in the same order as the kernel, so the match is exact */
+    for (size_t tid = 0; tid < s->n_out; tid++) {
+        float acc[SMEM_GATHER_UNROLL] = { 0 }, sum = 0;
+        if (isnan(s->h_out[tid])) {
+            smem_fmt(c->reason, sizeof(c->reason), "thread %zu wrote nothing", tid);
+            return SMEM_EVERIFY;
+        }
+        if (tid % 61 && tid != s->n_out - 1)
+            continue;
+        for (uint32_t g = 0; g < gathers; g += SMEM_GATHER_UNROLL)
+            for (int u = 0; u < SMEM_GATHER_UNROLL; u++) {
+                uint32_t h = hash32((uint32_t)tid * gathers + g + (uint32_t)u);
+                acc[u] += s->h_table[(uint32_t)(((uint64_t)h * s->table_len) >> 32)];
+            }
+        for (int u = 0; u < SMEM_GATHER_UNROLL; u++)
+            sum += acc[u];
+        if (s->h_out[tid] != sum) {
+            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed %g, the host reference %g", tid,
+                     (double)s->h_out[tid], (double)sum);
+            return SMEM_EVERIFY;
+        }
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void gather_teardown(struct smem_case *c)
+{
+    struct gather_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->table);
+    cudaFree(s->out);
+    free(s->h_table);
+    free(s->h_out);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+const struct smem_bench smem_gather_bench = {
+    .name = "gather",
+    .summary = "random reads from a table in L1: more carveout, less L1, slower",
+    .axes = gather_axes,
+    .n_axes = SMEM_ARRAY_LEN(gather_axes),
+    .plan = gather_plan,
+    .metrics = gather_metrics,
+#if SMEM_HAVE_CUDA
+    .kernel = gather_kernel,
+    .setup = gather_setup,
+    .launch = gather_launch,
+    .verify = gather_verify,
+    .teardown = gather_teardown,
+#endif
+};

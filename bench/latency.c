@@ -1,0 +1,151 @@
+/* Shared-memory load-to-use latency: a single thread follows a random single cycle (Sattolo's
+ * shuffle) through chain_slots slots, each load's result the next load's address, so the cycles
+ * between the kernel's clock marks over the number of loads is the latency itself. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/kernels.h"
+#include "../src/rng.h"
+#include "../src/smem.h"
+#include "bench.h"
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+#endif
+
+#define STEPS 65536
+
+static const int64_t slots[] = { 1024 };
+
+static const struct smem_axis latency_axes[] = {
+    { .name = "chain_slots", .unit = "slots", .help = "length of the pointer cycle (4 bytes each)",
+      .defaults = slots, .n_defaults = SMEM_ARRAY_LEN(slots), .min = 2, .max = SMEM_LATENCY_SLOTS },
+};
+
+static int latency_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    (void)v, (void)dev, (void)why, (void)len;
+    p->block = 32;
+    p->grid = 1;
+    p->static_smem = SMEM_LATENCY_SLOTS * 4;
+    p->regs = 16;
+    p->work = STEPS;
+    return SMEM_OK;
+}
+
+static void latency_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    double cycles = t->kernel_cycles / (double)c->plan.work;
+
+    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0);
+    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0);
+}
+
+#if SMEM_HAVE_CUDA
+
+/* next[i] for a single random cycle over the first n slots; the rest point to themselves. */
+static void make_cycle(uint32_t *next, uint32_t n, uint64_t seed)
+{
+    uint32_t perm[SMEM_LATENCY_SLOTS];
+    uint64_t state = seed;
+
+    for (uint32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)(smem_rng_next(&state) % i); /* j < i: Sattolo, one cycle */
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (uint32_t i = 0; i < SMEM_LATENCY_SLOTS; i++)
+        next[i] = i;
+    for (uint32_t i = 0; i < n; i++)
+        next[perm[i]] = perm[(i + 1) % n];
+}
+
+struct latency_state {
+    uint32_t *next, *out;
+    uint32_t h_next[SMEM_LATENCY_SLOTS];
+};
+
+static const void *latency_kernel(const struct smem_plan *p)
+{
+    (void)p;
+    return smem_latency_fn();
+}
+
+static int latency_setup(struct smem_case *c)
+{
+    struct latency_state *s = calloc(1, sizeof(*s));
+    int rc = SMEM_OK;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    make_cycle(s->h_next, (uint32_t)c->values[0], c->seed);
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, sizeof(s->h_next)));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
+    SMEM_CUDA_CHECK(cudaMemcpy(s->next, s->h_next, sizeof(s->h_next), cudaMemcpyHostToDevice));
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, sizeof(uint32_t)));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int latency_launch(struct smem_case *c)
+{
+    struct latency_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_latency_launch(s->next, (uint32_t)c->plan.work, s->out, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int latency_verify(struct smem_case *c)
+{
+    struct latency_state *s = c->priv;
+    uint32_t got, want = 0;
+    int rc = SMEM_OK;
+
+    for (int64_t i = 0; i < c->plan.work; i++)
+        want = s->h_next[want];
+    SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
+    if (got != want) {
+        smem_fmt(c->reason, sizeof(c->reason), "the chase ended at slot %u, the host reference at %u", got, want);
+        return SMEM_EVERIFY;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void latency_teardown(struct smem_case *c)
+{
+    struct latency_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->next);
+    cudaFree(s->out);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+const struct smem_bench smem_latency_bench = {
+    .name = "latency",
+    .summary = "shared-memory load-to-use latency in cycles: one thread's dependent pointer chase",
+    .axes = latency_axes,
+    .n_axes = SMEM_ARRAY_LEN(latency_axes),
+    .plan = latency_plan,
+    .metrics = latency_metrics,
+#if SMEM_HAVE_CUDA
+    .kernel = latency_kernel,
+    .setup = latency_setup,
+    .launch = latency_launch,
+    .verify = latency_verify,
+    .teardown = latency_teardown,
+#endif
+};

@@ -1,0 +1,187 @@
+/* The shared-memory load kernel family: plan, bank model, host reference and GPU operations shared
+ * by the bandwidth and bank benchmarks (kernels/load.cu). */
+#include "load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kernels/kernels.h"
+#include "../src/smem.h"
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+#endif
+
+int smem_bank_wavefronts(int width_bytes, int stride)
+{
+    int words_per_access = width_bytes / 4, worst = 0;
+    long long distinct_total = 0;
+
+    for (int bank = 0; bank < 32; bank++) {
+        long long seen[128];
+        int n = 0;
+        for (int lane = 0; lane < 32; lane++)
+            for (int k = 0; k < words_per_access; k++) {
+                long long word = (long long)lane * stride * words_per_access + k;
+                bool dup = false;
+                if (word % 32 != bank)
+                    continue;
+                for (int i = 0; i < n && !dup; i++)
+                    dup = seen[i] == word;
+                if (!dup)
+                    seen[n++] = word;
+            }
+        distinct_total += n;
+        if (n > worst)
+            worst = n;
+    }
+    /* a request never takes fewer passes than its distinct bytes over 128 */
+    int min_passes = (int)((distinct_total * 4 + 127) / 128);
+    return worst > min_passes ? worst : min_passes;
+}
+
+/* Loop iterations that keep one SM's shared memory busy for target_cycles with threads_per_sm
+ * threads resident: each iteration is SMEM_LOAD_UNROLL requests per warp. */
+static int64_t iterations(int width, int stride, double target_cycles, double threads_per_sm)
+{
+    double passes = (double)smem_bank_wavefronts(width, stride) * SMEM_LOAD_UNROLL * (threads_per_sm / 32.0);
+    int64_t iters = (int64_t)(target_cycles / passes);
+
+    return iters < 8 ? 8 : iters;
+}
+
+int smem_load_plan(int width, int stride, double target_cycles, const struct smem_device *dev,
+                   struct smem_plan *p, char *why, size_t why_len)
+{
+    long long last = 31LL * stride * width + (SMEM_LOAD_UNROLL - 1) * SMEM_LOAD_ROW_BYTES + width;
+
+    if (last > SMEM_LOAD_WORDS * 4LL) {
+        smem_fmt(why, why_len, "stride %d at %d bytes reaches byte %lld of the %d-byte buffer", stride, width, last,
+                 SMEM_LOAD_WORDS * 4);
+        return SMEM_ESKIP;
+    }
+    p->block = SMEM_LOAD_BLOCK;
+    p->grid = 0;            /* one full wave: every block resident for the whole kernel */
+    p->static_smem = SMEM_LOAD_WORDS * 4;
+    p->regs = 32;
+    p->variant = width | stride << 8;
+    /* the target, in cycles; setup turns it into iterations once the residency is known */
+    p->work = (int64_t)target_cycles;
+    (void)dev;
+    return SMEM_OK;
+}
+
+static int plan_width(const struct smem_plan *p)
+{
+    return p->variant & 0xff;
+}
+
+static int plan_stride(const struct smem_plan *p)
+{
+    return p->variant >> 8;
+}
+
+double smem_load_bytes(const struct smem_case *c)
+{
+    return (double)c->grid * c->plan.block * (double)c->plan.work * SMEM_LOAD_UNROLL * plan_width(&c->plan);
+}
+
+double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_timing *t)
+{
+    if (t->seconds <= 0 || t->clock_hz <= 0)
+        return 0;
+    return smem_load_bytes(c) / (t->seconds * t->clock_hz * c->dev->sm_count);
+}
+
+#if SMEM_HAVE_CUDA
+
+struct load_state {
+    uint32_t *in, *out, *h_in, *h_out;
+    size_t n_out;
+};
+
+const void *smem_load_kernel(const struct smem_plan *p)
+{
+    return smem_load_fn(plan_width(p));
+}
+
+int smem_load_setup(struct smem_case *c)
+{
+    struct load_state *s = calloc(1, sizeof(*s));
+    int rc;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    s->n_out = (size_t)c->grid * c->plan.block;
+    c->plan.work = iterations(plan_width(&c->plan), plan_stride(&c->plan), (double)c->plan.work,
+                              (double)s->n_out / c->dev->sm_count);
+    if ((rc = smem_gpu_random_words(SMEM_LOAD_WORDS, c->seed, &s->in, &s->h_in)))
+        goto fail;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(uint32_t)));
+    /* poisoned, so an output the kernel did not write cannot pass */
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(uint32_t)));
+    if (!(s->h_out = malloc(s->n_out * sizeof(uint32_t)))) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+int smem_load_run(struct smem_case *c)
+{
+    struct load_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_load_launch(plan_width(&c->plan), c->grid, c->plan.block, s->in, s->out,
+                                     plan_stride(&c->plan), (int)c->plan.work, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+int smem_load_verify(struct smem_case *c)
+{
+    struct load_state *s = c->priv;
+    int width = plan_width(&c->plan), stride = plan_stride(&c->plan);
+    uint32_t ref[32];
+    int rc = SMEM_OK;
+
+    /* lane l sums, work times over, the words of its SMEM_LOAD_UNROLL accesses */
+    for (int lane = 0; lane < 32; lane++) {
+        uint32_t once = 0;
+        for (int j = 0; j < SMEM_LOAD_UNROLL; j++) {
+            size_t byte = (size_t)lane * stride * width + (size_t)j * SMEM_LOAD_ROW_BYTES;
+            for (int k = 0; k < width / 4; k++)
+                once += s->h_in[byte / 4 + k];
+        }
+        ref[lane] = once * (uint32_t)c->plan.work;
+    }
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, s->n_out * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < s->n_out; i++)
+        if (s->h_out[i] != ref[i % 32]) {
+            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed 0x%08x, the host reference 0x%08x", i,
+                     s->h_out[i], ref[i % 32]);
+            return SMEM_EVERIFY;
+        }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+void smem_load_teardown(struct smem_case *c)
+{
+    struct load_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->in);
+    cudaFree(s->out);
+    free(s->h_in);
+    free(s->h_out);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif

@@ -1,0 +1,125 @@
+/* The streaming kernel's plan, host reference and GPU operations (dynamic and static). */
+#include "stream.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "../src/smem.h"
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+#endif
+
+void smem_stream_plan(size_t alloc_bytes, bool is_static, const struct smem_device *dev, struct smem_plan *p)
+{
+    p->block = SMEM_DYNAMIC_BLOCK;
+    p->grid = SMEM_STREAM_FLOATS / SMEM_DYNAMIC_CHUNK;
+    p->dyn_smem = is_static ? 0 : alloc_bytes;
+    p->static_smem = is_static ? alloc_bytes : 0;
+    p->regs = 32;
+    p->variant = is_static;
+    p->work = SMEM_STREAM_FLOATS;
+    /* step one of the opt-in, needed only above the default per-block limit */
+    p->optin = !is_static && (int64_t)alloc_bytes > dev->smem_per_block;
+}
+
+void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    double bytes = (double)c->plan.work * sizeof(float) + (double)c->grid * c->plan.block * sizeof(float);
+
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "alloc_bytes", "B", (double)(c->plan.dyn_smem + c->plan.static_smem), 0);
+}
+
+#if SMEM_HAVE_CUDA
+
+struct stream_state {
+    float *in, *out, *h_in, *h_out;
+    size_t n_out;
+};
+
+int smem_stream_setup(struct smem_case *c)
+{
+    struct stream_state *s = calloc(1, sizeof(*s));
+    int rc;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    s->n_out = (size_t)c->grid * c->plan.block;
+    if ((rc = smem_gpu_random_floats(SMEM_STREAM_FLOATS, c->seed, &s->in, &s->h_in)))
+        goto fail;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(float)));
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(float))); /* NaN: unwritten fails */
+    if (!(s->h_out = malloc(s->n_out * sizeof(float)))) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+int smem_stream_launch(struct smem_case *c)
+{
+    struct stream_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    if (c->plan.variant)
+        SMEM_CUDA_CHECK(smem_static_launch(c->plan.static_smem, c->grid, s->in, s->out, c->clk, c->stream));
+    else
+        SMEM_CUDA_CHECK(smem_dynamic_launch(c->grid, c->plan.dyn_smem, s->in, s->out, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+int smem_stream_verify(struct smem_case *c)
+{
+    struct stream_state *s = c->priv;
+    size_t words = (c->plan.dyn_smem + c->plan.static_smem) / sizeof(float);
+    unsigned block = c->plan.block, slots = words < block ? (unsigned)words : block;
+    float partial[SMEM_DYNAMIC_BLOCK];
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, s->n_out * sizeof(float), cudaMemcpyDeviceToHost));
+    for (unsigned b = 0; b < c->grid; b++) {
+        const float *in = s->h_in + (size_t)b * SMEM_DYNAMIC_CHUNK;
+        for (unsigned t = 0; t < block; t++) {
+            float v = 0;
+            for (unsigned i = t; i < SMEM_DYNAMIC_CHUNK; i += block)
+                v += in[i];
+            partial[t] = v;
+        }
+        for (unsigned t = 0; t < block; t++) {
+            /* the same additions in the same order: only an FMA-free reordering could differ,
+             * so 1e-5 relative (about 100 ulp) is generous and still catches any wrong element */
+            float want = t < slots ? partial[slots - 1 - t] : partial[t];
+            float got = s->h_out[(size_t)b * block + t];
+            if (!(fabsf(got - want) <= 1e-5f * fmaxf(1.0f, fabsf(want)))) {
+                smem_fmt(c->reason, sizeof(c->reason), "block %u thread %u wrote %g, the host reference %g", b, t,
+                         (double)got, (double)want);
+                return SMEM_EVERIFY;
+            }
+        }
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+void smem_stream_teardown(struct smem_case *c)
+{
+    struct stream_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->in);
+    cudaFree(s->out);
+    free(s->h_in);
+    free(s->h_out);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif

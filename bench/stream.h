@@ -1,0 +1,23 @@
+/* Shared by the dynamic and static benchmarks: the streaming kernel of kernels/dynamic.cu, whose
+ * shared allocation changes nothing but how many blocks fit on an SM. */
+#ifndef SMEM_BENCH_STREAM_H
+#define SMEM_BENCH_STREAM_H
+
+#include "bench.h"
+
+/* Floats streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */
+#define SMEM_STREAM_FLOATS (64u << 20)
+
+/* Plan with alloc_bytes of shared memory, dynamic (variant 0) or static (variant 1). */
+void smem_stream_plan(size_t alloc_bytes, bool is_static, const struct smem_device *dev, struct smem_plan *p);
+
+void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
+
+#if SMEM_HAVE_CUDA
+int smem_stream_setup(struct smem_case *c);
+int smem_stream_launch(struct smem_case *c);
+int smem_stream_verify(struct smem_case *c);
+void smem_stream_teardown(struct smem_case *c);
+#endif
+
+#endif

@@ -1,0 +1,36 @@
+/* Clock marks for the SM clock: thread 0 of block 0 reads clock64 and %globaltimer at a kernel's
+ * start and end; cycles over nanoseconds is the clock the kernel really ran at. */
+#ifndef SMEM_CLOCK_CUH
+#define SMEM_CLOCK_CUH
+
+#include "kernels.h"
+
+__device__ __forceinline__ unsigned long long smem_globaltimer(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+__device__ __forceinline__ unsigned smem_smid(void)
+{
+    unsigned id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}
+
+__device__ __forceinline__ void smem_clock_mark(struct smem_clock *clk, bool end)
+{
+    if (!clk || blockIdx.x != 0 || threadIdx.x != 0)
+        return;
+    /* the timer first at the start and last at the end, so the cycles are inside the window */
+    if (!end) {
+        clk->ns0 = smem_globaltimer();
+        clk->cycles0 = clock64();
+    } else {
+        clk->cycles1 = clock64();
+        clk->ns1 = smem_globaltimer();
+    }
+}
+
+#endif

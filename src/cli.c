@@ -1,0 +1,353 @@
+/* Command-line parsing. Everything that can be wrong with the command line is found here, before
+ * a GPU is opened or a file touched, and reported in one line with what would be accepted. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "smem.h"
+
+enum {
+    OPT_MIN_SAMPLES = 256,
+    OPT_MAX_SAMPLES,
+    OPT_MAX_NOISE,
+    OPT_TIMEOUT,
+    OPT_SEED,
+    OPT_PREDICT,
+    OPT_NO_OPTIN,
+    OPT_REQUIRE_GPU,
+    OPT_QUICK,
+    OPT_FORCE,
+};
+
+static const struct option long_options[] = {
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { "list", no_argument, NULL, 'l' },
+    { "sweep", required_argument, NULL, 's' },
+    { "bench", required_argument, NULL, 'b' },
+    { "axis", required_argument, NULL, 'a' },
+    { "device", required_argument, NULL, 'd' },
+    { "output", required_argument, NULL, 'o' },
+    { "force", no_argument, NULL, OPT_FORCE },
+    { "quick", no_argument, NULL, OPT_QUICK },
+    { "quiet", no_argument, NULL, 'q' },
+    { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
+    { "max-samples", required_argument, NULL, OPT_MAX_SAMPLES },
+    { "max-noise", required_argument, NULL, OPT_MAX_NOISE },
+    { "timeout", required_argument, NULL, OPT_TIMEOUT },
+    { "seed", required_argument, NULL, OPT_SEED },
+    { "predict", required_argument, NULL, OPT_PREDICT },
+    { "no-optin", no_argument, NULL, OPT_NO_OPTIN },
+    { "require-gpu", no_argument, NULL, OPT_REQUIRE_GPU },
+    { NULL, 0, NULL, 0 },
+};
+
+void smem_cli_usage(FILE *f)
+{
+    fputs("usage: smembench --sweep NAME[,NAME...] [options]\n"
+          "       smembench --bench NAME [--axis NAME=LIST]... [options]\n"
+          "       smembench --predict MODEL --sweep carveout|dynamic   (no GPU needed)\n"
+          "\n"
+          "Measures GPU shared memory: bandwidth, latency, bank conflicts, occupancy against the\n"
+          "L1/shared carveout and the dynamic allocation size. Results go to a JSON file and a table.\n"
+          "\n"
+          "  -s, --sweep NAME[,NAME]  named sweeps (--list shows them)\n"
+          "  -b, --bench NAME         one benchmark with its default axes\n"
+          "  -a, --axis NAME=LIST     override an axis: 1,2,4  0:100:10  1:1024:*2  48K (repeatable)\n"
+          "  -d, --device N           CUDA device number (default 0)\n"
+          "  -o, --output FILE        result file ('-' for stdout); default <gpu>_<yyyymmdd>_<sweep>.json\n"
+          "      --force              overwrite FILE if it exists (never done otherwise)\n"
+          "      --quick              bounded axes and a fixed sample count, for CI\n"
+          "      --min-samples N      samples per point before stopping is considered (default 10)\n"
+          "      --max-samples N      hard cap on samples per point (default 1000)\n"
+          "      --max-noise PCT      stop once relative noise is below PCT percent (default 0.5)\n"
+          "      --timeout SEC        stop sampling a point after SEC seconds (default 1)\n"
+          "      --seed N             seed of the random inputs (default 1)\n"
+          "      --predict MODEL      occupancy only, for a built-in GPU model ('list' shows them)\n"
+          "      --no-optin           do not raise the dynamic shared-memory limit above 48 KiB\n"
+          "      --require-gpu        fail (exit 3) instead of falling back to predict mode\n"
+          "  -q, --quiet              no table, no progress\n"
+          "  -l, --list               list benchmarks, axes, defaults and sweeps\n"
+          "  -V, --version            print the version\n"
+          "  -h, --help               print this help\n"
+          "\n"
+          "Exit status: 0 all points ran, 1 a point failed or the file could not be written,\n"
+          "2 bad command line (nothing run or written), 3 no GPU, 130/143 interrupted.\n",
+          f);
+}
+
+static int bad_value(const char *opt, const char *arg, const char *expected)
+{
+    smem_error("invalid value \"%s\" for %s; expected %s", arg, opt, expected);
+    return SMEM_EINVAL;
+}
+
+static int parse_long(const char *opt, const char *arg, long long min, long long max, long long *out)
+{
+    char *end;
+    char expected[96];
+
+    smem_fmt(expected, sizeof(expected), "an integer in %lld..%lld", min, max);
+    errno = 0;
+    if (!*arg)
+        return bad_value(opt, arg, expected);
+    *out = strtoll(arg, &end, 10);
+    if (errno || *end || *out < min || *out > max)
+        return bad_value(opt, arg, expected);
+    return SMEM_OK;
+}
+
+static int parse_double(const char *opt, const char *arg, double min_excl, double max, double *out)
+{
+    char *end;
+    char expected[96];
+
+    smem_fmt(expected, sizeof(expected), "a number above %g and at most %g", min_excl, max);
+    errno = 0;
+    if (!*arg)
+        return bad_value(opt, arg, expected);
+    *out = strtod(arg, &end);
+    if (errno || *end || !isfinite(*out) || *out <= min_excl || *out > max)
+        return bad_value(opt, arg, expected);
+    return SMEM_OK;
+}
+
+/* Copies s into o->storage and returns the copy, or NULL when full. */
+static char *keep(struct smem_options *o, size_t *used, const char *s, size_t len)
+{
+    char *dst = o->storage + *used;
+
+    if (*used + len + 1 > sizeof(o->storage))
+        return NULL;
+    memcpy(dst, s, len);
+    dst[len] = '\0';
+    *used += len + 1;
+    return dst;
+}
+
+static int parse_sweeps(struct smem_options *o, size_t *used, const char *arg)
+{
+    const char *s = arg;
+
+    if (o->n_sweeps) {
+        smem_error("--sweep given twice; name several sweeps in one: --sweep a,b");
+        return SMEM_EINVAL;
+    }
+    smem_fmt(o->sweep_text, sizeof(o->sweep_text), "%s", arg);
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        if (!len)
+            return bad_value("--sweep", arg, "sweep names separated by commas (--list shows them)");
+        if (o->n_sweeps == SMEM_MAX_SWEEPS)
+            return bad_value("--sweep", arg, "at most 16 sweeps");
+        if (!(o->sweeps[o->n_sweeps++] = keep(o, used, s, len)))
+            return bad_value("--sweep", arg, "a shorter list");
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return SMEM_OK;
+}
+
+static int parse_axis(struct smem_options *o, size_t *used, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+
+    if (!eq || eq == arg || !eq[1])
+        return bad_value("--axis", arg, "NAME=LIST, as in carveout_pct=0:100:10");
+    if (o->n_overrides == SMEM_MAX_OVERRIDES)
+        return bad_value("--axis", arg, "at most 16 --axis options");
+    o->overrides[o->n_overrides].name = keep(o, used, arg, (size_t)(eq - arg));
+    o->overrides[o->n_overrides].list = eq + 1;
+    if (!o->overrides[o->n_overrides].name)
+        return bad_value("--axis", arg, "a shorter name");
+    o->n_overrides++;
+    return SMEM_OK;
+}
+
+int smem_cli_check_output(const char *path, bool force)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+
+    if (!strcmp(path, "-"))
+        return SMEM_OK;
+    if (!*path || (slash && !slash[1])) {
+        smem_error("invalid output path \"%s\"; expected a file name", path);
+        return SMEM_EINVAL;
+    }
+    if (slash)
+        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else
+        smem_fmt(dir, sizeof(dir), ".");
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        smem_error("cannot write \"%s\": directory \"%s\" does not exist", path, dir);
+        return SMEM_EINVAL;
+    }
+    if (access(dir, W_OK | X_OK)) {
+        smem_error("cannot write \"%s\": directory \"%s\" is not writable", path, dir);
+        return SMEM_EINVAL;
+    }
+    if (!lstat(path, &st)) {
+        if (S_ISDIR(st.st_mode)) {
+            smem_error("cannot write \"%s\": it is a directory", path);
+            return SMEM_EINVAL;
+        }
+        if (!force) {
+            smem_error("\"%s\" already exists; choose another -o or pass --force to replace it", path);
+            return SMEM_EINVAL;
+        }
+    }
+    return SMEM_OK;
+}
+
+int smem_cli_parse(int argc, char **argv, struct smem_options *o)
+{
+    size_t used = 0;
+    long long v;
+    int c;
+    bool seen_device = false, seen_output = false;
+
+    memset(o, 0, sizeof(*o));
+    o->min_samples = 10;
+    o->max_samples = 1000;
+    o->max_noise = 0.005;
+    o->timeout_s = 1.0;
+    o->seed = 1;
+    bool min_given = false;
+
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":hVls:b:a:d:o:q", long_options, NULL)) != -1) {
+        const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "";
+        switch (c) {
+        case 'h': o->help = true; break;
+        case 'V': o->version = true; break;
+        case 'l': o->list = true; break;
+        case 'q': o->quiet = true; break;
+        case OPT_QUICK: o->quick = true; break;
+        case OPT_FORCE: o->force = true; break;
+        case OPT_NO_OPTIN: o->no_optin = true; break;
+        case OPT_REQUIRE_GPU: o->require_gpu = true; break;
+        case 's':
+            if (parse_sweeps(o, &used, optarg))
+                return SMEM_EINVAL;
+            break;
+        case 'b':
+            if (o->bench) {
+                smem_error("--bench given twice; run one benchmark, or a sweep for several");
+                return SMEM_EINVAL;
+            }
+            if (!*optarg)
+                return bad_value("--bench", optarg, "a benchmark name (--list shows them)");
+            o->bench = optarg;
+            break;
+        case 'a':
+            if (parse_axis(o, &used, optarg))
+                return SMEM_EINVAL;
+            break;
+        case 'd':
+            if (seen_device) {
+                smem_error("--device given twice; give one device number");
+                return SMEM_EINVAL;
+            }
+            seen_device = true;
+            if (parse_long("--device", optarg, 0, 1023, &v))
+                return SMEM_EINVAL;
+            o->device = (int)v;
+            break;
+        case 'o':
+            if (seen_output) {
+                smem_error("--output given twice; give one result file");
+                return SMEM_EINVAL;
+            }
+            seen_output = true;
+            o->output = optarg;
+            break;
+        case OPT_MIN_SAMPLES:
+            if (parse_long("--min-samples", optarg, 1, 100000, &v))
+                return SMEM_EINVAL;
+            o->min_samples = (int)v;
+            min_given = true;
+            break;
+        case OPT_MAX_SAMPLES:
+            if (parse_long("--max-samples", optarg, 1, 100000, &v))
+                return SMEM_EINVAL;
+            o->max_samples = (int)v;
+            break;
+        case OPT_MAX_NOISE:
+            if (parse_double("--max-noise", optarg, 0, 100, &o->max_noise))
+                return SMEM_EINVAL;
+            o->max_noise /= 100;
+            break;
+        case OPT_TIMEOUT:
+            if (parse_double("--timeout", optarg, 0, 3600, &o->timeout_s))
+                return SMEM_EINVAL;
+            break;
+        case OPT_SEED:
+            if (optarg[0] == '-' || parse_long("--seed", optarg, 0, LLONG_MAX, &v))
+                return bad_value("--seed", optarg, "an integer in 0..9223372036854775807");
+            o->seed = (uint64_t)v;
+            break;
+        case OPT_PREDICT:
+            if (o->predict) {
+                smem_error("--predict given twice; give one model");
+                return SMEM_EINVAL;
+            }
+            if (!*optarg)
+                return bad_value("--predict", optarg, "a model name ('--predict list' shows them)");
+            o->predict = optarg;
+            break;
+        case ':':
+            smem_error("option %s needs a value", opt);
+            return SMEM_EINVAL;
+        default:
+            if (optopt && optopt < 256)
+                smem_error("unknown option \"-%c\"", optopt);
+            else
+                smem_error("unknown option \"%s\"", opt);
+            return SMEM_EINVAL;
+        }
+    }
+    if (optind < argc) {
+        smem_error("unexpected argument \"%s\"; options take their values as --name VALUE", argv[optind]);
+        return SMEM_EINVAL;
+    }
+    if (o->help || o->version || o->list || (o->predict && !strcmp(o->predict, "list")))
+        return SMEM_OK;
+    if (o->bench && o->n_sweeps) {
+        smem_error("--bench and --sweep cannot be combined; give one of them");
+        return SMEM_EINVAL;
+    }
+    if (o->predict && o->require_gpu) {
+        smem_error("--predict and --require-gpu cannot be combined; predict mode needs no GPU");
+        return SMEM_EINVAL;
+    }
+    if (o->predict && seen_device) {
+        smem_error("--predict and --device cannot be combined; predict mode uses a model, not a device");
+        return SMEM_EINVAL;
+    }
+    if (o->quick && !min_given)
+        o->min_samples = 5;
+    if (o->max_samples < o->min_samples) {
+        smem_error("--max-samples %d is below --min-samples %d; expected max >= min", o->max_samples, o->min_samples);
+        return SMEM_EINVAL;
+    }
+    if (!o->bench && !o->n_sweeps) {
+        smem_error("nothing to run; give --sweep NAME or --bench NAME (--list shows them)");
+        return SMEM_EINVAL;
+    }
+    if (o->output && smem_cli_check_output(o->output, o->force))
+        return SMEM_EINVAL;
+    return SMEM_OK;
+}

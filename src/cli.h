@@ -1,0 +1,45 @@
+/* The command line: getopt_long parsing and validation of everything that can be checked before a
+ * GPU is touched. */
+#ifndef SMEM_CLI_H
+#define SMEM_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sweep.h"
+
+#define SMEM_MAX_SWEEPS 16
+#define SMEM_MAX_OVERRIDES 16
+
+struct smem_options {
+    const char *sweeps[SMEM_MAX_SWEEPS];
+    size_t n_sweeps;
+    char sweep_text[256];           /* the --sweep argument, for naming the output */
+    const char *bench;
+    struct smem_override overrides[SMEM_MAX_OVERRIDES];
+    size_t n_overrides;
+    int device;                     /* CUDA ordinal */
+    const char *output;             /* NULL: a default name in the current directory; "-": stdout */
+    bool force;                     /* overwrite an existing -o file */
+    bool quick, quiet, list, help, version, no_optin, require_gpu;
+    const char *predict;            /* model name, "list", or NULL */
+    int min_samples, max_samples;
+    double max_noise;               /* fraction */
+    double timeout_s;
+    uint64_t seed;
+    char storage[4096];             /* copies of split arguments */
+};
+
+/* Parses argv into o. Returns SMEM_OK, or SMEM_EINVAL after printing one line and a --help hint. */
+int smem_cli_parse(int argc, char **argv, struct smem_options *o);
+
+/* Checks that path can be created: its directory exists and is writable, and the file does not
+ * exist unless force. Prints one line and returns SMEM_EINVAL otherwise. */
+int smem_cli_check_output(const char *path, bool force);
+
+/* Prints the usage text. */
+void smem_cli_usage(FILE *f);
+
+#endif

@@ -1,0 +1,290 @@
+/* smembench: parse and check everything, choose measure or predict mode, run the plan, write the
+ * result file atomically and print the table. Exit statuses are listed in --help. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "gpus.h"
+#include "progress.h"
+#include "report_json.h"
+#include "runner.h"
+#include "smem.h"
+#include "table.h"
+
+#if SMEM_HAVE_CUDA
+#include "measure.h"
+#else
+volatile sig_atomic_t smem_interrupted;
+#endif
+
+static void on_signal(int sig)
+{
+    smem_interrupted = sig;
+}
+
+static void print_list(void)
+{
+    printf("benchmarks:\n");
+    for (size_t i = 0; i < smem_n_benches; i++) {
+        const struct smem_bench *b = smem_benches[i];
+        printf("  %-10s %s\n", b->name, b->summary);
+        for (size_t a = 0; a < b->n_axes; a++) {
+            const struct smem_axis *ax = &b->axes[a];
+            printf("    --axis %s=", ax->name);
+            for (size_t k = 0; k < ax->n_defaults; k++)
+                printf("%s%lld", k ? "," : "", (long long)ax->defaults[k]);
+            printf("  (%s, %lld..%lld%s%s)\n", ax->unit, (long long)ax->min, (long long)ax->max,
+                   b->device_defaults ? "; default adds the device's occupancy cliffs" : "",
+                   ax->help ? "" : "");
+        }
+    }
+    printf("sweeps:\n");
+    for (size_t i = 0; i < smem_n_sweeps; i++)
+        printf("  %-10s %s%s\n", smem_sweeps[i].name, smem_sweeps[i].summary,
+               smem_sweeps[i].predictable ? " [also --predict]" : "");
+}
+
+static void print_models(void)
+{
+    printf("built-in GPU models for --predict:\n");
+    for (size_t i = 0; i < smem_n_gpu_models; i++) {
+        const struct smem_device *d = &smem_gpu_models[i].dev;
+        printf("  %-8s %-34s cc %d.%d  %3d SMs  %3lld KiB shared/SM  %3lld KiB opt-in/block\n",
+               smem_gpu_models[i].key, d->name, d->cc_major, d->cc_minor, d->sm_count,
+               (long long)(d->smem_per_sm / 1024), (long long)(d->smem_per_block_optin / 1024));
+    }
+}
+
+static void model_keys(char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < smem_n_gpu_models; i++) {
+        smem_fmt(buf + used, len - used, "%s%s", used ? ", " : "", smem_gpu_models[i].key);
+        used = strlen(buf);
+    }
+}
+
+/* A file-name-safe lowercase slug of s. */
+static void slug(char *out, size_t len, const char *s)
+{
+    size_t n = 0;
+    bool dash = false;
+
+    for (; *s && n + 1 < len; s++) {
+        if (isalnum((unsigned char)*s)) {
+            out[n++] = (char)tolower((unsigned char)*s);
+            dash = false;
+        } else if (*s == ',' && n) {
+            out[n++] = '+';
+            dash = true;
+        } else if (!dash && n) {
+            out[n++] = '-';
+            dash = true;
+        }
+    }
+    while (n && (out[n - 1] == '-' || out[n - 1] == '+'))
+        n--;
+    out[n] = '\0';
+}
+
+/* <gpu>_<yyyymmdd>_<sweep>.json in the current directory, with _2, _3... if taken. */
+static void default_output(char *out, size_t len, const struct smem_device *d, const char *what)
+{
+    char gpu[128], sw[128], date[16];
+    struct stat st;
+
+    slug(gpu, sizeof(gpu), d->name);
+    slug(sw, sizeof(sw), what);
+    smem_utc_now(date, sizeof(date), true);
+    smem_fmt(out, len, "%s_%s_%s.json", gpu, date, sw);
+    for (int k = 2; !stat(out, &st) && k < 10000; k++)
+        smem_fmt(out, len, "%s_%s_%s_%d.json", gpu, date, sw, k);
+}
+
+static bool all_predictable(const struct smem_options *o)
+{
+    if (o->bench) {
+        for (size_t i = 0; i < smem_n_sweeps; i++)
+            for (size_t k = 0; smem_sweeps[i].predictable && smem_sweeps[i].benches[k]; k++)
+                if (!strcmp(smem_sweeps[i].benches[k], o->bench))
+                    return true;
+        return false;
+    }
+    for (size_t i = 0; i < o->n_sweeps; i++) {
+        const struct smem_sweep *sw = smem_sweep_find(o->sweeps[i]);
+        if (!sw || !sw->predictable)
+            return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    struct smem_options o;
+    struct smem_plan_request req;
+    struct smem_point *points = NULL;
+    struct smem_result *results = NULL;
+    struct smem_device dev;
+    struct smem_run_outcome outcome;
+    struct smem_run_info info;
+    char why[512] = "", out_path[4096], started[32];
+    const char *what;
+    cJSON *doc = NULL;
+    size_t n = 0;
+    bool predict;
+    int status = SMEM_EXIT_OK;
+
+    memset(&outcome, 0, sizeof(outcome));
+    if (smem_cli_parse(argc, argv, &o)) {
+        fputs("Try 'smembench --help' for more information.\n", stderr);
+        return SMEM_EXIT_USAGE;
+    }
+    if (o.help) {
+        smem_cli_usage(stdout);
+        return SMEM_EXIT_OK;
+    }
+    if (o.version) {
+        printf("smembench %s (schema %s)\n", SMEM_VERSION, SMEM_SCHEMA);
+        return SMEM_EXIT_OK;
+    }
+    if (o.list) {
+        print_list();
+        return SMEM_EXIT_OK;
+    }
+    if (o.predict && !strcmp(o.predict, "list")) {
+        print_models();
+        return SMEM_EXIT_OK;
+    }
+    if (o.predict && !smem_gpu_find(o.predict)) {
+        char keys[256];
+        model_keys(keys, sizeof(keys));
+        smem_error("unknown GPU model \"%s\" for --predict; known models: %s", o.predict, keys);
+        return SMEM_EXIT_USAGE;
+    }
+
+    predict = o.predict != NULL;
+    req = (struct smem_plan_request){ .sweeps = o.sweeps, .n_sweeps = o.n_sweeps, .bench = o.bench,
+                                      .overrides = o.overrides, .n_overrides = o.n_overrides,
+                                      .quick = o.quick, .predict = predict };
+    /* the whole plan is checked before a GPU is touched */
+    if (smem_sweep_expand(&req, &points, &n, NULL)) {
+        fputs("Try 'smembench --help' for more information.\n", stderr);
+        return SMEM_EXIT_USAGE;
+    }
+    free(points);
+    points = NULL;
+
+    if (!predict) {
+#if SMEM_HAVE_CUDA
+        int rc = smem_device_open(o.device, &dev, why, sizeof(why));
+#else
+        int rc = SMEM_ENODEV;
+        smem_fmt(why, sizeof(why), "this smembench was built without CUDA");
+#endif
+        if (rc == SMEM_EINVAL) {
+            smem_error("%s", why);
+            return SMEM_EXIT_USAGE;
+        }
+        if (rc) {
+            if (o.require_gpu) {
+                smem_error("%s; --require-gpu was given", why);
+                return SMEM_EXIT_NODEV;
+            }
+            if (!all_predictable(&o)) {
+                smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs carveout and dynamic without one)", why);
+                return SMEM_EXIT_NODEV;
+            }
+            smem_warn("%s: running in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
+                      why, SMEM_DEFAULT_MODEL);
+            o.predict = SMEM_DEFAULT_MODEL;
+            predict = true;
+            req.predict = true;
+        }
+    }
+    if (predict)
+        dev = smem_gpu_find(o.predict)->dev;
+
+    if (smem_sweep_expand(&req, &points, &n, &dev)) {
+        status = SMEM_EXIT_USAGE;
+        goto done;
+    }
+    what = o.bench ? o.bench : o.sweep_text;
+    if (o.output)
+        smem_fmt(out_path, sizeof(out_path), "%s", o.output);
+    else
+        default_output(out_path, sizeof(out_path), &dev, what);
+    if (smem_cli_check_output(out_path, o.force)) {
+        status = SMEM_EXIT_USAGE;
+        goto done;
+    }
+
+    results = calloc(n, sizeof(*results));
+    if (!results) {
+        smem_error("cannot allocate the results of %zu points", n);
+        status = SMEM_EXIT_FAILED;
+        goto done;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    smem_utc_now(started, sizeof(started), false);
+    if (predict) {
+        smem_run_predict(&dev, points, n, results);
+        outcome.done = n;
+    } else {
+        struct smem_run_settings s = {
+            .rule = { .min_samples = (size_t)o.min_samples, .max_samples = (size_t)o.max_samples,
+                      .max_noise = o.max_noise, .timeout_s = o.timeout_s, .fixed = o.quick },
+            .seed = o.seed, .no_optin = o.no_optin, .progress = smem_progress_wanted(o.quiet),
+        };
+        if (smem_run_measure(&dev, points, n, &s, results, &outcome)) {
+            status = SMEM_EXIT_FAILED;
+            goto done;
+        }
+    }
+    smem_run_derive(results, outcome.done);
+
+    info = (struct smem_run_info){ .argc = argc, .argv = argv, .mode = predict ? "predict" : "measure",
+                                   .sweep = what, .started = started, .min_samples = o.min_samples,
+                                   .max_samples = o.max_samples, .max_noise = o.max_noise,
+                                   .timeout_s = o.timeout_s, .seed = o.seed, .quick = o.quick,
+                                   .no_optin = o.no_optin };
+    doc = smem_report_new(&info, &dev);
+    if (!doc) {
+        status = SMEM_EXIT_FAILED;
+        goto done;
+    }
+    for (size_t i = 0; i < outcome.done; i++) {
+        smem_report_add(doc, &results[i]);
+        if (results[i].status == SMEM_POINT_FAILED || results[i].status == SMEM_POINT_INVALID)
+            status = SMEM_EXIT_FAILED;
+    }
+    if (outcome.signal || outcome.sticky)
+        smem_report_mark_incomplete(doc, outcome.signal, outcome.sticky ? outcome.sticky_reason : "interrupted");
+    if (smem_report_write(doc, out_path, o.force))
+        status = SMEM_EXIT_FAILED;
+    else if (strcmp(out_path, "-"))
+        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", outcome.done, n, out_path);
+    if (!o.quiet)
+        smem_table_print(strcmp(out_path, "-") ? stdout : stderr, &dev, results, outcome.done);
+    if (outcome.sticky) {
+        smem_error("stopped after a CUDA error that ends the context: %s", outcome.sticky_reason);
+        status = SMEM_EXIT_FAILED;
+    }
+    if (outcome.signal) {
+        smem_error("interrupted by signal %d after %zu of %zu points", (int)outcome.signal, outcome.done, n);
+        status = 128 + outcome.signal;
+    }
+done:
+    cJSON_Delete(doc);
+    smem_results_free(results, outcome.done);
+    free(results);
+    free(points);
+    return status;
+}

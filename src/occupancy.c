@@ -1,0 +1,166 @@
+/* Occupancy: the prediction goes through NVIDIA's own calculator (cuda_occupancy.h, header-only,
+ * usable from C) so that it matches what the runtime computes; the API and measured numbers are
+ * read off the device (occupancy_gpu.c). */
+#include "occupancy.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_occupancy.h>
+
+#include "smem.h"
+
+static void to_occ_prop(const struct smem_device *d, cudaOccDeviceProp *p)
+{
+    memset(p, 0, sizeof(*p));
+    p->computeMajor = d->cc_major;
+    p->computeMinor = d->cc_minor;
+    p->maxThreadsPerBlock = d->max_threads_per_block;
+    p->maxThreadsPerMultiprocessor = d->max_threads_per_sm;
+    p->regsPerBlock = d->regs_per_block;
+    p->regsPerMultiprocessor = d->regs_per_sm;
+    p->warpSize = d->warp_size;
+    p->sharedMemPerBlock = (size_t)d->smem_per_block;
+    p->sharedMemPerMultiprocessor = (size_t)d->smem_per_sm;
+    p->numSms = d->sm_count;
+    p->sharedMemPerBlockOptin = (size_t)d->smem_per_block_optin;
+    p->reservedSharedMemPerBlock = (size_t)d->reserved_smem_per_block;
+}
+
+static void limiter_name(const cudaOccResult *r, char *buf, size_t len)
+{
+    static const struct { unsigned bit; const char *name; } names[] = {
+        { OCC_LIMIT_WARPS, "warps" },
+        { OCC_LIMIT_REGISTERS, "registers" },
+        { OCC_LIMIT_SHARED_MEMORY, "shared_memory" },
+        { OCC_LIMIT_BLOCKS, "blocks" },
+        { OCC_LIMIT_BARRIERS, "barriers" },
+    };
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < SMEM_ARRAY_LEN(names); i++) {
+        if (!(r->limitingFactors & names[i].bit))
+            continue;
+        smem_fmt(buf + used, len - used, "%s%s", used ? "," : "", names[i].name);
+        used = strlen(buf);
+    }
+    if (!used)
+        smem_fmt(buf, len, "none");
+}
+
+int smem_occupancy_predict(const struct smem_device *d, const struct smem_func *f, int block,
+                           size_t dyn, int carveout_pct, struct smem_prediction *out)
+{
+    cudaOccDeviceProp prop;
+    cudaOccFuncAttributes attr;
+    cudaOccDeviceState state;
+    cudaOccResult r;
+    size_t config;
+
+    memset(out, 0, sizeof(*out));
+    to_occ_prop(d, &prop);
+    memset(&attr, 0, sizeof(attr));
+    attr.maxThreadsPerBlock = f->max_threads_per_block ? f->max_threads_per_block : INT_MAX;
+    attr.numRegs = f->regs;
+    attr.sharedSizeBytes = f->static_smem;
+    attr.partitionedGCConfig = PARTITIONED_GC_OFF;
+    attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+    attr.maxDynamicSharedSizeBytes = f->max_dyn_smem;
+    attr.numBlockBarriers = 1;
+    memset(&state, 0, sizeof(state));
+    state.cacheConfig = CACHE_PREFER_NONE;
+    state.carveoutConfig = carveout_pct < 0 ? SHAREDMEM_CARVEOUT_DEFAULT : carveout_pct;
+    memset(&r, 0, sizeof(r));
+
+    if (cudaOccMaxActiveBlocksPerMultiprocessor(&r, &prop, &attr, &state, block, dyn) != CUDA_OCC_SUCCESS)
+        return SMEM_EINVAL;
+    out->blocks_per_sm = r.activeBlocksPerMultiprocessor;
+    out->warps_per_sm = r.activeBlocksPerMultiprocessor * ((block + d->warp_size - 1) / d->warp_size);
+    out->occupancy_pct = 100.0 * out->warps_per_sm / (d->max_threads_per_sm / d->warp_size);
+    out->smem_per_block_bytes = (int64_t)r.allocatedSharedMemPerBlock;
+    limiter_name(&r, out->limiter, sizeof(out->limiter));
+
+    /* The calculator keeps the preferred carveout unless one block does not fit in it, then takes
+     * the smallest configuration that holds one block; the same rule, reported. */
+    if (cudaOccSMemPerMultiprocessor(&config, &prop, &state) == CUDA_OCC_SUCCESS) {
+        size_t need = r.allocatedSharedMemPerBlock;
+        if (need > config) {
+            config = need;
+            if (cudaOccAlignUpShmemSizeVoltaPlus(&config, &prop) != CUDA_OCC_SUCCESS)
+                config = (size_t)d->smem_per_sm;
+        }
+        out->smem_config_bytes = (int64_t)config;
+    }
+    return SMEM_OK;
+}
+
+int smem_occupancy_smem_configs(int cc_major, int cc_minor, int *kib, int max)
+{
+    cudaOccDeviceProp prop;
+    int n = 0;
+
+    memset(&prop, 0, sizeof(prop));
+    prop.computeMajor = cc_major;
+    prop.computeMinor = cc_minor;
+    if (cc_major < 7)
+        return 0;
+    for (size_t size = 0; size <= 256 * SMEM_KIB && n < max; size += SMEM_KIB) {
+        size_t aligned = size;
+        if (cudaOccAlignUpShmemSizeVoltaPlus(&aligned, &prop) != CUDA_OCC_SUCCESS)
+            break;
+        if (n == 0 || kib[n - 1] != (int)(aligned / SMEM_KIB))
+            kib[n++] = (int)(aligned / SMEM_KIB);
+    }
+    return n;
+}
+
+struct edge {
+    unsigned long long t;
+    int delta;  /* +1 start, -1 end */
+};
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const struct edge *x = a, *y = b;
+
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return x->delta - y->delta; /* an end before a start at the same instant: no overlap */
+}
+
+int smem_occupancy_max_overlap(const uint32_t *smid, const unsigned long long *start, const unsigned long long *end,
+                               size_t n, int sm_count, int *sms_used)
+{
+    struct edge *e = malloc(2 * n * sizeof(*e));
+    int best = 0, used = 0;
+
+    if (!e)
+        return SMEM_ENOMEM;
+    for (int sm = 0; sm < sm_count; sm++) {
+        size_t m = 0;
+        int cur = 0, peak = 0;
+        for (size_t i = 0; i < n; i++) {
+            if ((int)smid[i] != sm)
+                continue;
+            e[m++] = (struct edge){ start[i], +1 };
+            e[m++] = (struct edge){ end[i], -1 };
+        }
+        if (!m)
+            continue;
+        used++;
+        qsort(e, m, sizeof(*e), edge_cmp);
+        for (size_t i = 0; i < m; i++) {
+            cur += e[i].delta;
+            if (cur > peak)
+                peak = cur;
+        }
+        if (peak > best)
+            best = peak;
+    }
+    free(e);
+    if (sms_used)
+        *sms_used = used;
+    return best;
+}

@@ -1,0 +1,56 @@
+/* Occupancy three ways: the runtime API on the real function (api), NVIDIA's header-only
+ * calculator cuda_occupancy.h on the device's or a model's properties (predicted), and a
+ * residency probe whose blocks record %smid and %globaltimer (measured). */
+#ifndef SMEM_OCCUPANCY_H
+#define SMEM_OCCUPANCY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+
+/* What the calculator needs to know of a kernel. */
+struct smem_func {
+    int regs;                   /* registers per thread */
+    size_t static_smem;         /* static shared memory per block */
+    size_t max_dyn_smem;        /* the function's dynamic limit (48 KiB unless opted in) */
+    int max_threads_per_block;
+};
+
+struct smem_prediction {
+    int blocks_per_sm;          /* 0: the configuration cannot run */
+    int warps_per_sm;
+    double occupancy_pct;       /* resident warps over the SM's maximum */
+    char limiter[64];           /* warps, registers, shared_memory, blocks, barriers; comma-joined on ties */
+    int64_t smem_config_bytes;  /* the per-SM shared-memory configuration the calculator chose */
+    int64_t smem_per_block_bytes; /* allocated per block, reservation and granularity included */
+};
+
+/* Predicted occupancy of f launched with block threads and dyn bytes of dynamic shared memory
+ * under a preferred carveout (-1: default). SMEM_EINVAL when the calculator rejects the input. */
+int smem_occupancy_predict(const struct smem_device *d, const struct smem_func *f, int block,
+                           size_t dyn, int carveout_pct, struct smem_prediction *out);
+
+/* Shared-memory configurations (KiB per SM) that compute capability cc offers, ascending; the count. */
+int smem_occupancy_smem_configs(int cc_major, int cc_minor, int *kib, int max);
+
+/* Largest overlap of [start, end) intervals on any one SM: the achieved residency in blocks.
+ * smid[i], start[i], end[i] describe block i; n blocks; sm_count SMs. Also the SMs that saw any block. */
+int smem_occupancy_max_overlap(const uint32_t *smid, const unsigned long long *start, const unsigned long long *end,
+                               size_t n, int sm_count, int *sms_used);
+
+#if SMEM_HAVE_CUDA
+/* Blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor on fn (attributes already set). */
+int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm);
+
+/* Reads fn's attributes into f. */
+int smem_occupancy_func(const void *fn, struct smem_func *f);
+
+/* Runs the residency probe with the footprint of the benchmark kernel: block threads, static +
+ * dyn shared memory, carveout; returns the achieved blocks per SM. */
+int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_bytes,
+                           int carveout_pct, int *blocks_per_sm, int *sms_used, char *why, size_t why_len);
+#endif
+
+#endif

@@ -1,0 +1,93 @@
+/* Occupancy read off the device: the runtime API on the real function, and the residency probe. */
+#include "occupancy.h"
+
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "gpu.h"
+
+int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm)
+{
+    int rc = SMEM_OK;
+
+    *blocks_per_sm = -1;
+    SMEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, fn, block, dyn));
+    return SMEM_OK;
+fail:
+    *blocks_per_sm = -1;
+    return rc;
+}
+
+int smem_occupancy_func(const void *fn, struct smem_func *f)
+{
+    struct cudaFuncAttributes a;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaFuncGetAttributes(&a, fn));
+    f->regs = a.numRegs;
+    f->static_smem = a.sharedSizeBytes;
+    f->max_dyn_smem = (size_t)a.maxDynamicSharedSizeBytes;
+    f->max_threads_per_block = a.maxThreadsPerBlock;
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+/* The probe spins this long per block: far above %globaltimer's resolution and the launch skew
+ * between blocks of one wave, short enough that a probe costs well under a millisecond. */
+#define PROBE_SPIN_NS 40000ull
+
+int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_bytes, int carveout_pct,
+                           int *blocks_per_sm, int *sms_used, char *why, size_t why_len)
+{
+    const void *fn = smem_residency_fn();
+    int api = 0, rc = SMEM_OK, used = 0;
+    unsigned grid;
+    uint32_t *smid = NULL, *h_smid = NULL;
+    unsigned long long *start = NULL, *end = NULL, *h_start = NULL, *h_end = NULL;
+
+    *blocks_per_sm = -1;
+    *sms_used = 0;
+    SMEM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         carveout_pct < 0 ? cudaSharedmemCarveoutDefault : carveout_pct));
+    SMEM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)(smem_bytes > (size_t)d->smem_per_block ? smem_bytes : (size_t)d->smem_per_block)));
+    SMEM_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api, fn, block, smem_bytes));
+    if (api <= 0) {
+        smem_fmt(why, why_len, "the probe cannot be resident with %zu bytes of shared memory", smem_bytes);
+        return SMEM_ESKIP;
+    }
+    /* two blocks more per SM than fit, so every SM is full and the surplus has to wait */
+    grid = (unsigned)d->sm_count * (unsigned)(api + 2);
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&smid, grid * sizeof(*smid)));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&start, grid * sizeof(*start)));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&end, grid * sizeof(*end)));
+    SMEM_CUDA_CHECK(smem_residency_launch(grid, (unsigned)block, smem_bytes, PROBE_SPIN_NS, smid, start, end, NULL));
+    SMEM_CUDA_CHECK(cudaDeviceSynchronize());
+    h_smid = malloc(grid * sizeof(*h_smid));
+    h_start = malloc(grid * sizeof(*h_start));
+    h_end = malloc(grid * sizeof(*h_end));
+    if (!h_smid || !h_start || !h_end) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    SMEM_CUDA_CHECK(cudaMemcpy(h_smid, smid, grid * sizeof(*h_smid), cudaMemcpyDeviceToHost));
+    SMEM_CUDA_CHECK(cudaMemcpy(h_start, start, grid * sizeof(*h_start), cudaMemcpyDeviceToHost));
+    SMEM_CUDA_CHECK(cudaMemcpy(h_end, end, grid * sizeof(*h_end), cudaMemcpyDeviceToHost));
+    rc = smem_occupancy_max_overlap(h_smid, h_start, h_end, grid, d->sm_count, &used);
+    *sms_used = used;
+    if (rc >= 0) {
+        *blocks_per_sm = rc;
+        rc = SMEM_OK;
+    }
+fail:
+    if (rc && rc != SMEM_ENOMEM)
+        smem_fmt(why, why_len, "residency probe: %s", smem_cuda_last_error());
+    free(h_smid);
+    free(h_start);
+    free(h_end);
+    cudaFree(smid);
+    cudaFree(start);
+    cudaFree(end);
+    return rc;
+}

@@ -1,0 +1,295 @@
+/* The JSON writer. Numbers that do not exist are null, never NaN; counts and nanoseconds are
+ * integers; the file appears whole or not at all (temporary file, fsync, then link or rename). */
+#define _GNU_SOURCE
+#include "report_json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "smem.h"
+
+#ifndef SMEM_GIT
+#define SMEM_GIT "unknown"
+#endif
+
+const char *smem_point_status_name(enum smem_point_status s)
+{
+    switch (s) {
+    case SMEM_POINT_OK: return "ok";
+    case SMEM_POINT_SKIPPED: return "skipped";
+    case SMEM_POINT_FAILED: return "failed";
+    case SMEM_POINT_INVALID: return "invalid";
+    case SMEM_POINT_PREDICTED: return "predicted";
+    }
+    return "failed";
+}
+
+cJSON *smem_json_number(cJSON *obj, const char *key, double v)
+{
+    if (!isfinite(v))
+        return cJSON_AddNullToObject(obj, key);
+    return cJSON_AddNumberToObject(obj, key, v);
+}
+
+/* An integer-valued number (nanoseconds, counts). */
+static cJSON *json_int(cJSON *obj, const char *key, double v)
+{
+    return smem_json_number(obj, key, isfinite(v) ? round(v) : v);
+}
+
+/* -1 stands for "does not exist". */
+static cJSON *json_opt_int(cJSON *obj, const char *key, long long v)
+{
+    return v < 0 ? cJSON_AddNullToObject(obj, key) : cJSON_AddNumberToObject(obj, key, (double)v);
+}
+
+void smem_utc_now(char *buf, size_t len, bool compact_date)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+
+    gmtime_r(&t, &tm);
+    strftime(buf, len, compact_date ? "%Y%m%d" : "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device *d)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *tool, *r, *argv, *settings, *dev;
+    char host[256] = "unknown";
+
+    if (!doc)
+        return NULL;
+    cJSON_AddStringToObject(doc, "schema", SMEM_SCHEMA);
+    tool = cJSON_AddObjectToObject(doc, "tool");
+    cJSON_AddStringToObject(tool, "name", "smembench");
+    cJSON_AddStringToObject(tool, "version", SMEM_VERSION);
+    cJSON_AddStringToObject(tool, "git", SMEM_GIT);
+
+    r = cJSON_AddObjectToObject(doc, "run");
+    argv = cJSON_AddArrayToObject(r, "argv");
+    for (int i = 0; i < run->argc; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(run->argv[i]));
+    cJSON_AddStringToObject(r, "started", run->started);
+    gethostname(host, sizeof(host) - 1);
+    cJSON_AddStringToObject(r, "host", host);
+    cJSON_AddStringToObject(r, "mode", run->mode);
+    cJSON_AddStringToObject(r, "sweep", run->sweep);
+    cJSON_AddBoolToObject(r, "interrupted", false);
+    cJSON_AddNullToObject(r, "incomplete_reason");
+    settings = cJSON_AddObjectToObject(r, "settings");
+    cJSON_AddNumberToObject(settings, "min_samples", run->min_samples);
+    cJSON_AddNumberToObject(settings, "max_samples", run->max_samples);
+    cJSON_AddNumberToObject(settings, "max_noise", run->max_noise);
+    cJSON_AddNumberToObject(settings, "timeout_s", run->timeout_s);
+    cJSON_AddNumberToObject(settings, "seed", (double)run->seed);
+    cJSON_AddBoolToObject(settings, "quick", run->quick);
+    cJSON_AddBoolToObject(settings, "no_optin", run->no_optin);
+
+    dev = cJSON_AddObjectToObject(doc, "device");
+    cJSON_AddStringToObject(dev, "name", d->name);
+    cJSON_AddBoolToObject(dev, "model", d->is_model);
+    json_opt_int(dev, "ordinal", d->ordinal);
+    {
+        char cc[16];
+        smem_fmt(cc, sizeof(cc), "%d.%d", d->cc_major, d->cc_minor);
+        cJSON_AddStringToObject(dev, "cc", cc);
+    }
+    cJSON_AddNumberToObject(dev, "sm_count", d->sm_count);
+    json_opt_int(dev, "clock_khz", d->clock_khz ? d->clock_khz : -1);
+    json_opt_int(dev, "mem_clock_khz", d->mem_clock_khz ? d->mem_clock_khz : -1);
+    json_opt_int(dev, "mem_bus_width_bits", d->mem_bus_width_bits ? d->mem_bus_width_bits : -1);
+    json_opt_int(dev, "l2_bytes", d->l2_bytes ? d->l2_bytes : -1);
+    cJSON_AddNumberToObject(dev, "smem_per_block", (double)d->smem_per_block);
+    cJSON_AddNumberToObject(dev, "smem_per_block_optin", (double)d->smem_per_block_optin);
+    cJSON_AddNumberToObject(dev, "smem_per_sm", (double)d->smem_per_sm);
+    cJSON_AddNumberToObject(dev, "reserved_smem_per_block", (double)d->reserved_smem_per_block);
+    cJSON_AddNumberToObject(dev, "max_blocks_per_sm", d->max_blocks_per_sm);
+    cJSON_AddNumberToObject(dev, "max_threads_per_sm", d->max_threads_per_sm);
+    cJSON_AddNumberToObject(dev, "max_threads_per_block", d->max_threads_per_block);
+    cJSON_AddNumberToObject(dev, "regs_per_sm", d->regs_per_sm);
+    cJSON_AddNumberToObject(dev, "regs_per_block", d->regs_per_block);
+    cJSON_AddNumberToObject(dev, "warp_size", d->warp_size);
+    json_opt_int(dev, "driver_version", d->is_model ? -1 : d->driver_version);
+    json_opt_int(dev, "runtime_version", d->is_model ? -1 : d->runtime_version);
+    if (d->pci_bus_id[0])
+        cJSON_AddStringToObject(dev, "pci_bus_id", d->pci_bus_id);
+    else
+        cJSON_AddNullToObject(dev, "pci_bus_id");
+    smem_json_number(dev, "measured_clock_mhz", d->measured_clock_mhz > 0 ? d->measured_clock_mhz : NAN);
+    cJSON_AddArrayToObject(doc, "results");
+    return doc;
+}
+
+static void add_stats(cJSON *obj, const struct smem_stats *s)
+{
+    json_int(obj, "min", s->count ? s->min : NAN);
+    json_int(obj, "q1", s->count ? s->q1 : NAN);
+    json_int(obj, "median", s->count ? s->median : NAN);
+    json_int(obj, "q3", s->count ? s->q3 : NAN);
+    json_int(obj, "max", s->count ? s->max : NAN);
+    json_int(obj, "mean", s->count ? s->mean : NAN);
+    json_int(obj, "stdev", s->count > 1 ? s->stdev : NAN);
+    smem_json_number(obj, "noise", s->count > 1 ? s->noise : NAN);
+    cJSON_AddNumberToObject(obj, "count", (double)s->count);
+}
+
+int smem_report_add(cJSON *doc, const struct smem_result *r)
+{
+    cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    cJSON *o = cJSON_CreateObject();
+    cJSON *params, *launch, *time, *stats, *raw, *metrics, *occ;
+    const struct smem_bench *b = r->point->bench;
+    bool timed = r->n_samples > 0;
+
+    if (!o || !results)
+        return SMEM_ENOMEM;
+    cJSON_AddItemToArray(results, o);
+    cJSON_AddStringToObject(o, "bench", b->name);
+    cJSON_AddStringToObject(o, "sweep", r->point->sweep);
+    params = cJSON_AddObjectToObject(o, "params");
+    for (size_t a = 0; a < b->n_axes; a++)
+        cJSON_AddNumberToObject(params, b->axes[a].name, (double)r->point->values[a]);
+    cJSON_AddStringToObject(o, "status", smem_point_status_name(r->status));
+    if (r->reason[0])
+        cJSON_AddStringToObject(o, "reason", r->reason);
+    else
+        cJSON_AddNullToObject(o, "reason");
+
+    launch = cJSON_AddObjectToObject(o, "launch");
+    json_opt_int(launch, "grid", r->grid ? (long long)r->grid : -1);
+    cJSON_AddNumberToObject(launch, "block", r->block);
+    cJSON_AddNumberToObject(launch, "static_smem", (double)r->static_smem);
+    cJSON_AddNumberToObject(launch, "dynamic_smem", (double)r->dyn_smem);
+    json_opt_int(launch, "regs", r->regs);
+    json_opt_int(launch, "carveout_requested", r->carveout_requested);
+    cJSON_AddBoolToObject(launch, "optin", r->optin);
+
+    time = cJSON_AddObjectToObject(o, "time_ns");
+    stats = cJSON_AddObjectToObject(time, "stats");
+    add_stats(stats, &r->time_ns);
+    raw = cJSON_AddArrayToObject(time, "raw");
+    for (size_t i = 0; i < r->n_samples; i++)
+        cJSON_AddItemToArray(raw, cJSON_CreateNumber(round(r->samples_ns[i])));
+    smem_json_number(o, "clock_mhz", timed && r->clock_mhz > 0 ? r->clock_mhz : NAN);
+
+    metrics = cJSON_AddObjectToObject(o, "metrics");
+    for (size_t i = 0; i < r->metrics.n; i++) {
+        const struct smem_metric *m = &r->metrics.m[i];
+        cJSON *mo = cJSON_AddObjectToObject(metrics, m->name);
+        smem_json_number(mo, "value", m->value);
+        cJSON_AddStringToObject(mo, "unit", m->unit);
+        smem_json_number(mo, "ceiling", m->ceiling > 0 ? m->ceiling : NAN);
+    }
+
+    occ = cJSON_AddObjectToObject(o, "occupancy");
+    json_opt_int(occ, "api", r->occ.api);
+    json_opt_int(occ, "predicted", r->occ.predicted);
+    json_opt_int(occ, "measured", r->occ.measured);
+    json_opt_int(occ, "warps_per_sm", r->occ.warps_per_sm);
+    smem_json_number(occ, "occupancy_pct", r->occ.warps_per_sm >= 0 ? r->occ.occupancy_pct : NAN);
+    if (r->occ.limiter[0])
+        cJSON_AddStringToObject(occ, "limiter", r->occ.limiter);
+    else
+        cJSON_AddNullToObject(occ, "limiter");
+    json_opt_int(occ, "effective_carveout", r->occ.effective_carveout_pct);
+    json_opt_int(occ, "smem_config_bytes", r->occ.smem_config_bytes);
+    json_opt_int(occ, "measured_sms", r->occ.measured_sms);
+    cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);
+    cJSON_AddBoolToObject(o, "verified", r->verified);
+    return SMEM_OK;
+}
+
+void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why)
+{
+    cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run");
+
+    if (!run)
+        return;
+    if (sig)
+        cJSON_ReplaceItemInObjectCaseSensitive(run, "interrupted", cJSON_CreateBool(1));
+    if (why)
+        cJSON_ReplaceItemInObjectCaseSensitive(run, "incomplete_reason", cJSON_CreateString(why));
+}
+
+static int write_all(int fd, const char *s, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, s, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return SMEM_EIO;
+        s += w;
+        len -= (size_t)w;
+    }
+    return SMEM_OK;
+}
+
+int smem_report_write(const cJSON *doc, const char *path, bool force)
+{
+    char *text = cJSON_Print(doc);
+    char tmp[4096], dir[4096];
+    const char *slash;
+    int fd, rc = SMEM_EIO;
+
+    if (!text)
+        return SMEM_ENOMEM;
+    if (!strcmp(path, "-")) {
+        rc = write_all(STDOUT_FILENO, text, strlen(text)) || write_all(STDOUT_FILENO, "\n", 1) ? SMEM_EIO : SMEM_OK;
+        free(text);
+        return rc;
+    }
+    slash = strrchr(path, '/');
+    if (slash)
+        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else
+        smem_fmt(dir, sizeof(dir), ".");
+    smem_fmt(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        smem_error("cannot write \"%s\": %s", path, strerror(errno));
+        free(text);
+        return SMEM_EIO;
+    }
+    if (write_all(fd, text, strlen(text)) || write_all(fd, "\n", 1) || fsync(fd)) {
+        smem_error("cannot write \"%s\": %s", path, strerror(errno));
+        goto fail;
+    }
+    if (close(fd)) {
+        fd = -1;
+        smem_error("cannot write \"%s\": %s", path, strerror(errno));
+        goto fail;
+    }
+    fd = -1;
+    chmod(tmp, 0644); /* mkstemp creates 0600; a result file is for everyone to read */
+    if (force) {
+        if (rename(tmp, path)) {
+            smem_error("cannot write \"%s\": %s", path, strerror(errno));
+            goto fail;
+        }
+    } else if (link(tmp, path)) {
+        /* link() refuses to replace an existing file, which is the point */
+        smem_error(errno == EEXIST ? "\"%s\" appeared while the run went on; the results stay in \"%s\""
+                                   : "cannot write \"%s\" (results kept in \"%s\")", path, tmp);
+        free(text);
+        return SMEM_EIO;
+    } else {
+        unlink(tmp);
+    }
+    free(text);
+    return SMEM_OK;
+fail:
+    if (fd >= 0)
+        close(fd);
+    unlink(tmp);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,43 @@
+/* The result file: schema smembench/1, built with cJSON and written atomically. */
+#ifndef SMEM_REPORT_JSON_H
+#define SMEM_REPORT_JSON_H
+
+#include <stdbool.h>
+
+#include <cjson/cJSON.h>
+
+#include "device.h"
+#include "result.h"
+
+struct smem_run_info {
+    int argc;
+    char **argv;
+    const char *mode;           /* measure | predict */
+    const char *sweep;          /* what was asked for: sweep names or the benchmark */
+    const char *started;        /* UTC ISO 8601 */
+    int min_samples, max_samples;
+    double max_noise, timeout_s;
+    unsigned long long seed;
+    bool quick, no_optin;
+};
+
+/* A new document with tool, run and device; results are added with smem_report_add. */
+cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device *dev);
+
+/* Appends one point. */
+int smem_report_add(cJSON *doc, const struct smem_result *r);
+
+/* Marks the run as interrupted by signal sig, or ended early by a sticky CUDA error (sig 0, why). */
+void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why);
+
+/* Adds a number, or null when v is not finite. */
+cJSON *smem_json_number(cJSON *obj, const char *key, double v);
+
+/* Writes doc to path ("-": stdout) through a temporary file in the same directory and a rename,
+ * so a reader never sees half a file; without force an existing path is never replaced. */
+int smem_report_write(const cJSON *doc, const char *path, bool force);
+
+/* Current UTC time as ISO 8601 (2026-11-29T11:36:33Z) into buf. */
+void smem_utc_now(char *buf, size_t len, bool compact_date);
+
+#endif

@@ -1,0 +1,54 @@
+/* One measured (or predicted, or skipped) point, as the JSON writer and the table read it. */
+#ifndef SMEM_RESULT_H
+#define SMEM_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "stats.h"
+#include "sweep.h"
+
+enum smem_point_status {
+    SMEM_POINT_OK,
+    SMEM_POINT_SKIPPED,     /* cannot run on this device; reason says why */
+    SMEM_POINT_FAILED,      /* a CUDA error or a wrong result; reason says which */
+    SMEM_POINT_INVALID,     /* a throughput above the physical ceiling: not a result */
+    SMEM_POINT_PREDICTED,   /* predict mode: occupancy only */
+};
+
+/* Occupancy of one point; -1 (and empty strings) where a value does not exist. */
+struct smem_occ_record {
+    int api, predicted, measured;       /* blocks per SM */
+    int warps_per_sm;                   /* from the API value, or the prediction without a GPU */
+    double occupancy_pct;
+    char limiter[64];
+    int effective_carveout_pct;         /* inferred from measured residency; -1 when unknown */
+    long long smem_config_bytes;        /* per-SM configuration the calculator picked */
+    bool hint_overridden;               /* measured residency differs from the API's */
+    int measured_sms;                   /* SMs the probe's blocks landed on */
+};
+
+struct smem_result {
+    const struct smem_point *point;
+    enum smem_point_status status;
+    char reason[256];
+    /* launch */
+    unsigned grid, block;
+    size_t static_smem, dyn_smem;
+    int regs;
+    int carveout_requested;             /* -1: driver default */
+    bool optin;                         /* the dynamic limit was raised above the default */
+    /* time */
+    double *samples_ns;                 /* owned */
+    size_t n_samples;
+    struct smem_stats time_ns;
+    double clock_mhz;                   /* median measured SM clock, 0 when not measured */
+    struct smem_metrics metrics;
+    struct smem_occ_record occ;
+    bool verified;
+};
+
+/* Status name as written to JSON: ok, skipped, failed, invalid, predicted. */
+const char *smem_point_status_name(enum smem_point_status s);
+
+#endif

@@ -1,0 +1,352 @@
+/* The per-point pipeline. A point that cannot run is skipped with its reason; a CUDA error fails
+ * only its point unless it is sticky, which ends the run with everything before it kept. */
+#include "runner.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "occupancy.h"
+#include "progress.h"
+#include "smem.h"
+
+#if SMEM_HAVE_CUDA
+#include "../kernels/kernels.h"
+#include "gpu.h"
+#include "measure.h"
+#endif
+
+static void result_init(struct smem_result *r, const struct smem_point *pt)
+{
+    memset(r, 0, sizeof(*r));
+    r->point = pt;
+    r->regs = -1;
+    r->carveout_requested = -1;
+    r->occ.api = r->occ.predicted = r->occ.measured = -1;
+    r->occ.warps_per_sm = -1;
+    r->occ.effective_carveout_pct = -1;
+    r->occ.smem_config_bytes = -1;
+    r->occ.measured_sms = -1;
+}
+
+static void result_plan(struct smem_result *r, const struct smem_plan *p)
+{
+    r->block = p->block;
+    r->dyn_smem = p->dyn_smem;
+    r->static_smem = p->static_smem;
+    r->regs = p->regs;
+    r->carveout_requested = p->carveout_pct;
+    r->optin = p->optin;
+}
+
+/* The function as the calculator should see it when no GPU can be asked. */
+static void plan_func(const struct smem_device *d, const struct smem_plan *p, bool no_optin, struct smem_func *f)
+{
+    f->regs = p->regs;
+    f->static_smem = p->static_smem;
+    f->max_dyn_smem = p->optin && !no_optin ? p->dyn_smem : (size_t)(d->smem_per_block - (int64_t)p->static_smem);
+    f->max_threads_per_block = (int)p->block;
+}
+
+static void record_prediction(struct smem_result *r, const struct smem_device *d, const struct smem_prediction *pr)
+{
+    r->occ.predicted = pr->blocks_per_sm;
+    r->occ.warps_per_sm = pr->warps_per_sm;
+    r->occ.occupancy_pct = pr->occupancy_pct;
+    smem_fmt(r->occ.limiter, sizeof(r->occ.limiter), "%s", pr->limiter);
+    r->occ.smem_config_bytes = pr->smem_config_bytes;
+    (void)d;
+}
+
+int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                     struct smem_result *results)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct smem_result *r = &results[i];
+        const struct smem_bench *b = points[i].bench;
+        struct smem_plan p = { .carveout_pct = -1, .grid_waves = 1 };
+        struct smem_prediction pr;
+        struct smem_func f;
+
+        result_init(r, &points[i]);
+        if (b->plan(points[i].values, dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+            r->status = SMEM_POINT_SKIPPED;
+            continue;
+        }
+        result_plan(r, &p);
+        plan_func(dev, &p, false, &f);
+        if (smem_occupancy_predict(dev, &f, (int)p.block, p.dyn_smem, p.carveout_pct, &pr)) {
+            r->status = SMEM_POINT_SKIPPED;
+            smem_fmt(r->reason, sizeof(r->reason), "the occupancy calculator rejects this configuration on %s", dev->name);
+            continue;
+        }
+        record_prediction(r, dev, &pr);
+        r->status = SMEM_POINT_PREDICTED;
+        if (pr.blocks_per_sm == 0) {
+            r->status = SMEM_POINT_SKIPPED;
+            smem_fmt(r->reason, sizeof(r->reason), "no block can be resident: %lld bytes of shared memory per block, %s allows %lld",
+                     (long long)pr.smem_per_block_bytes, dev->name,
+                     (long long)(dev->smem_per_block_optin + dev->reserved_smem_per_block));
+        }
+    }
+    return SMEM_OK;
+}
+
+static const struct smem_metric *find_metric(const struct smem_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->metrics.n; i++)
+        if (!strcmp(r->metrics.m[i].name, name))
+            return &r->metrics.m[i];
+    return NULL;
+}
+
+void smem_run_derive(struct smem_result *results, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct smem_result *r = &results[i];
+        const struct smem_bench *b = r->point->bench;
+        const struct smem_baseline *bl = b->baseline;
+        const struct smem_metric *mine, *theirs;
+        int axis;
+
+        if (!bl || r->status != SMEM_POINT_OK || (axis = smem_bench_axis(b, bl->axis)) < 0)
+            continue;
+        if (!(mine = find_metric(r, bl->metric)) || mine->value <= 0)
+            continue;
+        for (size_t k = 0; k < n; k++) {
+            const struct smem_result *o = &results[k];
+            bool same = o->point->bench == b && o->status == SMEM_POINT_OK && o->point->values[axis] == bl->value;
+            for (size_t a = 0; same && a < b->n_axes; a++)
+                same = (int)a == axis || o->point->values[a] == r->point->values[a];
+            if (same && (theirs = find_metric(o, bl->metric))) {
+                smem_metrics_add(&r->metrics, bl->derived, bl->unit, theirs->value / mine->value, 0);
+                break;
+            }
+        }
+    }
+}
+
+void smem_results_free(struct smem_result *results, size_t n)
+{
+    for (size_t i = 0; results && i < n; i++) {
+        free(results[i].samples_ns);
+        results[i].samples_ns = NULL;
+    }
+}
+
+#if SMEM_HAVE_CUDA
+
+/* Smallest shared-memory configuration of d that holds need bytes, in percent of the SM's maximum. */
+static int carveout_pct_for(const struct smem_device *d, int64_t need)
+{
+    int kib[32];
+    int n = smem_occupancy_smem_configs(d->cc_major, d->cc_minor, kib, 32);
+
+    for (int i = 0; i < n; i++)
+        if ((int64_t)kib[i] * 1024 >= need)
+            return (int)ceil(100.0 * kib[i] * 1024 / (double)d->smem_per_sm);
+    return -1;
+}
+
+static int set_attributes(const struct smem_device *d, const void *fn, const struct smem_plan *p,
+                          bool no_optin, size_t static_smem)
+{
+    int rc = SMEM_OK;
+    int dyn_limit = (int)(d->smem_per_block - (int64_t)static_smem);
+
+    SMEM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         p->carveout_pct < 0 ? cudaSharedmemCarveoutDefault : p->carveout_pct));
+    /* step one of the opt-in: raise the function's dynamic limit; step two is the launch's size */
+    if (p->optin && !no_optin && (int64_t)p->dyn_smem > dyn_limit)
+        dyn_limit = (int)p->dyn_smem;
+    SMEM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, dyn_limit));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int fail_point(struct smem_result *r, int rc, const char *what)
+{
+    r->status = SMEM_POINT_FAILED;
+    if (!r->reason[0])
+        smem_fmt(r->reason, sizeof(r->reason), "%s: %s", what,
+                 rc == SMEM_ECUDA || rc == SMEM_ESTICKY ? smem_cuda_last_error()
+                 : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
+    return rc;
+}
+
+/* Checks every metric against its physical ceiling: a value above it is not a result. */
+static void physics_check(struct smem_result *r)
+{
+    for (size_t i = 0; i < r->metrics.n; i++) {
+        const struct smem_metric *m = &r->metrics.m[i];
+        if (m->ceiling > 0 && m->value > m->ceiling) {
+            r->status = SMEM_POINT_INVALID;
+            smem_fmt(r->reason, sizeof(r->reason),
+                     "%s %.2f %s exceeds the physical ceiling %.2f: the kernel lost work (loads removed or hoisted)",
+                     m->name, m->value, m->unit, m->ceiling);
+            return;
+        }
+    }
+}
+
+static int run_point(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
+                     void *stream, void *clk, struct smem_result *r)
+{
+    const struct smem_bench *b = pt->bench;
+    struct smem_case c;
+    struct smem_func f;
+    struct smem_prediction pr;
+    struct smem_measurement m;
+    const void *fn;
+    int rc;
+
+    memset(&c, 0, sizeof(c));
+    c.bench = b;
+    c.values = pt->values;
+    c.dev = d;
+    c.stream = stream;
+    c.clk = clk;
+    c.seed = s->seed;
+    c.plan.carveout_pct = -1;
+    c.plan.grid_waves = 1;
+    smem_cuda_clear();
+    if (b->plan(pt->values, d, &c.plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+        r->status = SMEM_POINT_SKIPPED;
+        return SMEM_OK;
+    }
+    result_plan(r, &c.plan);
+    fn = b->kernel(&c.plan);
+    if ((rc = smem_occupancy_func(fn, &f)))
+        return fail_point(r, rc, "reading the kernel's attributes");
+    if ((rc = set_attributes(d, fn, &c.plan, s->no_optin, f.static_smem)))
+        return fail_point(r, rc, "setting the kernel's attributes");
+    if ((rc = smem_occupancy_func(fn, &f)))
+        return fail_point(r, rc, "reading the kernel's attributes");
+    r->regs = f.regs;
+    r->static_smem = f.static_smem;
+    r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
+    smem_occupancy_api(fn, (int)c.plan.block, c.plan.dyn_smem, &r->occ.api);
+    if (!smem_occupancy_predict(d, &f, (int)c.plan.block, c.plan.dyn_smem, c.plan.carveout_pct, &pr))
+        record_prediction(r, d, &pr);
+    if (r->occ.api >= 0) {
+        r->occ.warps_per_sm = r->occ.api * (int)((c.plan.block + 31) / 32);
+        r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
+    }
+    c.grid = c.plan.grid ? c.plan.grid
+                         : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1) * c.plan.grid_waves;
+    r->grid = c.grid;
+
+    if ((rc = b->setup(&c))) {
+        fail_point(r, rc, "setup");
+        goto out;
+    }
+    /* verify before timing: a kernel that has not matched its reference has no timing */
+    if ((rc = b->launch(&c)) || (rc = SMEM_CUDA_STATUS(cudaStreamSynchronize((cudaStream_t)stream)))) {
+        fail_point(r, rc, "launch");
+        goto out;
+    }
+    if ((rc = b->verify(&c))) {
+        if (rc == SMEM_EVERIFY) {
+            r->status = SMEM_POINT_FAILED;
+            smem_fmt(r->reason, sizeof(r->reason), "wrong result: %s", c.reason);
+        } else {
+            fail_point(r, rc, "verify");
+        }
+        goto out;
+    }
+    r->verified = true;
+    rc = smem_measure(&c, &s->rule, &m);
+    if (rc) {
+        if (rc != SMEM_EINTR)
+            fail_point(r, rc, "timing");
+        free(m.samples_ns);
+        goto out;
+    }
+    r->samples_ns = m.samples_ns;
+    r->n_samples = m.n;
+    r->time_ns = m.stats;
+    r->clock_mhz = m.median.clock_hz / 1e6;
+    b->metrics(&c, &m.median, &r->metrics);
+    r->status = SMEM_POINT_OK;
+    physics_check(r);
+
+    {
+        char why[256] = "";
+        int prc = smem_occupancy_measure(d, (int)c.plan.block, f.static_smem + c.plan.dyn_smem, c.plan.carveout_pct,
+                                         &r->occ.measured, &r->occ.measured_sms, why, sizeof(why));
+        if (prc == SMEM_ESTICKY) {
+            rc = prc;
+            goto out;
+        }
+        if (r->occ.measured >= 0 && r->occ.api >= 0)
+            r->occ.hint_overridden = r->occ.measured != r->occ.api;
+        if (r->occ.measured > 0 && strstr(r->occ.limiter, "shared_memory") && pr.smem_per_block_bytes > 0)
+            r->occ.effective_carveout_pct = carveout_pct_for(d, (int64_t)r->occ.measured * pr.smem_per_block_bytes);
+    }
+    rc = SMEM_OK;
+out:
+    if (b->teardown)
+        b->teardown(&c);
+    return rc;
+}
+
+int smem_run_measure(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                     const struct smem_run_settings *s, struct smem_result *results,
+                     struct smem_run_outcome *out)
+{
+    cudaStream_t stream = NULL;
+    struct smem_clock *clk = NULL;
+    int rc = SMEM_OK;
+
+    memset(out, 0, sizeof(*out));
+    SMEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&clk, sizeof(*clk)));
+    for (size_t i = 0; i < n; i++) {
+        if (smem_interrupted) {
+            out->signal = smem_interrupted;
+            break;
+        }
+        if (s->progress)
+            smem_progress_update(i, n, &points[i]);
+        result_init(&results[i], &points[i]);
+        rc = run_point(dev, &points[i], s, stream, clk, &results[i]);
+        if (smem_interrupted && results[i].status != SMEM_POINT_OK) {
+            /* the point in flight did not finish: it is left out, not half-recorded */
+            smem_results_free(&results[i], 1);
+            out->signal = smem_interrupted;
+            break;
+        }
+        out->done = i + 1;
+        if (rc == SMEM_ESTICKY) {
+            out->sticky = true;
+            smem_fmt(out->sticky_reason, sizeof(out->sticky_reason), "benchmark %s: %s", points[i].bench->name,
+                     smem_cuda_last_error());
+            break;
+        }
+    }
+    if (s->progress)
+        smem_progress_done();
+    rc = SMEM_OK;
+fail:
+    if (!out->sticky) {
+        cudaFree(clk);
+        if (stream)
+            cudaStreamDestroy(stream);
+    }
+    return rc;
+}
+
+#else
+
+int smem_run_measure(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                     const struct smem_run_settings *s, struct smem_result *results,
+                     struct smem_run_outcome *out)
+{
+    (void)dev, (void)points, (void)n, (void)s, (void)results;
+    memset(out, 0, sizeof(*out));
+    smem_error("this smembench was built without CUDA; only --predict runs");
+    return SMEM_ENODEV;
+}
+
+#endif

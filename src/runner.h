@@ -1,0 +1,43 @@
+/* Runs a plan: each point through plan, attributes, occupancy, verification, timing and metrics
+ * (measure mode), or through the occupancy calculator alone (predict mode). */
+#ifndef SMEM_RUNNER_H
+#define SMEM_RUNNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "device.h"
+#include "result.h"
+#include "stats.h"
+#include "sweep.h"
+
+struct smem_run_settings {
+    struct smem_stop_rule rule;
+    uint64_t seed;
+    bool no_optin;
+    bool progress;              /* a progress bar on stderr */
+};
+
+struct smem_run_outcome {
+    size_t done;                /* results[0..done) are complete */
+    bool sticky;                /* a sticky CUDA error ended the run */
+    char sticky_reason[512];
+    int signal;                 /* the signal that interrupted the run, or 0 */
+};
+
+/* Measures points[0..n) on dev into results (caller-allocated, n entries). */
+int smem_run_measure(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                     const struct smem_run_settings *s, struct smem_result *results,
+                     struct smem_run_outcome *out);
+
+/* Predicts points[0..n) on a model: occupancy only. */
+int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                     struct smem_result *results);
+
+/* Fills derived metrics that compare points with each other (a benchmark's baseline). */
+void smem_run_derive(struct smem_result *results, size_t n);
+
+/* Frees what results own. */
+void smem_results_free(struct smem_result *results, size_t n);
+
+#endif

@@ -1,0 +1,74 @@
+/* Order statistics on a sorted copy; the mean and deviation with Welford's update so that a
+ * thousand nanosecond-scale samples lose nothing to cancellation. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smem.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Quantile p of sorted s[0..n), linear interpolation between closest ranks (Hyndman-Fan type 7). */
+static double quantile(const double *s, size_t n, double p)
+{
+    double h = (double)(n - 1) * p;
+    size_t lo = (size_t)floor(h);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+
+    return s[lo] + (h - (double)lo) * (s[hi] - s[lo]);
+}
+
+int smem_stats_compute(const double *x, size_t n, struct smem_stats *s)
+{
+    double *sorted, mean = 0, m2 = 0;
+
+    memset(s, 0, sizeof(*s));
+    if (n == 0)
+        return SMEM_EINVAL;
+    sorted = malloc(n * sizeof(*sorted));
+    if (!sorted)
+        return SMEM_ENOMEM;
+    memcpy(sorted, x, n * sizeof(*sorted));
+    qsort(sorted, n, sizeof(*sorted), cmp_double);
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i] - mean;
+        mean += d / (double)(i + 1);
+        m2 += d * (x[i] - mean);
+    }
+    s->count = n;
+    s->min = sorted[0];
+    s->max = sorted[n - 1];
+    s->q1 = quantile(sorted, n, 0.25);
+    s->median = quantile(sorted, n, 0.5);
+    s->q3 = quantile(sorted, n, 0.75);
+    s->mean = mean;
+    s->stdev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0;
+    s->noise = n > 1 && mean != 0 ? s->stdev / fabs(mean) : 0;
+    free(sorted);
+    return SMEM_OK;
+}
+
+double smem_stats_median(const double *x, size_t n)
+{
+    struct smem_stats s;
+
+    return smem_stats_compute(x, n, &s) == SMEM_OK ? s.median : 0;
+}
+
+bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double noise, double elapsed_s)
+{
+    if (n >= r->max_samples)
+        return true;
+    if (n < r->min_samples)
+        return false;
+    if (r->fixed)
+        return true;
+    return noise < r->max_noise || elapsed_s >= r->timeout_s;
+}

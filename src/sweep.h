@@ -1,0 +1,60 @@
+/* Named sweeps and their expansion into points: a sweep names benchmarks, each benchmark's axes
+ * bring default values, --axis overrides them, and the cartesian product is the plan. */
+#ifndef SMEM_SWEEP_H
+#define SMEM_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../bench/bench.h"
+
+#define SMEM_MAX_AXIS_VALUES 4096
+#define SMEM_MAX_POINTS 65536
+
+struct smem_sweep {
+    const char *name;
+    const char *summary;
+    const char *benches[8];     /* NULL-terminated; an empty list means every benchmark */
+    bool predictable;           /* runs in predict mode (occupancy only) */
+};
+
+extern const struct smem_sweep smem_sweeps[];
+extern const size_t smem_n_sweeps;
+
+/* The sweep of that name, or NULL. */
+const struct smem_sweep *smem_sweep_find(const char *name);
+
+/* Parses an axis value list: "1,2,4", "0:100:10" (inclusive, step), "1:1024:*2" (geometric),
+ * with optional K/M suffixes (x1024) on every number; combinations by commas. Values are checked
+ * against [min, max] of axis. On error prints one line naming option and returns SMEM_EINVAL. */
+int smem_sweep_parse_list(const char *text, const struct smem_axis *axis, int64_t *values,
+                          size_t max, size_t *n);
+
+struct smem_point {
+    const struct smem_bench *bench;
+    const char *sweep;
+    int64_t values[SMEM_MAX_AXES];
+};
+
+struct smem_override {
+    const char *name;
+    const char *list;
+};
+
+struct smem_plan_request {
+    const char *const *sweeps;  /* named sweeps, or NULL */
+    size_t n_sweeps;
+    const char *bench;          /* a single benchmark, or NULL */
+    const struct smem_override *overrides;
+    size_t n_overrides;
+    bool quick;
+    bool predict;               /* only benchmarks of predictable sweeps */
+};
+
+/* Expands a request into points (allocated; free with free()). Prints one line on bad input.
+ * With dev, an axis that is not overridden takes the benchmark's device-specific defaults. */
+int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **points, size_t *n,
+                      const struct smem_device *dev);
+
+#endif

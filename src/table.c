@@ -1,0 +1,63 @@
+/* A plain-text table: fixed columns for what every point has, then the benchmark's own metrics. */
+#include "table.h"
+
+#include <string.h>
+
+#include "smem.h"
+
+static void occ_cell(char *buf, size_t len, int v)
+{
+    if (v < 0)
+        smem_fmt(buf, len, "-");
+    else
+        smem_fmt(buf, len, "%d", v);
+}
+
+void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *res, size_t n)
+{
+    bool any_override = false;
+
+    fprintf(f, "%s (cc %d.%d, %d SMs, %lld KiB shared/SM, %lld KiB opt-in/block)%s\n", dev->name, dev->cc_major,
+            dev->cc_minor, dev->sm_count, (long long)(dev->smem_per_sm / 1024),
+            (long long)(dev->smem_per_block_optin / 1024), dev->is_model ? " [model: predicted occupancy only]" : "");
+    fprintf(f, "%-10s %-34s %-9s %11s %7s %6s %-15s %5s %-14s %s\n", "bench", "params", "status", "median_us",
+            "noise%", "MHz", "blk/SM a/p/m", "carve", "limiter", "metrics");
+    for (size_t i = 0; i < n; i++) {
+        const struct smem_result *r = &res[i];
+        const struct smem_bench *b = r->point->bench;
+        char params[128] = "", occ[32], a[8], p[8], m[8], metrics[256] = "", carve[16];
+        size_t used = 0;
+
+        for (size_t k = 0; k < b->n_axes; k++) {
+            smem_fmt(params + used, sizeof(params) - used, "%s%s=%lld", used ? " " : "", b->axes[k].name,
+                     (long long)r->point->values[k]);
+            used = strlen(params);
+        }
+        occ_cell(a, sizeof(a), r->occ.api);
+        occ_cell(p, sizeof(p), r->occ.predicted);
+        occ_cell(m, sizeof(m), r->occ.measured);
+        smem_fmt(occ, sizeof(occ), "%s/%s/%s%s", a, p, m, r->occ.hint_overridden ? "!" : "");
+        any_override |= r->occ.hint_overridden;
+        if (r->carveout_requested < 0)
+            smem_fmt(carve, sizeof(carve), "dflt");
+        else
+            smem_fmt(carve, sizeof(carve), "%d", r->carveout_requested);
+        used = 0;
+        for (size_t k = 0; k < r->metrics.n && k < 4; k++) {
+            smem_fmt(metrics + used, sizeof(metrics) - used, "%s%s=%.4g %s", used ? ", " : "",
+                     r->metrics.m[k].name, r->metrics.m[k].value, r->metrics.m[k].unit);
+            used = strlen(metrics);
+        }
+        if (r->status != SMEM_POINT_OK && r->status != SMEM_POINT_PREDICTED && r->reason[0])
+            smem_fmt(metrics, sizeof(metrics), "%s", r->reason);
+        if (r->n_samples)
+            fprintf(f, "%-10s %-34s %-9s %11.2f %7.2f %6.0f %-15s %5s %-14s %s\n", b->name, params,
+                    smem_point_status_name(r->status), r->time_ns.median / 1e3, 100 * r->time_ns.noise,
+                    r->clock_mhz, occ, carve, r->occ.limiter, metrics);
+        else
+            fprintf(f, "%-10s %-34s %-9s %11s %7s %6s %-15s %5s %-14s %s\n", b->name, params,
+                    smem_point_status_name(r->status), "-", "-", "-", occ, carve, r->occ.limiter, metrics);
+    }
+    if (any_override)
+        fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
+}

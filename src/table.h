@@ -1,0 +1,14 @@
+/* The terminal table of a run's results. */
+#ifndef SMEM_TABLE_H
+#define SMEM_TABLE_H
+
+#include <stdio.h>
+
+#include "device.h"
+#include "result.h"
+
+/* Prints one row per result; occupancy as api/predicted/measured, a '!' where the driver did not
+ * follow the carveout hint (measured differs from the API). */
+void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *r, size_t n);
+
+#endif

@@ -1,0 +1,38 @@
+/* Messages in git's manner: "smembench: " then the problem, lowercase, no trailing period. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "smem.h"
+
+void smem_error(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    fputs("smembench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void smem_warn(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    fputs("smembench: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void smem_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!len)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf, len, fmt, ap);
+    va_end(ap);
+}
