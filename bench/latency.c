@@ -1,6 +1,8 @@
 /* Shared-memory load-to-use latency: a single thread follows a random single cycle (Sattolo's
- * shuffle) through chain_slots slots, each load's result the next load's address, so the cycles
- * between the kernel's clock marks over the number of loads is the latency itself. */
+ * shuffle) through chain_slots slots, so the cycles between the kernel's clock marks over the
+ * number of loads is the latency. index_chase 0: the slots hold addresses, the load alone;
+ * index_chase 1: the slots hold indices (j = s[j]), the load plus the address arithmetic that
+ * ordinary code puts on the dependent path. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,20 +18,24 @@
 #define STEPS 65536
 
 static const int64_t slots[] = { 1024 };
+static const int64_t modes[] = { 0, 1 };
 
 static const struct smem_axis latency_axes[] = {
     { .name = "chain_slots", .unit = "slots", .help = "length of the pointer cycle (4 bytes each)",
       .defaults = slots, .n_defaults = SMEM_ARRAY_LEN(slots), .min = 2, .max = SMEM_LATENCY_SLOTS },
+    { .name = "index_chase", .unit = "bool", .help = "0: slots hold addresses; 1: slots hold indices (j = s[j])",
+      .defaults = modes, .n_defaults = SMEM_ARRAY_LEN(modes), .min = 0, .max = 1, .defaults_only = true },
 };
 
 static int latency_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
 {
-    (void)v, (void)dev, (void)why, (void)len;
+    (void)dev, (void)why, (void)len;
     p->block = 32;
     p->grid = 1;
     p->static_smem = SMEM_LATENCY_SLOTS * 4;
     p->regs = 16;
     p->work = STEPS;
+    p->variant = (int)v[1];
     return SMEM_OK;
 }
 
@@ -70,8 +76,7 @@ struct latency_state {
 
 static const void *latency_kernel(const struct smem_plan *p)
 {
-    (void)p;
-    return smem_latency_fn();
+    return smem_latency_fn(p->variant);
 }
 
 static int latency_setup(struct smem_case *c)
@@ -96,7 +101,7 @@ static int latency_launch(struct smem_case *c)
     struct latency_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_latency_launch(s->next, (uint32_t)c->plan.work, s->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_latency_launch(c->plan.variant, s->next, (uint32_t)c->plan.work, s->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;

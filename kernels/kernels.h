@@ -25,12 +25,13 @@ const void *smem_load_fn(int width);
 int smem_load_launch(int width, unsigned grid, unsigned block, const uint32_t *in, uint32_t *out,
                      int stride, int iters, struct smem_clock *clk, void *stream);
 
-/* latency.cu: one thread chasing a cycle of shared-memory addresses. */
+/* latency.cu: one thread chasing a cycle of shared-memory addresses (index_chase 0) or of
+ * indices, j = s[j] (index_chase 1). */
 #define SMEM_LATENCY_SLOTS 4096
 #define SMEM_LATENCY_UNROLL 32
-const void *smem_latency_fn(void);
-int smem_latency_launch(const uint32_t *next, uint32_t steps, uint32_t *out, struct smem_clock *clk,
-                        void *stream);
+const void *smem_latency_fn(int index_chase);
+int smem_latency_launch(int index_chase, const uint32_t *next, uint32_t steps, uint32_t *out,
+                        struct smem_clock *clk, void *stream);
 
 /* carveout.cu: a fixed shared-memory footprint tile kernel and an L1-reliant gather. */
 #define SMEM_FOOTPRINT_BLOCK 256

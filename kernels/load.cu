@@ -13,7 +13,7 @@ template <> struct lds<4> {
     static __device__ __forceinline__ uint32_t load(uint32_t addr)
     {
         uint32_t v;
-        asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
+        asm volatile("ld.volatile.shared.u32 %0, [%1];" : "=r"(v) : "r"(addr));
         return v;
     }
 };
@@ -22,7 +22,7 @@ template <> struct lds<8> {
     static __device__ __forceinline__ uint32_t load(uint32_t addr)
     {
         uint32_t x, y;
-        asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr));
+        asm volatile("ld.volatile.shared.v2.u32 {%0, %1}, [%2];" : "=r"(x), "=r"(y) : "r"(addr));
         return x + y;
     }
 };
@@ -31,7 +31,7 @@ template <> struct lds<16> {
     static __device__ __forceinline__ uint32_t load(uint32_t addr)
     {
         uint32_t x, y, z, w;
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+        asm volatile("ld.volatile.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
                      : "=r"(x), "=r"(y), "=r"(z), "=r"(w) : "r"(addr));
         return x + y + z + w;
     }

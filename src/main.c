@@ -81,15 +81,12 @@ static void slug(char *out, size_t len, const char *s)
         if (isalnum((unsigned char)*s)) {
             out[n++] = (char)tolower((unsigned char)*s);
             dash = false;
-        } else if (*s == ',' && n) {
-            out[n++] = '+';
-            dash = true;
         } else if (!dash && n) {
             out[n++] = '-';
             dash = true;
         }
     }
-    while (n && (out[n - 1] == '-' || out[n - 1] == '+'))
+    while (n && out[n - 1] == '-')
         n--;
     out[n] = '\0';
 }
