@@ -19,7 +19,7 @@ sweeps=("$@")
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a-z-')
 day=$(date -u +%Y%m%d)
 for s in "${sweeps[@]}"; do
-  name="${gpu}_${day}_$(echo "$s" | tr ',' '+').json"
+  name="${gpu}_${day}_$(echo "$s" | tr ',' '-').json"
   log "sweep $s -> $name"
   start=$(date +%s.%N)
   echo "== $s" >>"$out/tables.txt"

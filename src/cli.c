@@ -25,6 +25,7 @@ enum {
     OPT_REQUIRE_GPU,
     OPT_QUICK,
     OPT_FORCE,
+    OPT_CHECK,
 };
 
 static const struct option long_options[] = {
@@ -47,6 +48,7 @@ static const struct option long_options[] = {
     { "predict", required_argument, NULL, OPT_PREDICT },
     { "no-optin", no_argument, NULL, OPT_NO_OPTIN },
     { "require-gpu", no_argument, NULL, OPT_REQUIRE_GPU },
+    { "check", no_argument, NULL, OPT_CHECK },
     { NULL, 0, NULL, 0 },
 };
 
@@ -74,6 +76,7 @@ void smem_cli_usage(FILE *f)
           "      --predict MODEL      occupancy only, for a built-in GPU model ('list' shows them)\n"
           "      --no-optin           do not raise the dynamic shared-memory limit above 48 KiB\n"
           "      --require-gpu        fail (exit 3) instead of falling back to predict mode\n"
+          "      --check              launch and verify every point once, time nothing (for compute-sanitizer)\n"
           "  -q, --quiet              no table, no progress\n"
           "  -l, --list               list benchmarks, axes, defaults and sweeps\n"
           "  -V, --version            print the version\n"
@@ -239,6 +242,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
         case OPT_FORCE: o->force = true; break;
         case OPT_NO_OPTIN: o->no_optin = true; break;
         case OPT_REQUIRE_GPU: o->require_gpu = true; break;
+        case OPT_CHECK: o->check = true; break;
         case 's':
             if (parse_sweeps(o, &used, optarg))
                 return SMEM_EINVAL;
@@ -295,8 +299,8 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
                 return SMEM_EINVAL;
             break;
         case OPT_SEED:
-            if (optarg[0] == '-' || parse_long("--seed", optarg, 0, LLONG_MAX, &v))
-                return bad_value("--seed", optarg, "an integer in 0..9223372036854775807");
+            if (parse_long("--seed", optarg, 0, LLONG_MAX, &v))
+                return SMEM_EINVAL;
             o->seed = (uint64_t)v;
             break;
         case OPT_PREDICT:
@@ -331,6 +335,10 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (o->predict && o->require_gpu) {
         smem_error("--predict and --require-gpu cannot be combined; predict mode needs no GPU");
+        return SMEM_EINVAL;
+    }
+    if (o->predict && o->check) {
+        smem_error("--predict and --check cannot be combined; predict mode launches nothing");
         return SMEM_EINVAL;
     }
     if (o->predict && seen_device) {

@@ -24,6 +24,7 @@ struct smem_options {
     const char *output;             /* NULL: a default name in the current directory; "-": stdout */
     bool force;                     /* overwrite an existing -o file */
     bool quick, quiet, list, help, version, no_optin, require_gpu;
+    bool check;                     /* verify every point once, time nothing (for compute-sanitizer) */
     const char *predict;            /* model name, "list", or NULL */
     int min_samples, max_samples;
     double max_noise;               /* fraction */

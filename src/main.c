@@ -238,7 +238,7 @@ int main(int argc, char **argv)
         struct smem_run_settings s = {
             .rule = { .min_samples = (size_t)o.min_samples, .max_samples = (size_t)o.max_samples,
                       .max_noise = o.max_noise, .timeout_s = o.timeout_s, .fixed = o.quick },
-            .seed = o.seed, .no_optin = o.no_optin, .progress = smem_progress_wanted(o.quiet),
+            .seed = o.seed, .no_optin = o.no_optin, .check = o.check, .progress = smem_progress_wanted(o.quiet),
         };
         if (smem_run_measure(&dev, points, n, &s, results, &outcome)) {
             status = SMEM_EXIT_FAILED;

@@ -256,6 +256,11 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         goto out;
     }
     r->verified = true;
+    if (s->check) {
+        r->status = SMEM_POINT_OK;
+        rc = SMEM_OK;
+        goto out;
+    }
     rc = smem_measure(&c, &s->rule, &m);
     if (rc) {
         if (rc != SMEM_EINTR)

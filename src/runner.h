@@ -15,6 +15,7 @@ struct smem_run_settings {
     struct smem_stop_rule rule;
     uint64_t seed;
     bool no_optin;
+    bool check;                 /* verify only: no timing, no metrics */
     bool progress;              /* a progress bar on stderr */
 };
 

@@ -1,1 +1,246 @@
+/* GPU tests: numbers checked against physics, the bank model and the runtime API on a real device.
+ * The whole suite exits 77 (skipped) where no CUDA device can be opened. Criterion runs each test
+ * in a child process and CUDA does not survive fork, so the parent never touches CUDA: a child of
+ * its own looks for the device, and every test opens it afresh. The tests run one at a time, so
+ * no two time the GPU at once. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <criterion/criterion.h>
+#include <criterion/options.h>
+
+#include "device.h"
+#include "gpus.h"
+#include "runner.h"
+
+static struct smem_device dev;
+
+static void open_device(void)
+{
+    char why[512];
+
+    cr_assert_eq(smem_device_open(0, &dev, why, sizeof(why)), 0, "%s", why);
+}
+
+TestSuite(device, .init = open_device);
+TestSuite(physics, .init = open_device);
+TestSuite(occupancy, .init = open_device);
+TestSuite(optin, .init = open_device);
+
+/* Runs the points of a request and returns the results (n of them). */
+static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
+{
+    struct smem_point *p;
+    struct smem_result *r;
+    struct smem_run_outcome out;
+    struct smem_run_settings s = {
+        .rule = { .min_samples = 10, .max_samples = 200, .max_noise = 0.005, .timeout_s = 0.5 },
+        .seed = 1, .no_optin = no_optin,
+    };
+
+    cr_assert_eq(smem_sweep_expand(req, &p, n, &dev), 0);
+    r = calloc(*n, sizeof(*r));
+    cr_assert_eq(smem_run_measure(&dev, p, *n, &s, r, &out), 0);
+    cr_assert_eq(out.done, *n);
+    cr_assert_not(out.sticky, "%s", out.sticky_reason);
+    smem_run_derive(r, *n);
+    return r;
+}
+
+static double metric(const struct smem_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->metrics.n; i++)
+        if (!strcmp(r->metrics.m[i].name, name))
+            return r->metrics.m[i].value;
+    cr_assert_fail("no metric %s on %s", name, r->point->bench->name);
+    return 0;
+}
+
+Test(device, properties_and_clock_are_plausible)
+{
+    cr_assert_geq(dev.cc_major, 7);
+    cr_assert_gt(dev.sm_count, 0);
+    cr_assert_eq(dev.smem_per_block, 48 * 1024, "the 48 KiB default");
+    cr_assert_geq(dev.smem_per_block_optin, dev.smem_per_block);
+    cr_assert_geq(dev.smem_per_sm, dev.smem_per_block_optin);
+    cr_assert_gt(dev.measured_clock_mhz, 200);
+    cr_assert_lt(dev.measured_clock_mhz, dev.clock_khz / 1000.0 * 1.05, "no faster than the rated maximum");
+}
+
+Test(device, h200_model_equals_the_real_h200)
+{
+    const struct smem_device *m = &smem_gpu_find("h200")->dev;
+
+    if (!strstr(dev.name, "H200"))
+        cr_skip_test("not an H200: %s", dev.name);
+    cr_assert_eq(m->cc_major, dev.cc_major);
+    cr_assert_eq(m->cc_minor, dev.cc_minor);
+    cr_assert_eq(m->sm_count, dev.sm_count);
+    cr_assert_eq(m->smem_per_block, dev.smem_per_block);
+    cr_assert_eq(m->smem_per_block_optin, dev.smem_per_block_optin);
+    cr_assert_eq(m->smem_per_sm, dev.smem_per_sm);
+    cr_assert_eq(m->reserved_smem_per_block, dev.reserved_smem_per_block);
+    cr_assert_eq(m->max_blocks_per_sm, dev.max_blocks_per_sm);
+    cr_assert_eq(m->max_threads_per_sm, dev.max_threads_per_sm);
+    cr_assert_eq(m->max_threads_per_block, dev.max_threads_per_block);
+    cr_assert_eq(m->regs_per_sm, dev.regs_per_sm);
+    cr_assert_eq(m->regs_per_block, dev.regs_per_block);
+    cr_assert_eq(m->l2_bytes, dev.l2_bytes);
+    cr_assert_eq(m->clock_khz, dev.clock_khz);
+}
+
+Test(physics, bandwidth_stays_under_128_bytes_per_clock_and_near_it)
+{
+    struct smem_plan_request req = { .bench = "bandwidth" };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++) {
+        double bpc = metric(&r[i], "bytes_per_clk_sm");
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert(r[i].verified);
+        cr_assert_leq(bpc, 128.0, "width %lld: above the physical ceiling", (long long)r[i].point->values[0]);
+        if (r[i].point->values[0] == 16)
+            cr_assert_geq(bpc, 0.9 * 128, "16-byte loads should come within 10%% of the ceiling: %.1f", bpc);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(physics, bank_conflicts_follow_the_bank_model)
+{
+    const char *sw[] = { "bank" };
+    struct smem_override o[] = { { "width_bytes", "4" }, { "stride_elems", "1,2,3,4,8,16,32,33" } };
+    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 2 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++) {
+        double want = metric(&r[i], "predicted_slowdown"), got = metric(&r[i], "slowdown");
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert_leq(metric(&r[i], "bytes_per_clk_sm"), 128.0);
+        cr_assert_float_eq(got, want, 0.15 * want, "stride %lld: slowdown %.2f, the model %.0f",
+                           (long long)r[i].point->values[1], got, want);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(physics, latency_is_tens_of_cycles)
+{
+    struct smem_plan_request req = { .bench = "latency" };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    cr_assert_eq(n, 2);
+    for (size_t i = 0; i < n; i++) {
+        double c = metric(&r[i], "latency_cycles");
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert(c > 10 && c < 60, "%.1f cycles", c);
+    }
+    cr_assert_gt(metric(&r[1], "latency_cycles"), metric(&r[0], "latency_cycles"),
+                 "the index chase adds address arithmetic to the dependent path");
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(occupancy, api_predicted_and_measured_agree_over_the_carveout)
+{
+    struct smem_override o[] = { { "carveout_pct", "0,20,50,100" } };
+    struct smem_plan_request req = { .bench = "footprint", .overrides = o, .n_overrides = 1 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert_eq(r[i].occ.api, r[i].occ.predicted, "carveout %lld", (long long)r[i].point->values[0]);
+        cr_assert_geq(r[i].occ.measured, 1);
+        cr_assert_eq(r[i].occ.hint_overridden, r[i].occ.measured != r[i].occ.api);
+        cr_assert_eq(r[i].occ.measured_sms, dev.sm_count, "the probe reached every SM");
+    }
+    cr_assert_gt(r[n - 1].occ.api, r[0].occ.api, "more carveout, more resident blocks");
+    cr_assert_lt(r[n - 1].time_ns.median, r[0].time_ns.median, "and a faster footprint kernel");
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(optin, above_48k_needs_the_attribute_and_only_that_point_fails)
+{
+    struct smem_override o[] = { { "dyn_smem_bytes", "16K,64K,32K" } };
+    struct smem_plan_request req = { .bench = "dynamic", .overrides = o, .n_overrides = 1 };
+    size_t n;
+    struct smem_result *with = run(&req, &n, false), *without;
+
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(with[i].status, SMEM_POINT_OK, "%s", with[i].reason);
+    cr_assert(with[1].optin, "64 KiB is opted in");
+    cr_assert_not(with[0].optin);
+    without = run(&req, &n, true);
+    cr_assert_eq(without[0].status, SMEM_POINT_OK);
+    cr_assert_eq(without[1].status, SMEM_POINT_FAILED, "64 KiB without the attribute cannot launch");
+    cr_assert(strstr(without[1].reason, "cudaError"), "the CUDA error is the reason: %s", without[1].reason);
+    cr_assert_eq(without[2].status, SMEM_POINT_OK, "the sweep goes on after a failed point");
+    smem_results_free(with, n);
+    smem_results_free(without, n);
+    free(with);
+    free(without);
+}
+
+Test(optin, a_point_above_the_ceiling_is_skipped_with_a_reason)
+{
+    char list[64];
+    struct smem_override o[] = { { "dyn_smem_bytes", list } };
+    struct smem_plan_request req = { .bench = "dynamic", .overrides = o, .n_overrides = 1 };
+    size_t n;
+    struct smem_result *r;
+
+    snprintf(list, sizeof(list), "%lld", (long long)dev.smem_per_block_optin + 1024);
+    r = run(&req, &n, false);
+    cr_assert_eq(r[0].status, SMEM_POINT_SKIPPED);
+    cr_assert(strstr(r[0].reason, "opt-in ceiling"), "%s", r[0].reason);
+    free(r);
+}
+
+/* 0 when a CUDA device can be opened, asked in a child so this process stays CUDA-free. */
+static int device_present(void)
+{
+    int status = 1;
+    pid_t pid = fork();
+
+    if (pid == 0) {
+        char why[512];
+        int n = smem_device_count(why, sizeof(why));
+        if (n <= 0)
+            fprintf(stderr, "test_gpu: skipped: %s\n", why);
+        _exit(n > 0 ? 0 : 1);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) < 0)
+        return 0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct criterion_test_set *tests;
+    int ok;
+
+    if (getenv("SMEM_SANITIZER")) {
+        /* timing loops under a sanitizer measure the sanitizer; the smoke test covers every kernel */
+        printf("1..0 # SKIP timing tests under %s measure the sanitizer; the smoke test runs every kernel there\n",
+               getenv("SMEM_SANITIZER"));
+        return 77;
+    }
+    if (!device_present()) {
+        printf("1..0 # SKIP no CUDA device\n");
+        return 77;
+    }
+    criterion_options.jobs = 1;
+    tests = criterion_initialize();
+    ok = criterion_handle_args(argc, argv, true) ? criterion_run_all_tests(tests) : 0;
+    criterion_finalize(tests);
+    return ok ? 0 : 1;
+}

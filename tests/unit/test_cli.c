@@ -1,1 +1,245 @@
+/* The command line: every bad-input case gets SMEM_EINVAL and one line naming the problem; good
+ * input sets the options. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
+
+#include "cli.h"
+
+static struct smem_options opts;
+
+#define PARSE(...)                                                              \
+    ({                                                                          \
+        char *argv_[] = { "smembench", __VA_ARGS__, NULL };                     \
+        smem_cli_parse((int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, &opts); \
+    })
+
+/* The single line a rejected command line printed. */
+static void expect_one_line(const char *needle)
+{
+    char buf[1024] = "", extra[1024];
+    FILE *f;
+
+    fflush(stderr);
+    f = cr_get_redirected_stderr();
+    cr_assert(fgets(buf, sizeof(buf), f), "no message");
+    cr_assert(strncmp(buf, "smembench: ", 11) == 0, "%s", buf);
+    cr_assert(strstr(buf, needle), "expected \"%s\" in: %s", needle, buf);
+    cr_assert_null(fgets(extra, sizeof(extra), f), "more than one line: %s", extra);
+}
+
+Test(cli, defaults)
+{
+    cr_assert_eq(PARSE("--sweep", "carveout"), 0);
+    cr_assert_eq(opts.n_sweeps, 1);
+    cr_assert_str_eq(opts.sweeps[0], "carveout");
+    cr_assert_eq(opts.min_samples, 10);
+    cr_assert_eq(opts.max_samples, 1000);
+    cr_assert_float_eq(opts.max_noise, 0.005, 1e-12);
+    cr_assert_float_eq(opts.timeout_s, 1.0, 1e-12);
+    cr_assert_eq(opts.seed, 1);
+    cr_assert_eq(opts.device, 0);
+    cr_assert_null(opts.output);
+}
+
+Test(cli, every_option)
+{
+    cr_assert_eq(PARSE("-s", "bank,bandwidth", "-a", "stride_elems=1:4", "-a", "width_bytes=4", "-d", "0", "-o", "-",
+                       "--min-samples", "20", "--max-samples", "50", "--max-noise", "1.5", "--timeout", "2.5",
+                       "--seed", "7", "--quiet", "--no-optin"), 0);
+    cr_assert_eq(opts.n_sweeps, 2);
+    cr_assert_str_eq(opts.sweeps[1], "bandwidth");
+    cr_assert_eq(opts.n_overrides, 2);
+    cr_assert_str_eq(opts.overrides[0].name, "stride_elems");
+    cr_assert_str_eq(opts.overrides[0].list, "1:4");
+    cr_assert_eq(opts.min_samples, 20);
+    cr_assert_eq(opts.max_samples, 50);
+    cr_assert_float_eq(opts.max_noise, 0.015, 1e-12);
+    cr_assert_float_eq(opts.timeout_s, 2.5, 1e-12);
+    cr_assert_eq(opts.seed, 7);
+    cr_assert(opts.quiet && opts.no_optin);
+    cr_assert_str_eq(opts.output, "-");
+}
+
+Test(cli, quick_uses_a_small_fixed_count)
+{
+    cr_assert_eq(PARSE("--sweep", "bank", "--quick"), 0);
+    cr_assert(opts.quick);
+    cr_assert_eq(opts.min_samples, 5);
+}
+
+Test(cli, help_list_version_need_nothing_else)
+{
+    cr_assert_eq(PARSE("--help"), 0);
+    cr_assert(opts.help);
+    cr_assert_eq(PARSE("--list"), 0);
+    cr_assert_eq(PARSE("--version"), 0);
+    cr_assert_eq(PARSE("--predict", "list"), 0);
+}
+
+Test(cli, rejects_unknown_option, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--frobnicate"), 0);
+    expect_one_line("unknown option \"--frobnicate\"");
+}
+
+Test(cli, rejects_unknown_short_option, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("-z"), 0);
+    expect_one_line("unknown option \"-z\"");
+}
+
+Test(cli, rejects_missing_value, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep"), 0);
+    expect_one_line("needs a value");
+}
+
+Test(cli, rejects_stray_argument, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "carveout"), 0);
+    expect_one_line("unexpected argument \"carveout\"");
+}
+
+Test(cli, rejects_nothing_to_run, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--quiet"), 0);
+    expect_one_line("nothing to run");
+}
+
+Test(cli, rejects_zero_min_samples, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--min-samples", "0"), 0);
+    expect_one_line("invalid value \"0\" for --min-samples; expected an integer in 1..100000");
+}
+
+Test(cli, rejects_overflowing_min_samples, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--min-samples", "99999999999999999999"), 0);
+    expect_one_line("--min-samples");
+}
+
+Test(cli, rejects_max_below_min, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--min-samples", "20", "--max-samples", "10"), 0);
+    expect_one_line("--max-samples 10 is below --min-samples 20");
+}
+
+Test(cli, rejects_negative_device, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--device", "-1"), 0);
+    expect_one_line("for --device");
+}
+
+Test(cli, rejects_device_given_twice, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "-d", "0", "-d", "1"), 0);
+    expect_one_line("--device given twice");
+}
+
+Test(cli, rejects_noise_out_of_range, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--max-noise", "0"), 0);
+    expect_one_line("--max-noise");
+}
+
+Test(cli, rejects_noise_not_a_number, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--max-noise", "nan"), 0);
+    expect_one_line("--max-noise");
+}
+
+Test(cli, rejects_timeout_with_junk, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--timeout", "1s"), 0);
+    expect_one_line("invalid value \"1s\" for --timeout");
+}
+
+Test(cli, rejects_negative_seed, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--seed", "-3"), 0);
+    expect_one_line("--seed");
+}
+
+Test(cli, rejects_sweep_twice, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--sweep", "latency"), 0);
+    expect_one_line("--sweep given twice");
+}
+
+Test(cli, rejects_empty_sweep_item, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank,,latency"), 0);
+    expect_one_line("for --sweep");
+}
+
+Test(cli, rejects_bench_with_sweep, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--bench", "latency"), 0);
+    expect_one_line("--bench and --sweep cannot be combined");
+}
+
+Test(cli, rejects_axis_without_value, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--axis", "stride_elems="), 0);
+    expect_one_line("NAME=LIST");
+}
+
+Test(cli, rejects_axis_without_name, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--axis", "=4"), 0);
+    expect_one_line("NAME=LIST");
+}
+
+Test(cli, rejects_predict_with_require_gpu, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "carveout", "--predict", "h100", "--require-gpu"), 0);
+    expect_one_line("cannot be combined");
+}
+
+Test(cli, rejects_predict_with_device, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "carveout", "--predict", "h100", "--device", "0"), 0);
+    expect_one_line("cannot be combined");
+}
+
+Test(cli, rejects_existing_output_unless_forced, .init = cr_redirect_stderr)
+{
+    char dir[] = "/tmp/smemcliXXXXXX", path[256];
+    FILE *f;
+
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/old.json", dir);
+    f = fopen(path, "w");
+    fputs("keep", f);
+    fclose(f);
+    cr_assert_eq(PARSE("--sweep", "bank", "-o", path, "--force"), 0);
+    cr_assert_lt(PARSE("--sweep", "bank", "-o", path), 0);
+    expect_one_line("already exists");
+    unlink(path);
+    rmdir(dir);
+}
+
+Test(cli, rejects_output_in_missing_directory, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "-o", "/nonexistent/dir/r.json"), 0);
+    expect_one_line("does not exist");
+}
+
+Test(cli, rejects_output_that_is_a_directory, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "-o", "/tmp", "--force"), 0);
+    expect_one_line("is a directory");
+}
+
+Test(cli, rejects_output_ending_in_slash, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "-o", "/tmp/"), 0);
+    expect_one_line("expected a file name");
+}

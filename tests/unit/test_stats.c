@@ -1,1 +1,95 @@
+/* Statistics and the stopping rule, on samples whose answers are worked out by hand. */
+#include <math.h>
+
 #include <criterion/criterion.h>
+
+#include "stats.h"
+
+Test(stats, odd_count_quartiles_mean_and_deviation)
+{
+    double x[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5 };
+    struct smem_stats s;
+
+    cr_assert_eq(smem_stats_compute(x, 9, &s), 0);
+    cr_assert_eq(s.count, 9);
+    cr_assert_float_eq(s.min, 1, 1e-12);
+    cr_assert_float_eq(s.max, 9, 1e-12);
+    cr_assert_float_eq(s.median, 5, 1e-12);
+    cr_assert_float_eq(s.q1, 3, 1e-12);
+    cr_assert_float_eq(s.q3, 7, 1e-12);
+    cr_assert_float_eq(s.mean, 5, 1e-12);
+    cr_assert_float_eq(s.stdev, sqrt(7.5), 1e-12);   /* sum of squares 60 over n-1 = 8 */
+    cr_assert_float_eq(s.noise, sqrt(7.5) / 5, 1e-12);
+    cr_assert_float_eq(x[0], 9, 0, "the input must not be reordered");
+}
+
+Test(stats, even_count_interpolates)
+{
+    double x[] = { 4, 1, 3, 2 };
+    struct smem_stats s;
+
+    cr_assert_eq(smem_stats_compute(x, 4, &s), 0);
+    cr_assert_float_eq(s.median, 2.5, 1e-12);
+    cr_assert_float_eq(s.q1, 1.75, 1e-12);
+    cr_assert_float_eq(s.q3, 3.25, 1e-12);
+}
+
+Test(stats, one_sample_has_no_noise)
+{
+    double x[] = { 42 };
+    struct smem_stats s;
+
+    cr_assert_eq(smem_stats_compute(x, 1, &s), 0);
+    cr_assert_float_eq(s.median, 42, 1e-12);
+    cr_assert_float_eq(s.noise, 0, 1e-12);
+    cr_assert_float_eq(s.stdev, 0, 1e-12);
+}
+
+Test(stats, no_samples_is_an_error)
+{
+    struct smem_stats s;
+
+    cr_assert_lt(smem_stats_compute(NULL, 0, &s), 0);
+}
+
+Test(stats, large_offset_keeps_precision)
+{
+    /* nanosecond samples around a second: naive sum-of-squares would lose the deviation */
+    double x[] = { 1e9 + 1, 1e9 + 2, 1e9 + 3 };
+    struct smem_stats s;
+
+    smem_stats_compute(x, 3, &s);
+    cr_assert_float_eq(s.stdev, 1, 1e-6);
+}
+
+static const struct smem_stop_rule rule = { .min_samples = 10, .max_samples = 100, .max_noise = 0.005, .timeout_s = 1 };
+
+Test(stop, keeps_sampling_below_min_samples)
+{
+    cr_assert_not(smem_stats_should_stop(&rule, 9, 0.0, 0.1));
+}
+
+Test(stop, stops_when_quiet)
+{
+    cr_assert(smem_stats_should_stop(&rule, 10, 0.004, 0.1));
+    cr_assert_not(smem_stats_should_stop(&rule, 10, 0.006, 0.1));
+}
+
+Test(stop, stops_at_timeout_even_when_noisy)
+{
+    cr_assert(smem_stats_should_stop(&rule, 12, 0.5, 1.0));
+}
+
+Test(stop, stops_at_max_samples)
+{
+    cr_assert(smem_stats_should_stop(&rule, 100, 0.5, 0.0));
+}
+
+Test(stop, fixed_count_for_quick)
+{
+    struct smem_stop_rule q = rule;
+
+    q.fixed = true;
+    cr_assert_not(smem_stats_should_stop(&q, 9, 0.5, 0.0));
+    cr_assert(smem_stats_should_stop(&q, 10, 0.5, 0.0));
+}

@@ -1,1 +1,230 @@
+/* Axis lists, ranges and the expansion of named sweeps into points. */
+#include <stdlib.h>
+#include <string.h>
+
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
+
+#include "gpus.h"
+#include "sweep.h"
+
+static const struct smem_axis pct = { .name = "carveout_pct", .unit = "%", .min = 0, .max = 100 };
+static const struct smem_axis bytes = { .name = "dyn_smem_bytes", .unit = "bytes", .min = 0, .max = 228 * 1024 };
+
+static size_t parse(const char *text, const struct smem_axis *ax, int64_t *v)
+{
+    size_t n = 0;
+
+    cr_assert_eq(smem_sweep_parse_list(text, ax, v, 4096, &n), 0, "\"%s\" should parse", text);
+    return n;
+}
+
+static void rejects(const char *text, const struct smem_axis *ax)
+{
+    int64_t v[4096];
+    size_t n;
+
+    cr_assert_lt(smem_sweep_parse_list(text, ax, v, 4096, &n), 0, "\"%s\" should be rejected", text);
+}
+
+Test(axis_list, plain_values)
+{
+    int64_t v[4096];
+
+    cr_assert_eq(parse("1,2,4", &pct, v), 3);
+    cr_assert_eq(v[0], 1);
+    cr_assert_eq(v[2], 4);
+}
+
+Test(axis_list, inclusive_range_with_step)
+{
+    int64_t v[4096];
+
+    cr_assert_eq(parse("0:100:10", &pct, v), 11);
+    cr_assert_eq(v[10], 100);
+    cr_assert_eq(parse("3:7", &pct, v), 5);
+    cr_assert_eq(parse("0:100:30", &pct, v), 4); /* 0 30 60 90: 100 is not on the step */
+    cr_assert_eq(v[3], 90);
+}
+
+Test(axis_list, geometric_range)
+{
+    int64_t v[4096];
+
+    cr_assert_eq(parse("1:1024:*2", &bytes, v), 11);
+    cr_assert_eq(v[10], 1024);
+    cr_assert_eq(parse("1K:64K:*4", &bytes, v), 4);
+    cr_assert_eq(v[3], 64 * 1024);
+}
+
+Test(axis_list, kib_suffix_and_mixed_items)
+{
+    int64_t v[4096];
+
+    cr_assert_eq(parse("48K,227k,0", &bytes, v), 3);
+    cr_assert_eq(v[0], 49152);
+    cr_assert_eq(v[1], 227 * 1024);
+    cr_assert_eq(parse("1,4:6,90", &pct, v), 5);
+}
+
+Test(axis_list, rejects_malformed, .init = cr_redirect_stderr)
+{
+    rejects("", &pct);
+    rejects(",", &pct);
+    rejects("1,,2", &pct);
+    rejects("1,", &pct);
+    rejects("abc", &pct);
+    rejects("1.5", &pct);
+    rejects("10:1", &pct);
+    rejects("0:10:0", &pct);
+    rejects("0:10:-1", &pct);
+    rejects("1:8:*1", &pct);
+    rejects("0:8:*2", &pct);
+    rejects("1:2:3:4", &pct);
+    rejects(":5", &pct);
+    rejects("5:", &pct);
+    rejects("K", &bytes);
+}
+
+Test(axis_list, rejects_out_of_range, .init = cr_redirect_stderr)
+{
+    rejects("101", &pct);
+    rejects("-1", &pct);
+    rejects("0:200:50", &pct);
+    rejects("99999999999999999999", &pct);
+    rejects("9223372036854775807K", &bytes);
+    rejects("229K", &bytes);
+}
+
+Test(axis_list, message_names_the_axis_and_the_range, .init = cr_redirect_stderr)
+{
+    char buf[512] = "";
+    FILE *f;
+
+    rejects("101", &pct);
+    fflush(stderr);
+    f = cr_get_redirected_stderr();
+    cr_assert(fgets(buf, sizeof(buf), f));
+    cr_assert(strstr(buf, "--axis carveout_pct"), "%s", buf);
+    cr_assert(strstr(buf, "0..100"), "%s", buf);
+}
+
+static size_t expand(struct smem_plan_request *r, struct smem_point **p)
+{
+    size_t n = 0;
+
+    cr_assert_eq(smem_sweep_expand(r, p, &n, NULL), 0);
+    return n;
+}
+
+Test(sweep, carveout_runs_two_kernels_over_eleven_carveouts)
+{
+    const char *sw[] = { "carveout" };
+    struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1 };
+    struct smem_point *p;
+
+    cr_assert_eq(expand(&r, &p), 22);
+    cr_assert_str_eq(p[0].bench->name, "footprint");
+    cr_assert_str_eq(p[21].bench->name, "gather");
+    cr_assert_eq(p[21].values[0], 100);
+    free(p);
+}
+
+Test(sweep, axis_override_applies_to_every_bench_that_has_it)
+{
+    const char *sw[] = { "carveout" };
+    struct smem_override o[] = { { "carveout_pct", "0,100" } };
+    struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 1 };
+    struct smem_point *p;
+
+    cr_assert_eq(expand(&r, &p), 4);
+    free(p);
+}
+
+Test(sweep, quick_bounds_the_plan)
+{
+    const char *sw[] = { "bank" };
+    struct smem_plan_request full = { .sweeps = sw, .n_sweeps = 1 }, quick = full;
+    struct smem_point *p;
+    size_t nf, nq;
+
+    quick.quick = true;
+    nf = expand(&full, &p);
+    free(p);
+    nq = expand(&quick, &p);
+    free(p);
+    cr_assert_eq(nf, 99);
+    cr_assert_lt(nq, nf);
+}
+
+Test(sweep, several_sweeps_do_not_repeat_benchmarks)
+{
+    const char *sw[] = { "bandwidth", "bandwidth" };
+    struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 2 };
+    struct smem_point *p;
+
+    cr_assert_eq(expand(&r, &p), 3);
+    free(p);
+}
+
+Test(sweep, rejects_unknown_names, .init = cr_redirect_stderr)
+{
+    const char *bad[] = { "carvout" };
+    struct smem_override o[] = { { "stride", "1" } };
+    const char *sw[] = { "carveout" };
+    struct smem_plan_request r1 = { .sweeps = bad, .n_sweeps = 1 };
+    struct smem_plan_request r2 = { .bench = "nosuch" };
+    struct smem_plan_request r3 = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 1 };
+    struct smem_plan_request r4 = { 0 };
+    struct smem_point *p;
+    size_t n;
+
+    cr_assert_lt(smem_sweep_expand(&r1, &p, &n, NULL), 0);
+    cr_assert_lt(smem_sweep_expand(&r2, &p, &n, NULL), 0);
+    cr_assert_lt(smem_sweep_expand(&r3, &p, &n, NULL), 0);
+    cr_assert_lt(smem_sweep_expand(&r4, &p, &n, NULL), 0);
+}
+
+Test(sweep, rejects_a_width_that_is_not_4_8_or_16, .init = cr_redirect_stderr)
+{
+    struct smem_override o[] = { { "width_bytes", "4,5" } };
+    struct smem_plan_request r = { .bench = "bandwidth", .overrides = o, .n_overrides = 1 };
+    struct smem_point *p;
+    size_t n;
+
+    cr_assert_lt(smem_sweep_expand(&r, &p, &n, NULL), 0);
+}
+
+Test(sweep, predict_refuses_gpu_only_sweeps, .init = cr_redirect_stderr)
+{
+    const char *sw[] = { "bank" };
+    struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1, .predict = true };
+    struct smem_point *p;
+    size_t n;
+
+    cr_assert_lt(smem_sweep_expand(&r, &p, &n, NULL), 0);
+}
+
+Test(sweep, dynamic_defaults_hold_both_sides_of_every_cliff)
+{
+    /* H200: blocks of 256 threads, 1 KiB reserved per block, 228 KiB per SM. Two blocks fit while
+     * 2 x (s + 1 KiB) <= 228 KiB, i.e. s <= 113 KiB = 115712; one more granule (128 B) is one block. */
+    const char *sw[] = { "dynamic" };
+    struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1 };
+    struct smem_point *p;
+    size_t n = 0;
+    bool below = false, above = false, top = false;
+
+    cr_assert_eq(smem_sweep_expand(&r, &p, &n, &smem_gpu_find("h200")->dev), 0);
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(p[i].bench->name, "dynamic"))
+            continue;
+        below |= p[i].values[0] == 115712;
+        above |= p[i].values[0] == 115840;
+        top |= p[i].values[0] == 227 * 1024;
+        if (i > 0 && !strcmp(p[i - 1].bench->name, "dynamic"))
+            cr_assert_gt(p[i].values[0], p[i - 1].values[0], "sorted, no repeats");
+    }
+    cr_assert(below && above && top);
+    free(p);
+}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Installs what smembench needs and is missing (Debian/Ubuntu, apt), then configures and builds
+# build/ (release; the CUDA part when nvcc is found). Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+command -v nvcc >/dev/null || echo "setup: nvcc not found: building the host code only (predict mode and unit tests)" >&2
+if [ ! -f build/build.ninja ]; then
+  meson setup build --buildtype=release >&2
+fi
+ninja -C build >&2
