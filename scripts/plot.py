@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""One figure per question, from smembench result files, as PNG and SVG.
+
+  python3 scripts/plot.py results/*.json -o plots/
+
+carveout.*   time of the footprint and gather kernels against the preferred carveout, with the
+             footprint kernel's resident blocks per SM (API and measured)
+occupancy.*  blocks per SM (API, predicted, measured) against dynamic shared memory, with time,
+             and the static-array kernel beside it
+bank.*       measured slowdown against stride for each access width, with the bank model
+bandwidth.*  shared-memory bytes per clock per SM against the 128 ceiling, and latency in cycles
+
+Several files overlay (one colour each, labelled by device and date); bandwidth and latency are
+per SM and per clock, and times are shown relative to each kernel's fastest point, so GPU
+generations compare. The same input gives the same bytes.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smem_results  # noqa: E402
+
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+matplotlib.rcParams.update({"svg.hashsalt": "smembench", "figure.dpi": 100, "savefig.dpi": 100,
+                            "font.size": 9, "axes.grid": True, "grid.alpha": 0.3})
+COLORS = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown"]
+
+
+def label(doc):
+    return f"{smem_results.device_label(doc)} ({smem_results.run_date(doc)})"
+
+
+def title(fig, what, docs):
+    devices = sorted({smem_results.device_label(d) for d in docs})
+    dates = sorted({smem_results.run_date(d) for d in docs})
+    fig.suptitle(f"{what}\n{', '.join(devices)}, {', '.join(dates)}")
+
+
+def points(doc, bench):
+    return [r for r in smem_results.ok(doc) if r["bench"] == bench]
+
+
+def save(fig, outdir, name, made):
+    for ext in ("png", "svg"):
+        path = os.path.join(outdir, f"{name}.{ext}")
+        fig.savefig(path, metadata={"Date": None} if ext == "svg" else {"Software": None})
+        made.append(path)
+    plt.close(fig)
+
+
+def relative(values):
+    best = min(values)
+    return [v / best for v in values]
+
+
+def plot_carveout(docs, outdir, made):
+    docs = [d for d in docs if points(d, "footprint") or points(d, "gather")]
+    if not docs:
+        return
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(7, 7), sharex=True)
+    single = len(docs) == 1
+    for i, d in enumerate(docs):
+        c = COLORS[i % len(COLORS)]
+        for bench, style in (("footprint", "-o"), ("gather", "--s")):
+            pts = sorted(points(d, bench), key=lambda r: r["params"]["carveout_pct"])
+            if not pts:
+                continue
+            x = [r["params"]["carveout_pct"] for r in pts]
+            t = [smem_results.median_ns(r) / 1e3 for r in pts]
+            ax.plot(x, t if single else relative(t), style, color=c,
+                    label=f"{bench}" + ("" if single else f", {label(d)}"))
+        fp = sorted(points(d, "footprint"), key=lambda r: r["params"]["carveout_pct"])
+        if fp:
+            x = [r["params"]["carveout_pct"] for r in fp]
+            ax2.step(x, [r["occupancy"]["api"] for r in fp], where="mid", color=c, label=f"API, {label(d)}")
+            ax2.plot(x, [r["occupancy"]["measured"] for r in fp], "x", color=c, markersize=9,
+                     label=f"measured, {label(d)}")
+            eff = [(r["params"]["carveout_pct"], r["occupancy"]["effective_carveout"]) for r in fp
+                   if r["occupancy"]["effective_carveout"] is not None]
+            for xc, e in eff:
+                ax2.annotate(f"{e}%", (xc, r_api(fp, xc)), textcoords="offset points", xytext=(0, 6),
+                             ha="center", fontsize=7, color=c)
+    ax.set_ylabel("median kernel time (us)" if single else "time relative to the kernel's fastest point")
+    ax.legend(loc="upper center")
+    ax2.set_xlabel("preferred shared-memory carveout (%)")
+    ax2.set_ylabel("footprint kernel: blocks per SM")
+    ax2.legend(loc="lower right")
+    ax2.text(0.01, 0.95, "labels: effective carveout inferred from measured residency", transform=ax2.transAxes,
+             fontsize=7, va="top")
+    title(fig, "L1/shared carveout: shared-memory footprint kernel vs L1-reliant gather", docs)
+    save(fig, outdir, "carveout", made)
+
+
+def r_api(pts, x):
+    return next(r["occupancy"]["api"] for r in pts if r["params"]["carveout_pct"] == x)
+
+
+def plot_occupancy(docs, outdir, made):
+    docs = [d for d in docs if points(d, "dynamic")]
+    if not docs:
+        return
+    fig, (ax, ax2) = plt.subplots(2, 1, figsize=(7, 7), sharex=True)
+    single = len(docs) == 1
+    for i, d in enumerate(docs):
+        c = COLORS[i % len(COLORS)]
+        dyn = sorted(points(d, "dynamic"), key=lambda r: r["params"]["dyn_smem_bytes"])
+        x = [r["params"]["dyn_smem_bytes"] / 1024 for r in dyn]
+        occ = [r["occupancy"] for r in dyn]
+        ax.step(x, [o["api"] for o in occ], where="post", color=c, label=f"API, {label(d)}")
+        ax.plot(x, [o["predicted"] for o in occ], ".", color=c, markersize=4, label=f"predicted, {label(d)}")
+        ax.plot(x, [o["measured"] for o in occ], "x", color=c, markersize=7, label=f"measured, {label(d)}")
+        t = [smem_results.median_ns(r) / 1e3 for r in dyn]
+        ax2.plot(x, t if single else relative(t), "-o", color=c, markersize=3,
+                 label="dynamic" + ("" if single else f", {label(d)}"))
+        st = sorted(points(d, "static"), key=lambda r: r["params"]["smem_bytes"])
+        if st:
+            ts = [smem_results.median_ns(r) / 1e3 for r in st]
+            ax2.plot([r["params"]["smem_bytes"] / 1024 for r in st], ts if single else [v / min(t) for v in ts],
+                     "D", color=c, fillstyle="none", label="static __shared__" + ("" if single else f", {label(d)}"))
+        optin = d["device"]["smem_per_block"] / 1024
+        for a in (ax, ax2):
+            a.axvline(optin, color="gray", linestyle=":", linewidth=1)
+        ax.annotate("48 KiB: opt-in above", (optin, 0.5), xytext=(4, 0), textcoords="offset points", fontsize=7)
+    ax.set_ylabel("resident blocks per SM (256 threads)")
+    ax.legend(fontsize=7)
+    ax2.set_xlabel("dynamic shared memory per block (KiB)")
+    ax2.set_ylabel("median kernel time (us)" if single else "time relative to fastest")
+    ax2.legend(fontsize=7)
+    title(fig, "Occupancy staircase against the dynamic shared-memory allocation", docs)
+    save(fig, outdir, "occupancy", made)
+
+
+def plot_bank(docs, outdir, made):
+    docs = [d for d in docs if points(d, "bank")]
+    if not docs:
+        return
+    widths = sorted({r["params"]["width_bytes"] for d in docs for r in points(d, "bank")})
+    fig, axes = plt.subplots(len(widths), 1, figsize=(7, 2.6 * len(widths)), sharex=True, squeeze=False)
+    for ax, w in zip(axes[:, 0], widths):
+        model_drawn = False
+        for i, d in enumerate(docs):
+            pts = sorted((r for r in points(d, "bank") if r["params"]["width_bytes"] == w),
+                         key=lambda r: r["params"]["stride_elems"])
+            x = [r["params"]["stride_elems"] for r in pts]
+            if not model_drawn:
+                ax.step(x, [smem_results.metric(r, "predicted_slowdown") for r in pts], where="mid", color="gray",
+                        label="bank model")
+                model_drawn = True
+            ax.plot(x, [smem_results.metric(r, "slowdown") for r in pts], "o", color=COLORS[i % len(COLORS)],
+                    markersize=4, label=f"measured, {label(d)}")
+        ax.set_yscale("log", base=2)
+        ax.set_ylabel(f"{w}-byte loads: slowdown (x)")
+        ax.legend(fontsize=7, loc="upper left")
+    axes[-1, 0].set_xlabel("stride between lanes (elements)")
+    title(fig, "Bank conflicts: stride-1 throughput over each stride's", docs)
+    save(fig, outdir, "bank", made)
+
+
+def plot_bandwidth(docs, outdir, made):
+    docs = [d for d in docs if points(d, "bandwidth") or points(d, "latency")]
+    if not docs:
+        return
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9, 3.8))
+    n = len(docs)
+    for i, d in enumerate(docs):
+        c = COLORS[i % len(COLORS)]
+        bw = sorted(points(d, "bandwidth"), key=lambda r: r["params"]["width_bytes"])
+        xs = [k + (i - (n - 1) / 2) * 0.8 / n for k in range(len(bw))]
+        ax.bar(xs, [smem_results.metric(r, "bytes_per_clk_sm") for r in bw], width=0.8 / n, color=c, label=label(d))
+        ax.set_xticks(range(len(bw)), [f"{r['params']['width_bytes']} B" for r in bw])
+        lat = sorted(points(d, "latency"), key=lambda r: r["params"].get("index_chase", 0))
+        xl = [k + (i - (n - 1) / 2) * 0.8 / n for k in range(len(lat))]
+        ax2.bar(xl, [smem_results.metric(r, "latency_cycles") for r in lat], width=0.8 / n, color=c, label=label(d))
+        ax2.set_xticks(range(len(lat)), ["address chase" if not r["params"].get("index_chase") else "index chase j=s[j]"
+                                         for r in lat])
+    ax.axhline(128, color="red", linestyle="--", linewidth=1, label="ceiling: 32 banks x 4 B")
+    ax.set_ylabel("bytes per clock per SM")
+    ax.set_xlabel("access width per thread")
+    ax.set_ylim(0, 140)
+    ax.legend(fontsize=7, loc="lower right")
+    ax2.set_ylabel("load-to-use latency (cycles)")
+    ax2.legend(fontsize=7, loc="lower right")
+    title(fig, "Shared-memory bandwidth (conflict-free loads) and latency", docs)
+    fig.tight_layout()
+    save(fig, outdir, "bandwidth", made)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results", nargs="+", help="smembench result files")
+    p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
+    a = p.parse_args(argv)
+    try:
+        docs = [smem_results.load(f) for f in a.results]
+    except smem_results.ResultError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 2
+    os.makedirs(a.output, exist_ok=True)
+    made = []
+    for fn in (plot_carveout, plot_occupancy, plot_bank, plot_bandwidth):
+        fn(docs, a.output, made)
+    if not made:
+        print("plot.py: nothing to plot: no finished points of a plotted benchmark", file=sys.stderr)
+        return 1
+    for m in made:
+        print(m)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

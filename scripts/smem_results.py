@@ -1,0 +1,132 @@
+"""The one reader of smembench result files (schema smembench/1).
+
+load() checks the schema version, refuses unknown major versions, and checks the structure
+(against results/schema.json with python3-jsonschema when it is installed, otherwise with the
+checks below), so the plotting, comparison and export scripts never meet a malformed file.
+"""
+import json
+import math
+import os
+
+SCHEMA_MAJOR = 1
+SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "schema.json")
+
+
+class ResultError(Exception):
+    """A result file that cannot be used; the message names the file and the problem."""
+
+
+def _require(cond, path, what):
+    if not cond:
+        raise ResultError(f"{path}: {what}")
+
+
+def _structure(doc, path):
+    _require(isinstance(doc, dict), path, "the top level is not an object")
+    for key in ("tool", "run", "device", "results"):
+        _require(key in doc, path, f'missing field "{key}"')
+    _require(isinstance(doc["results"], list), path, '"results" is not a list')
+    _require(isinstance(doc["device"], dict) and "name" in doc["device"] and "sm_count" in doc["device"],
+             path, '"device" lacks "name" or "sm_count"')
+    for i, r in enumerate(doc["results"]):
+        where = f"result {i}"
+        _require(isinstance(r, dict), path, f"{where} is not an object")
+        for key in ("bench", "params", "status", "time_ns", "metrics", "occupancy"):
+            _require(key in r, path, f'{where} is missing "{key}"')
+        stats = r["time_ns"].get("stats") if isinstance(r["time_ns"], dict) else None
+        _require(isinstance(stats, dict) and "median" in stats, path, f"{where} has no time_ns.stats.median")
+        _require(isinstance(r["time_ns"].get("raw"), list), path, f"{where} has no time_ns.raw list")
+
+
+def _jsonschema_check(doc, path):
+    try:
+        import jsonschema
+    except ImportError:
+        return False
+    with open(SCHEMA_FILE) as f:
+        schema = json.load(f)
+    try:
+        jsonschema.validate(doc, schema)
+    except jsonschema.ValidationError as e:
+        where = "/".join(str(p) for p in e.absolute_path) or "top level"
+        raise ResultError(f"{path}: {where}: {e.message}") from None
+    return True
+
+
+def parse(text, path="<input>"):
+    """Parses and checks the text of a result file."""
+    try:
+        doc = json.loads(text, parse_constant=lambda c: _reject_constant(c, path))
+    except json.JSONDecodeError as e:
+        raise ResultError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    _require(isinstance(doc, dict), path, "the top level is not an object")
+    schema = doc.get("schema")
+    _require(isinstance(schema, str), path, 'missing field "schema"; not a smembench result file')
+    name, _, version = schema.partition("/")
+    _require(name == "smembench", path, f'schema "{schema}" is not a smembench schema')
+    try:
+        major = int(version.split(".")[0])
+    except ValueError:
+        raise ResultError(f'{path}: schema "{schema}" has no version number') from None
+    _require(major == SCHEMA_MAJOR, path,
+             f'schema "{schema}" is not supported; this reader knows smembench/{SCHEMA_MAJOR}')
+    _structure(doc, path)
+    _jsonschema_check(doc, path)
+    return doc
+
+
+def _reject_constant(c, path):
+    raise ResultError(f"{path}: {c} is not a JSON number (the format writes null)")
+
+
+def load(path):
+    """Reads and checks one result file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ResultError(f"{path}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ResultError(f"{path}: not text") from None
+    return parse(text, path)
+
+
+def point_key(r):
+    """What identifies a point across runs: benchmark and parameters."""
+    return (r["bench"], tuple(sorted(r["params"].items())))
+
+
+def point_name(r):
+    params = ",".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
+    return f"{r['bench']}/{params}" if params else r["bench"]
+
+
+def ok(doc):
+    """Points that ran and passed verification."""
+    return [r for r in doc["results"] if r["status"] == "ok"]
+
+
+def median_ns(r):
+    return r["time_ns"]["stats"]["median"]
+
+
+def metric(r, name):
+    m = r["metrics"].get(name)
+    v = m["value"] if m else None
+    return v if isinstance(v, (int, float)) and math.isfinite(v) else None
+
+
+def device_label(doc):
+    return doc["device"]["name"]
+
+
+def run_date(doc):
+    return doc["run"]["started"][:10]
+
+
+def per_sm_per_clock(doc, r, value):
+    """A throughput normalized per SM and per clock, so GPU generations compare."""
+    clock = r.get("clock_mhz") or doc["device"].get("measured_clock_mhz")
+    if not clock:
+        return None
+    return value / (doc["device"]["sm_count"] * clock * 1e6)

@@ -1,0 +1,255 @@
+#!/usr/bin/env python3
+"""Tests of the result-file tools (TAP): the reader on fixtures and on every committed result,
+the plots, the comparison's exit codes and the exporters' formats."""
+import copy
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.dom.minidom
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+sys.path.insert(0, SCRIPTS)
+import smem_results  # noqa: E402
+
+RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(script, *args):
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, script), *args], capture_output=True, text=True,
+                       timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def a_result():
+    """The committed result file with the most points."""
+    return max(RESULTS, key=lambda f: len(smem_results.load(f)["results"]))
+
+
+def rejected(text, needle):
+    try:
+        smem_results.parse(text, "fixture.json")
+    except smem_results.ResultError as e:
+        assert needle in str(e), f"message {e!s} lacks {needle!r}"
+        assert str(e).startswith("fixture.json: "), str(e)
+        return
+    raise AssertionError(f"accepted: {text[:60]!r}")
+
+
+@test
+def committed_results_exist_and_validate_against_the_schema():
+    import jsonschema
+    schema = json.load(open(os.path.join(ROOT, "results", "schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert RESULTS, "no result files in results/"
+    for f in RESULTS:
+        doc = smem_results.load(f)
+        jsonschema.validate(doc, schema)
+        assert doc["results"], f
+
+
+@test
+def reader_rejects_truncated_file():
+    text = open(a_result()).read()
+    rejected(text[: len(text) // 2], "not JSON")
+
+
+@test
+def reader_rejects_non_json():
+    rejected("hello, world", "not JSON")
+    rejected("", "not JSON")
+
+
+@test
+def reader_rejects_nan():
+    doc = json.load(open(a_result()))
+    text = json.dumps(doc).replace('"clock_mhz": ', '"clock_mhz": NaN, "x": ', 1)
+    rejected(text, "NaN is not a JSON number")
+
+
+@test
+def reader_rejects_other_schemas():
+    doc = json.load(open(a_result()))
+    for schema, needle in (("smembench/2", "not supported"), ("otherbench/1", "not a smembench schema"),
+                           ("smembench/x", "no version")):
+        d = copy.deepcopy(doc)
+        d["schema"] = schema
+        rejected(json.dumps(d), needle)
+    d = copy.deepcopy(doc)
+    del d["schema"]
+    rejected(json.dumps(d), 'missing field "schema"')
+    rejected("[1, 2]", "not an object")
+
+
+@test
+def reader_rejects_missing_fields():
+    doc = json.load(open(a_result()))
+    for key in ("results", "device", "run"):
+        d = copy.deepcopy(doc)
+        del d[key]
+        rejected(json.dumps(d), f'"{key}"')
+    d = copy.deepcopy(doc)
+    del d["results"][0]["time_ns"]
+    rejected(json.dumps(d), "time_ns")
+    d = copy.deepcopy(doc)
+    d["results"] = {}
+    rejected(json.dumps(d), "not a list")
+
+
+@test
+def reader_accepts_a_minor_version():
+    doc = json.load(open(a_result()))
+    doc["schema"] = "smembench/1.1"
+    assert smem_results.parse(json.dumps(doc))["results"]
+
+
+@test
+def plots_are_valid_images_and_deterministic():
+    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
+        rc, out, err = run("plot.py", *RESULTS, "-o", d1)
+        assert rc == 0, err
+        rc, _, err = run("plot.py", *RESULTS, "-o", d2)
+        assert rc == 0, err
+        made = sorted(os.listdir(d1))
+        for name in ("carveout", "occupancy", "bank", "bandwidth"):
+            assert f"{name}.png" in made and f"{name}.svg" in made, made
+        for f in made:
+            b1 = open(os.path.join(d1, f), "rb").read()
+            assert b1 == open(os.path.join(d2, f), "rb").read(), f"{f} differs between two runs"
+            if f.endswith(".png"):
+                assert b1[:8] == b"\x89PNG\r\n\x1a\n" and len(b1) > 10000, f
+            else:
+                dom = xml.dom.minidom.parseString(b1)
+                assert dom.documentElement.tagName == "svg", f
+                assert "NVIDIA" in b1.decode(), f"{f} has no device in its title"
+
+
+@test
+def plot_refuses_bad_input():
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.json")
+        open(bad, "w").write("{")
+        rc, _, err = run("plot.py", bad, "-o", d)
+        assert rc == 2 and "not JSON" in err, (rc, err)
+
+
+@test
+def compare_same_file_is_not_slower():
+    f = a_result()
+    rc, out, err = run("compare.py", f, f)
+    assert rc == 0, (rc, err)
+    assert "slower" not in out.splitlines()[-1] and "same" in out
+
+
+@test
+def compare_scaled_samples_are_slower_everywhere():
+    doc = json.load(open(a_result()))
+    for r in doc["results"]:
+        r["time_ns"]["raw"] = [round(v * 1.10) for v in r["time_ns"]["raw"]]
+        for k in ("min", "q1", "median", "q3", "max", "mean"):
+            if r["time_ns"]["stats"][k] is not None:
+                r["time_ns"]["stats"][k] = round(r["time_ns"]["stats"][k] * 1.10)
+    n_ok = sum(1 for r in doc["results"] if r["status"] == "ok")
+    with tempfile.TemporaryDirectory() as d:
+        slow = os.path.join(d, "slow.json")
+        json.dump(doc, open(slow, "w"))
+        rc, out, err = run("compare.py", a_result(), slow)
+        assert rc == 1, (rc, err)
+        assert f"{n_ok} points compared: {n_ok} slower" in out, out.splitlines()[-1]
+        rc, out, _ = run("compare.py", slow, a_result(), "--markdown")
+        assert rc == 0 and "| verdict |" in out and "faster" in out
+
+
+@test
+def compare_unusable_input_exits_2():
+    with tempfile.TemporaryDirectory() as d:
+        bad = os.path.join(d, "bad.json")
+        open(bad, "w").write("not json")
+        assert run("compare.py", a_result(), bad)[0] == 2
+        assert run("compare.py", a_result(), os.path.join(d, "missing.json"))[0] == 2
+        assert run("compare.py", a_result())[0] == 2
+        other = [f for f in RESULTS if f != a_result()]
+        if other:
+            assert run("compare.py", a_result(), other[0])[0] == 2, "no common points"
+
+
+@test
+def compare_mann_whitney_matches_hand_values():
+    import compare
+    assert compare.mann_whitney_p([1, 2, 3], [1, 2, 3]) > 0.9
+    p = compare.mann_whitney_p(list(range(10)), list(range(100, 110)))
+    assert 0.0001 < p < 0.001, p      # U = 0, z = (50 - 0.5) / sqrt(175) = 3.74
+
+
+@test
+def export_gab_shape():
+    for fmt in ("gab", "gab-bigger"):
+        rc, out, err = run("export.py", a_result(), "--format", fmt)
+        assert rc == 0, err
+        data = json.loads(out)
+        assert isinstance(data, list) and data
+        for e in data:
+            assert set(e) >= {"name", "unit", "value"}
+            assert isinstance(e["name"], str) and isinstance(e["unit"], str)
+            assert isinstance(e["value"], (int, float))
+        assert len({e["name"] for e in data}) == len(data), "names must be unique"
+
+
+@test
+def export_bmf_shape():
+    rc, out, err = run("export.py", a_result(), "--format", "bmf")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert isinstance(data, dict) and data
+    for name, measures in data.items():
+        assert isinstance(measures, dict) and "latency" in measures, name
+        for m in measures.values():
+            assert isinstance(m["value"], (int, float))
+            if "lower_value" in m:
+                assert m["lower_value"] <= m["value"] <= m["upper_value"]
+
+
+@test
+def export_openmetrics_shape():
+    rc, out, err = run("export.py", a_result(), "--format", "openmetrics")
+    assert rc == 0, err
+    lines = out.rstrip("\n").split("\n")
+    assert lines[-1] == "# EOF"
+    sample = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\} -?[0-9.e+-]+$')
+    for line in lines[:-1]:
+        assert line.startswith("# ") or sample.match(line), line
+    assert any(line.startswith("smembench_time_ns{") for line in lines)
+
+
+@test
+def export_refuses_bad_input():
+    assert run("export.py", "/nonexistent.json", "--format", "bmf")[0] == 2
+    assert run("export.py", a_result(), "--format", "csv")[0] == 2
+
+
+def main():
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    for i, t in enumerate(TESTS, 1):
+        try:
+            t()
+            print(f"ok {i} - {t.__name__}")
+        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
+            failed += 1
+            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {e}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
