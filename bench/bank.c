@@ -36,6 +36,7 @@ static void bank_metrics(const struct smem_case *c, const struct smem_timing *t,
 
 static const struct smem_baseline bank_baseline = {
     .axis = "stride_elems", .value = 1, .metric = "bytes_per_clk_sm", .derived = "slowdown", .unit = "x",
+    .scale = 1,
 };
 
 const struct smem_bench smem_bank_bench = {

@@ -30,7 +30,7 @@ struct smem_axis {
 
 /* Launch geometry of one point, known without a GPU. */
 struct smem_plan {
-    unsigned block;         /* threads per block */
+    unsigned block;         /* threads per block; 0: a library call (cuBLAS, cudaMemcpy), no kernel of ours */
     unsigned grid;          /* blocks; 0 = one full wave (SMs x resident blocks per SM) */
     unsigned grid_waves;    /* with grid 0: how many full waves (default 1) */
     size_t dyn_smem;        /* dynamic shared memory per block, bytes */
@@ -76,14 +76,19 @@ struct smem_metrics {
     size_t n;
 };
 
-/* A metric derived against another point of the same run: derived = baseline's metric / this
- * point's metric, where the baseline has axis = value and every other axis equal. */
+/* A metric derived against another point of the same run. The baseline point belongs to bench
+ * (NULL: the same benchmark), has axis = value when axis is set, and equals this point on every
+ * other axis the two benchmarks share. derived = scale * (this / baseline) when this_over_baseline,
+ * else scale * (baseline / this). */
 struct smem_baseline {
+    const char *bench;
     const char *axis;
     int64_t value;
     const char *metric;
     const char *derived;
     const char *unit;
+    bool this_over_baseline;
+    double scale;
 };
 
 struct smem_bench {

@@ -15,11 +15,11 @@
 #endif
 
 #define K 1024
-#define TOTAL_FLOATS (64u << 20)  /* 256 MiB: far larger than L2 */
 
 static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
 static const int64_t quick_carveouts[] = { 0, 50, 100 };
 static const int64_t tiles[] = { 31 * K };
+static const int64_t mibs[] = { 256 };   /* far larger than L2 */
 
 static const struct smem_axis footprint_axes[] = {
     { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout", .defaults = carveouts,
@@ -27,11 +27,14 @@ static const struct smem_axis footprint_axes[] = {
       .min = 0, .max = 100 },
     { .name = "tile_bytes", .unit = "bytes", .help = "shared memory each block stages (multiple of 4)",
       .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * K },
+    { .name = "mib", .unit = "MiB", .help = "data staged through the tiles", .defaults = mibs,
+      .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
 
 static int footprint_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
 {
     uint32_t tile_len = (uint32_t)(v[1] / 4);
+    uint64_t total = (uint64_t)v[2] << 18;  /* floats */
 
     if (v[1] % 4) {
         smem_fmt(why, len, "tile_bytes %lld is not a whole number of floats", (long long)v[1]);
@@ -43,7 +46,11 @@ static int footprint_plan(const int64_t *v, const struct smem_device *dev, struc
         return SMEM_ESKIP;
     }
     p->block = SMEM_FOOTPRINT_BLOCK;
-    p->grid = TOTAL_FLOATS / tile_len;
+    if (total < tile_len) {
+        smem_fmt(why, len, "%lld MiB do not fill one %lld-byte tile", (long long)v[2], (long long)v[1]);
+        return SMEM_ESKIP;
+    }
+    p->grid = (unsigned)(total / tile_len);
     p->dyn_smem = (size_t)v[1];
     p->static_smem = 0;
     p->regs = 32;

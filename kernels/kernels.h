@@ -58,11 +58,34 @@ const void *smem_static_fn(size_t bytes);
 int smem_static_launch(size_t bytes, unsigned grid, const float *in, float *out,
                        struct smem_clock *clk, void *stream);
 
-/* residency.cu: each block records %smid and %globaltimer at its start and end. */
-const void *smem_residency_fn(void);
-int smem_residency_launch(unsigned grid, unsigned block, size_t dyn_bytes, unsigned long long spin_ns,
-                          uint32_t *smid, unsigned long long *start, unsigned long long *end,
+/* matmul.cu: C = A B, fp32, n x n row-major. tile 0 is the global-only baseline, 8/16/32/64 the
+ * shared-memory tiled kernels; the register-blocked kernel takes BK = 8, 16, 32 or 64. */
+#define SMEM_MATMUL_RB_TILE 128   /* the register-blocked kernel's block tile edge */
+const void *smem_matmul_fn(int tile);
+int smem_matmul_launch(int tile, int n, const float *a, const float *b, float *c, struct smem_clock *clk,
+                       void *stream);
+const void *smem_matmul_rb_fn(int bk);
+int smem_matmul_rb_launch(int bk, int n, const float *a, const float *b, float *c, struct smem_clock *clk,
                           void *stream);
+
+/* transpose.cu: n x n fp32, n a multiple of 32. */
+enum { SMEM_TRANSPOSE_NAIVE, SMEM_TRANSPOSE_TILED, SMEM_TRANSPOSE_PADDED };
+const void *smem_transpose_fn(int variant);
+int smem_transpose_launch(int variant, int n, const float *in, float *out, struct smem_clock *clk, void *stream);
+
+/* reduction.cu: *out = sum of n floats (n a multiple of 4); the launcher zeroes *out first. */
+#define SMEM_REDUCTION_BLOCK 256
+enum { SMEM_REDUCE_TREE, SMEM_REDUCE_SHUFFLE, SMEM_REDUCE_ATOMIC };
+const void *smem_reduction_fn(int method);
+int smem_reduction_launch(int method, unsigned grid, const float *in, size_t n, float *out, struct smem_clock *clk,
+                          void *stream);
+
+/* residency.cu: each block records %smid and %globaltimer at its start and end. The variants
+ * 0 .. smem_residency_variants()-1 use more and more registers per thread. */
+int smem_residency_variants(void);
+const void *smem_residency_fn(int variant);
+int smem_residency_launch(int variant, unsigned grid, unsigned block, size_t dyn_bytes, unsigned long long spin_ns,
+                          uint32_t *smid, unsigned long long *start, unsigned long long *end, void *stream);
 
 /* clock.cu: a kernel that spins for spin_ns and records its clock. */
 int smem_clock_launch(unsigned long long spin_ns, struct smem_clock *clk, void *stream);

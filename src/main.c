@@ -38,9 +38,8 @@ static void print_list(void)
             printf("    --axis %s=", ax->name);
             for (size_t k = 0; k < ax->n_defaults; k++)
                 printf("%s%lld", k ? "," : "", (long long)ax->defaults[k]);
-            printf("  (%s, %lld..%lld%s%s)\n", ax->unit, (long long)ax->min, (long long)ax->max,
-                   b->device_defaults ? "; default adds the device's occupancy cliffs" : "",
-                   ax->help ? "" : "");
+            printf("  (%s, %lld..%lld)%s\n        %s\n", ax->unit, (long long)ax->min, (long long)ax->max,
+                   b->device_defaults ? "; the default adds this device's occupancy cliffs" : "", ax->help);
         }
     }
     printf("sweeps:\n");

@@ -47,10 +47,17 @@ int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm
 /* Reads fn's attributes into f. */
 int smem_occupancy_func(const void *fn, struct smem_func *f);
 
+/* What the residency probe saw. */
+struct smem_residency {
+    int blocks_per_sm;          /* largest overlap on any SM */
+    int sms_used;               /* SMs that ran a probe block */
+    int probe_regs;             /* registers per thread of the probe variant used */
+};
+
 /* Runs the residency probe with the footprint of the benchmark kernel: block threads, static +
- * dyn shared memory, carveout; returns the achieved blocks per SM. */
-int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_bytes,
-                           int carveout_pct, int *blocks_per_sm, int *sms_used, char *why, size_t why_len);
+ * dyn shared memory, carveout, and at least regs registers per thread. */
+int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_bytes, int carveout_pct,
+                           int regs, struct smem_residency *out, char *why, size_t why_len);
 #endif
 
 #endif

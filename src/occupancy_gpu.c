@@ -37,17 +37,43 @@ fail:
  * between blocks of one wave, short enough that a probe costs well under a millisecond. */
 #define PROBE_SPIN_NS 40000ull
 
-int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_bytes, int carveout_pct,
-                           int *blocks_per_sm, int *sms_used, char *why, size_t why_len)
+/* The probe variant with the fewest registers that still has at least regs. */
+static int probe_variant(int regs, int *probe_regs)
 {
-    const void *fn = smem_residency_fn();
+    static int variant_regs[64];
+    static int n;
+    int best = -1;
+
+    if (!n) {
+        for (int v = 0; v < smem_residency_variants() && v < 64; v++) {
+            struct cudaFuncAttributes a;
+            variant_regs[v] = cudaFuncGetAttributes(&a, smem_residency_fn(v)) == cudaSuccess ? a.numRegs : 0;
+        }
+        n = smem_residency_variants();
+    }
+    for (int v = 0; v < n; v++)
+        if (variant_regs[v] >= regs && (best < 0 || variant_regs[v] < variant_regs[best]))
+            best = v;
+    if (best < 0)   /* more registers than any variant: the largest */
+        for (int v = 0; v < n; v++)
+            if (best < 0 || variant_regs[v] > variant_regs[best])
+                best = v;
+    *probe_regs = variant_regs[best];
+    return best;
+}
+
+int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_bytes, int carveout_pct, int regs,
+                           struct smem_residency *out, char *why, size_t why_len)
+{
     int api = 0, rc = SMEM_OK, used = 0;
+    int variant = probe_variant(regs, &out->probe_regs);
+    const void *fn = smem_residency_fn(variant);
     unsigned grid;
     uint32_t *smid = NULL, *h_smid = NULL;
     unsigned long long *start = NULL, *end = NULL, *h_start = NULL, *h_end = NULL;
 
-    *blocks_per_sm = -1;
-    *sms_used = 0;
+    out->blocks_per_sm = -1;
+    out->sms_used = 0;
     SMEM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          carveout_pct < 0 ? cudaSharedmemCarveoutDefault : carveout_pct));
     SMEM_CUDA_CHECK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -62,7 +88,8 @@ int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_b
     SMEM_CUDA_CHECK(cudaMalloc((void **)&smid, grid * sizeof(*smid)));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&start, grid * sizeof(*start)));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&end, grid * sizeof(*end)));
-    SMEM_CUDA_CHECK(smem_residency_launch(grid, (unsigned)block, smem_bytes, PROBE_SPIN_NS, smid, start, end, NULL));
+    SMEM_CUDA_CHECK(smem_residency_launch(variant, grid, (unsigned)block, smem_bytes, PROBE_SPIN_NS, smid, start, end,
+                                          NULL));
     SMEM_CUDA_CHECK(cudaDeviceSynchronize());
     h_smid = malloc(grid * sizeof(*h_smid));
     h_start = malloc(grid * sizeof(*h_start));
@@ -75,9 +102,9 @@ int smem_occupancy_measure(const struct smem_device *d, int block, size_t smem_b
     SMEM_CUDA_CHECK(cudaMemcpy(h_start, start, grid * sizeof(*h_start), cudaMemcpyDeviceToHost));
     SMEM_CUDA_CHECK(cudaMemcpy(h_end, end, grid * sizeof(*h_end), cudaMemcpyDeviceToHost));
     rc = smem_occupancy_max_overlap(h_smid, h_start, h_end, grid, d->sm_count, &used);
-    *sms_used = used;
+    out->sms_used = used;
     if (rc >= 0) {
-        *blocks_per_sm = rc;
+        out->blocks_per_sm = rc;
         rc = SMEM_OK;
     }
 fail:

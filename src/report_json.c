@@ -202,6 +202,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r)
     json_opt_int(occ, "effective_carveout", r->occ.effective_carveout_pct);
     json_opt_int(occ, "smem_config_bytes", r->occ.smem_config_bytes);
     json_opt_int(occ, "measured_sms", r->occ.measured_sms);
+    json_opt_int(occ, "probe_regs", r->occ.probe_regs);
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);
     cJSON_AddBoolToObject(o, "verified", r->verified);
     return SMEM_OK;

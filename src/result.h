@@ -26,6 +26,7 @@ struct smem_occ_record {
     long long smem_config_bytes;        /* per-SM configuration the calculator picked */
     bool hint_overridden;               /* measured residency differs from the API's */
     int measured_sms;                   /* SMs the probe's blocks landed on */
+    int probe_regs;                     /* registers per thread of the probe variant */
 };
 
 struct smem_result {

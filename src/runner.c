@@ -27,6 +27,7 @@ static void result_init(struct smem_result *r, const struct smem_point *pt)
     r->occ.effective_carveout_pct = -1;
     r->occ.smem_config_bytes = -1;
     r->occ.measured_sms = -1;
+    r->occ.probe_regs = -1;
 }
 
 static void result_plan(struct smem_result *r, const struct smem_plan *p)
@@ -74,6 +75,11 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
             continue;
         }
         result_plan(r, &p);
+        if (!p.block) {
+            r->status = SMEM_POINT_SKIPPED;
+            smem_fmt(r->reason, sizeof(r->reason), "a library call (cuBLAS, cudaMemcpy) picks its own kernels: nothing to predict");
+            continue;
+        }
         plan_func(dev, &p, false, &f);
         if (smem_occupancy_predict(dev, &f, (int)p.block, p.dyn_smem, p.carveout_pct, &pr)) {
             r->status = SMEM_POINT_SKIPPED;
@@ -100,28 +106,46 @@ static const struct smem_metric *find_metric(const struct smem_result *r, const 
     return NULL;
 }
 
+/* Whether o is r's baseline point under bl. */
+static bool is_baseline(const struct smem_result *r, const struct smem_result *o, const struct smem_baseline *bl,
+                        const struct smem_bench *want)
+{
+    const struct smem_bench *b = r->point->bench, *ob = o->point->bench;
+
+    if (ob != want || o->status != SMEM_POINT_OK || o == r)
+        return false;
+    if (bl->axis) {
+        int a = smem_bench_axis(ob, bl->axis);
+        if (a < 0 || o->point->values[a] != bl->value)
+            return false;
+    }
+    for (size_t a = 0; a < b->n_axes; a++) {
+        int oa = smem_bench_axis(ob, b->axes[a].name);
+        if (oa >= 0 && (!bl->axis || strcmp(b->axes[a].name, bl->axis)) && o->point->values[oa] != r->point->values[a])
+            return false;
+    }
+    return true;
+}
+
 void smem_run_derive(struct smem_result *results, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         struct smem_result *r = &results[i];
-        const struct smem_bench *b = r->point->bench;
-        const struct smem_baseline *bl = b->baseline;
+        const struct smem_baseline *bl = r->point->bench->baseline;
+        const struct smem_bench *want;
         const struct smem_metric *mine, *theirs;
-        int axis;
 
-        if (!bl || r->status != SMEM_POINT_OK || (axis = smem_bench_axis(b, bl->axis)) < 0)
+        if (!bl || r->status != SMEM_POINT_OK || !(mine = find_metric(r, bl->metric)) || mine->value <= 0)
             continue;
-        if (!(mine = find_metric(r, bl->metric)) || mine->value <= 0)
-            continue;
+        want = bl->bench ? smem_bench_find(bl->bench) : r->point->bench;
         for (size_t k = 0; k < n; k++) {
-            const struct smem_result *o = &results[k];
-            bool same = o->point->bench == b && o->status == SMEM_POINT_OK && o->point->values[axis] == bl->value;
-            for (size_t a = 0; same && a < b->n_axes; a++)
-                same = (int)a == axis || o->point->values[a] == r->point->values[a];
-            if (same && (theirs = find_metric(o, bl->metric))) {
-                smem_metrics_add(&r->metrics, bl->derived, bl->unit, theirs->value / mine->value, 0);
-                break;
-            }
+            if (!is_baseline(r, &results[k], bl, want) || !(theirs = find_metric(&results[k], bl->metric)) ||
+                theirs->value <= 0)
+                continue;
+            smem_metrics_add(&r->metrics, bl->derived, bl->unit,
+                             bl->scale * (bl->this_over_baseline ? mine->value / theirs->value
+                                                                 : theirs->value / mine->value), 0);
+            break;
         }
     }
 }
@@ -216,6 +240,13 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         return SMEM_OK;
     }
     result_plan(r, &c.plan);
+    memset(&f, 0, sizeof(f));
+    memset(&pr, 0, sizeof(pr));
+    if (!c.plan.block) {
+        /* a library call: no kernel of ours, no occupancy to report */
+        c.grid = 0;
+        goto run;
+    }
     fn = b->kernel(&c.plan);
     if ((rc = smem_occupancy_func(fn, &f)))
         return fail_point(r, rc, "reading the kernel's attributes");
@@ -236,9 +267,15 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     c.grid = c.plan.grid ? c.plan.grid
                          : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1) * c.plan.grid_waves;
     r->grid = c.grid;
-
+run:
     if ((rc = b->setup(&c))) {
-        fail_point(r, rc, "setup");
+        if (rc == SMEM_ESKIP) {
+            r->status = SMEM_POINT_SKIPPED;
+            smem_fmt(r->reason, sizeof(r->reason), "%s", c.reason);
+            rc = SMEM_OK;
+        } else {
+            fail_point(r, rc, "setup");
+        }
         goto out;
     }
     /* verify before timing: a kernel that has not matched its reference has no timing */
@@ -276,10 +313,14 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     r->status = SMEM_POINT_OK;
     physics_check(r);
 
-    {
+    if (c.plan.block) {
         char why[256] = "";
+        struct smem_residency res;
         int prc = smem_occupancy_measure(d, (int)c.plan.block, f.static_smem + c.plan.dyn_smem, c.plan.carveout_pct,
-                                         &r->occ.measured, &r->occ.measured_sms, why, sizeof(why));
+                                         f.regs, &res, why, sizeof(why));
+        r->occ.measured = res.blocks_per_sm;
+        r->occ.measured_sms = res.sms_used;
+        r->occ.probe_regs = res.probe_regs;
         if (prc == SMEM_ESTICKY) {
             rc = prc;
             goto out;

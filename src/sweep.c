@@ -17,6 +17,9 @@ const struct smem_sweep smem_sweeps[] = {
     { "carveout", "preferred carveout 0..100 %: a shared-memory footprint kernel against an L1-reliant gather", { "footprint", "gather", NULL }, true },
     { "dynamic", "dynamic shared memory 0 .. opt-in maximum: the occupancy staircase, the 48 KiB opt-in, static vs dynamic", { "dynamic", "static", NULL }, true },
     { "latency", "shared-memory load-to-use latency in cycles (pointer chase)", { "latency", NULL }, false },
+    { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", { "reduction", "copy", NULL }, false },
+    { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy",
+      { "matmul", "matmul_rb", "cublas", "transpose", "transpose_naive", "copy", NULL }, true },
 };
 const size_t smem_n_sweeps = SMEM_ARRAY_LEN(smem_sweeps);
 

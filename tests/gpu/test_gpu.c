@@ -223,6 +223,61 @@ static int device_present(void)
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+TestSuite(scratchpad, .init = open_device);
+
+static const struct smem_result *find(const struct smem_result *r, size_t n, const char *bench, const char *axis,
+                                      int64_t value)
+{
+    for (size_t i = 0; i < n; i++) {
+        int a = smem_bench_axis(r[i].point->bench, axis);
+        if (!strcmp(r[i].point->bench->name, bench) && (a < 0 || r[i].point->values[a] == value))
+            return &r[i];
+    }
+    cr_assert_fail("no %s point with %s = %lld", bench, axis, (long long)value);
+    return NULL;
+}
+
+Test(scratchpad, tiles_beat_global_and_every_kernel_verifies)
+{
+    const char *sw[] = { "tile" };
+    struct smem_override o[] = { { "n", "2048" }, { "mib", "64" } };
+    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 2 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+    const struct smem_result *global = find(r, n, "matmul", "tile", 0), *t32 = find(r, n, "matmul", "tile", 32);
+    const struct smem_result *rb64 = find(r, n, "matmul_rb", "bk", 64);
+    const struct smem_result *pad = find(r, n, "transpose", "padding_words", 1);
+    const struct smem_result *nopad = find(r, n, "transpose", "padding_words", 0);
+
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", r[i].point->bench->name, r[i].reason);
+        cr_assert(r[i].verified);
+    }
+    cr_assert_lt(t32->time_ns.q3, global->time_ns.q1, "tile 32 beats the global-only kernel beyond the noise");
+    cr_assert(rb64->optin, "bk = 64 takes 64 KiB: opted in");
+    cr_assert_gt(metric(rb64, "pct_of_cublas"), 0);
+    cr_assert_lt(pad->time_ns.q3, nopad->time_ns.q1, "the [32][33] tile beats the [32][32] one");
+    cr_assert_gt(metric(pad, "pct_of_copy"), 50);
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(scratchpad, reductions_are_exact_and_near_the_copy)
+{
+    const char *sw[] = { "reduction" };
+    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", r[i].point->bench->name, r[i].reason);
+        if (!strcmp(r[i].point->bench->name, "reduction"))
+            cr_assert_gt(metric(&r[i], "pct_of_copy"), 50, "method %lld", (long long)r[i].point->values[1]);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     struct criterion_test_set *tests;

@@ -11,7 +11,9 @@ cmd=("$exe" --sweep all --quick --require-gpu --quiet -o "$out/r.json")
 if [ -n "${SMEM_SANITIZER:-}" ]; then
   san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
   [ -x "$san" ] || { echo "compute-sanitizer not found"; exit 1; }
-  cmd=("$san" --tool "$SMEM_SANITIZER" --error-exitcode 99 --print-limit 20 "${cmd[@]}" --check)
+  # small problem sizes: a sanitizer instruments every access
+  cmd=("$san" --tool "$SMEM_SANITIZER" --error-exitcode 99 --print-limit 20 "${cmd[@]}" --check
+       --axis n=128 --axis mib=1)
 fi
 "${cmd[@]}"
 rc=$?

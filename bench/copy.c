@@ -1,0 +1,117 @@
+/* The reference line of the memory-bound benchmarks: cudaMemcpyAsync device to device of mib MiB,
+ * counted as bytes read plus bytes written, as the transpose and the reduction count theirs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/smem.h"
+#include "bench.h"
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+#endif
+
+static const int64_t mibs[] = { 64, 256, 1024 };
+static const int64_t quick_mibs[] = { 64 };
+
+static const struct smem_axis copy_axes[] = {
+    { .name = "mib", .unit = "MiB", .help = "bytes copied", .defaults = mibs, .n_defaults = SMEM_ARRAY_LEN(mibs),
+      .quick = quick_mibs, .n_quick = SMEM_ARRAY_LEN(quick_mibs), .min = 1, .max = 16384 },
+};
+
+static int copy_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    (void)dev, (void)why, (void)len;
+    p->block = 0;   /* the copy engine or the driver's own kernel */
+    p->work = v[0] << 20;
+    return SMEM_OK;
+}
+
+static void copy_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan.work / t->seconds / 1e9, 0);
+}
+
+#if SMEM_HAVE_CUDA
+
+struct copy_state {
+    float *src, *dst, *h_src, *h_dst;
+};
+
+static int copy_setup(struct smem_case *c)
+{
+    struct copy_state *s = calloc(1, sizeof(*s));
+    size_t n = (size_t)c->plan.work / sizeof(float);
+    int rc;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    if ((rc = smem_gpu_random_floats(n, c->seed, &s->src, &s->h_src)))
+        goto fail;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->dst, (size_t)c->plan.work));
+    SMEM_CUDA_CHECK(cudaMemset(s->dst, 0xff, (size_t)c->plan.work));
+    if (!(s->h_dst = malloc((size_t)c->plan.work))) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int copy_launch(struct smem_case *c)
+{
+    struct copy_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpyAsync(s->dst, s->src, (size_t)c->plan.work, cudaMemcpyDeviceToDevice,
+                                    (cudaStream_t)c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int copy_verify(struct smem_case *c)
+{
+    struct copy_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_dst, s->dst, (size_t)c->plan.work, cudaMemcpyDeviceToHost));
+    if (memcmp(s->h_dst, s->h_src, (size_t)c->plan.work)) {
+        smem_fmt(c->reason, sizeof(c->reason), "the copy differs from its source");
+        return SMEM_EVERIFY;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void copy_teardown(struct smem_case *c)
+{
+    struct copy_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->src);
+    cudaFree(s->dst);
+    free(s->h_src);
+    free(s->h_dst);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+const struct smem_bench smem_copy_bench = {
+    .name = "copy",
+    .summary = "device-to-device cudaMemcpy (read + write): the reference line of transpose and reduction",
+    .axes = copy_axes,
+    .n_axes = SMEM_ARRAY_LEN(copy_axes),
+    .plan = copy_plan,
+    .metrics = copy_metrics,
+#if SMEM_HAVE_CUDA
+    .setup = copy_setup,
+    .launch = copy_launch,
+    .verify = copy_verify,
+    .teardown = copy_teardown,
+#endif
+};

@@ -1,0 +1,79 @@
+/* The reference line of the matrix-multiply benchmarks: cuBLAS SGEMM (fp32, default math mode, so
+ * no TF32) on the same operands. Row-major C = A B is column-major C^T = B^T A^T, one call. */
+#include "../src/smem.h"
+#include "gemm.h"
+
+#if SMEM_HAVE_CUDA
+#include <cublas_v2.h>
+
+#include "../src/gpu.h"
+#endif
+
+static const int64_t sizes[] = { 1024, 2048, 4096 };
+static const int64_t quick_sizes[] = { 1024 };
+
+static const struct smem_axis cublas_axes[] = {
+    { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)", .defaults = sizes,
+      .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes, .n_quick = SMEM_ARRAY_LEN(quick_sizes),
+      .min = 16, .max = 32768 },
+};
+
+static int cublas_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    (void)v, (void)dev, (void)why, (void)len;
+    p->block = 0;   /* cuBLAS picks its own kernel */
+    return SMEM_OK;
+}
+
+#if SMEM_HAVE_CUDA
+static int cublas_setup(struct smem_case *c)
+{
+    struct smem_gemm *g;
+    cublasHandle_t h;
+    int rc = smem_gemm_setup(c);
+
+    if (rc)
+        return rc;
+    g = c->priv;
+    if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) {
+        smem_fmt(c->reason, sizeof(c->reason), "cublasCreate failed");
+        return SMEM_ECUDA;
+    }
+    g->cublas = h;
+    if (cublasSetStream(h, (cudaStream_t)c->stream) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) != CUBLAS_STATUS_SUCCESS) {
+        smem_fmt(c->reason, sizeof(c->reason), "cannot configure the cuBLAS handle");
+        return SMEM_ECUDA;
+    }
+    return SMEM_OK;
+}
+
+static int cublas_launch(struct smem_case *c)
+{
+    struct smem_gemm *g = c->priv;
+    const float one = 1, zero = 0;
+    cublasStatus_t st = cublasSgemm((cublasHandle_t)g->cublas, CUBLAS_OP_N, CUBLAS_OP_N, g->n, g->n, g->n, &one,
+                                    g->b, g->n, g->a, g->n, &zero, g->c, g->n);
+
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        smem_fmt(c->reason, sizeof(c->reason), "cublasSgemm: %s", cublasGetStatusString(st));
+        return SMEM_ECUDA;
+    }
+    return SMEM_CUDA_STATUS(cudaGetLastError());
+}
+#endif
+
+const struct smem_bench smem_cublas_bench = {
+    .name = "cublas",
+    .summary = "cuBLAS SGEMM on the same operands: the reference line of matmul and matmul_rb",
+    .axes = cublas_axes,
+    .n_axes = SMEM_ARRAY_LEN(cublas_axes),
+    .plan = cublas_plan,
+    .metrics = smem_gemm_metrics,
+#if SMEM_HAVE_CUDA
+    .setup = cublas_setup,
+    .launch = cublas_launch,
+    .verify = smem_gemm_verify,
+    .teardown = smem_gemm_teardown,
+#endif
+};

@@ -1,0 +1,77 @@
+/* Tiled matrix multiply: how far staging T x T tiles in shared memory gets a GEMM past the
+ * global-only baseline (tile 0), for T = 8..64; the register-blocked kernel (matmul_rb) and cuBLAS
+ * are the next steps up, and pct_of_cublas measures every point against cuBLAS at the same n. */
+#include "../kernels/kernels.h"
+#include "../src/smem.h"
+#include "gemm.h"
+
+static const int64_t sizes[] = { 1024, 2048, 4096 };
+static const int64_t quick_sizes[] = { 1024 };
+static const int64_t tiles[] = { 0, 8, 16, 32, 64 };
+
+static const struct smem_axis matmul_axes[] = {
+    { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)", .defaults = sizes,
+      .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes, .n_quick = SMEM_ARRAY_LEN(quick_sizes),
+      .min = 16, .max = 32768 },
+    { .name = "tile", .unit = "elements", .help = "shared-memory tile edge; 0 = global-memory-only baseline",
+      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 0, .max = 64, .defaults_only = true },
+};
+
+static int matmul_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    int n = (int)v[0], tile = (int)v[1], edge = tile ? tile : 16;
+
+    (void)dev;
+    if (n % edge) {
+        smem_fmt(why, len, "n = %d is not a multiple of the %d-element tile", n, edge);
+        return SMEM_ESKIP;
+    }
+    p->block = tile == 64 ? 1024 : (unsigned)(edge * edge);
+    p->grid = (unsigned)(n / edge) * (unsigned)(n / edge);
+    p->static_smem = tile ? 2u * tile * tile * sizeof(float) : 0;
+    p->regs = 32;
+    p->variant = tile;
+    return SMEM_OK;
+}
+
+static const struct smem_baseline vs_cublas = {
+    .bench = "cublas", .metric = "gflops", .derived = "pct_of_cublas", .unit = "%", .this_over_baseline = true,
+    .scale = 100,
+};
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+
+static const void *matmul_kernel(const struct smem_plan *p)
+{
+    return smem_matmul_fn(p->variant);
+}
+
+static int matmul_launch(struct smem_case *c)
+{
+    struct smem_gemm *g = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_matmul_launch(c->plan.variant, g->n, g->a, g->b, g->c, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+#endif
+
+const struct smem_bench smem_matmul_bench = {
+    .name = "matmul",
+    .summary = "tiled fp32 matrix multiply, tile 8..64 against the global-only baseline (tile 0) and cuBLAS",
+    .axes = matmul_axes,
+    .n_axes = SMEM_ARRAY_LEN(matmul_axes),
+    .plan = matmul_plan,
+    .metrics = smem_gemm_metrics,
+    .baseline = &vs_cublas,
+#if SMEM_HAVE_CUDA
+    .kernel = matmul_kernel,
+    .setup = smem_gemm_setup,
+    .launch = matmul_launch,
+    .verify = smem_gemm_verify,
+    .teardown = smem_gemm_teardown,
+#endif
+};

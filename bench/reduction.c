@@ -1,0 +1,167 @@
+/* Shared memory as a channel: the sum of mib MiB of floats, the block's partial sums combined by
+ * a __syncthreads() tree (method 0), warp shuffles with one shared slot per warp (1), or shared
+ * atomics (2). GB/s read against a device-to-device copy of the same bytes (pct_of_copy). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "../src/rng.h"
+#include "../src/smem.h"
+#include "bench.h"
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+#endif
+
+static const int64_t mibs[] = { 256 };
+static const int64_t quick_mibs[] = { 64 };
+static const int64_t methods[] = { SMEM_REDUCE_TREE, SMEM_REDUCE_SHUFFLE, SMEM_REDUCE_ATOMIC };
+
+static const struct smem_axis reduction_axes[] = {
+    { .name = "mib", .unit = "MiB", .help = "floats summed", .defaults = mibs, .n_defaults = SMEM_ARRAY_LEN(mibs),
+      .quick = quick_mibs, .n_quick = SMEM_ARRAY_LEN(quick_mibs), .min = 1, .max = 16384 },
+    { .name = "method", .unit = "code", .help = "0: shared tree with __syncthreads; 1: warp shuffles; 2: shared atomics",
+      .defaults = methods, .n_defaults = SMEM_ARRAY_LEN(methods), .min = 0, .max = 2, .defaults_only = true },
+};
+
+static int reduction_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    (void)dev, (void)why, (void)len;
+    p->block = SMEM_REDUCTION_BLOCK;
+    p->grid = 0;            /* one full wave; each thread strides over the input */
+    p->static_smem = v[1] == SMEM_REDUCE_ATOMIC ? 4 : (SMEM_REDUCTION_BLOCK + 1) * 4;
+    p->regs = 24;
+    p->variant = (int)v[1];
+    p->work = v[0] << 18;   /* floats */
+    return SMEM_OK;
+}
+
+static void reduction_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", (double)c->plan.work * sizeof(float) / t->seconds / 1e9, 0);
+}
+
+static const struct smem_baseline vs_copy = {
+    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
+    .scale = 100,
+};
+
+#if SMEM_HAVE_CUDA
+
+struct reduction_state {
+    float *in, *out, *h_in;
+    double ref;
+    bool exact;             /* every fp32 partial sum is an exact integer: the result must match */
+    double tol;
+};
+
+static const void *reduction_kernel(const struct smem_plan *p)
+{
+    return smem_reduction_fn(p->variant);
+}
+
+/* Inputs are whole numbers in -4..3, so partial sums are integers and fp32 holds them exactly while
+ * they stay below 2^24. The host follows the kernel's assignment (float4 i goes to global thread
+ * i mod threads) to bound every partial sum any order of additions can produce: the sum of
+ * |thread sums| within a block, and of |block sums| across blocks. Under 2^24 the GPU's answer is
+ * exact whatever the order of the atomics, and anything but the exact sum is an error. */
+static int reduction_setup(struct smem_case *c)
+{
+    struct reduction_state *s = calloc(1, sizeof(*s));
+    size_t n = (size_t)c->plan.work, threads = (size_t)c->grid * c->plan.block;
+    double *thread_sum = NULL, block_abs = 0, *block_sum = NULL, across = 0;
+    uint64_t state = c->seed;
+    int rc = SMEM_OK;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    s->h_in = malloc(n * sizeof(float));
+    thread_sum = calloc(threads, sizeof(double));
+    block_sum = calloc(c->grid, sizeof(double));
+    if (!s->h_in || !thread_sum || !block_sum) {
+        rc = SMEM_ENOMEM;
+        goto fail;
+    }
+    for (size_t i = 0; i < n; i++) {
+        s->h_in[i] = (float)((int)(smem_rng_next(&state) % 8) - 4);
+        thread_sum[(i / 4) % threads] += s->h_in[i];
+        s->ref += s->h_in[i];
+    }
+    for (size_t t = 0; t < threads; t++) {
+        block_sum[t / c->plan.block] += thread_sum[t];
+        block_abs = fmax(block_abs, fabs(thread_sum[t]) * c->plan.block);
+    }
+    for (unsigned b = 0; b < c->grid; b++)
+        across += fabs(block_sum[b]);
+    s->exact = across < 0x1p24 && block_abs < 0x1p24;
+    /* otherwise the worst-case bound: each level errs by its term count x eps x the sum of |x| <= 4n */
+    s->tol = s->exact ? 0 : 2.0 * ((double)n / threads + c->plan.block + c->grid) * 0x1p-24 * 4.0 * (double)n;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->in, n * sizeof(float)));
+    SMEM_CUDA_CHECK(cudaMemcpy(s->in, s->h_in, n * sizeof(float), cudaMemcpyHostToDevice));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(float)));
+fail:
+    free(thread_sum);
+    free(block_sum);
+    return rc;
+}
+
+static int reduction_launch(struct smem_case *c)
+{
+    struct reduction_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_reduction_launch(c->plan.variant, c->grid, s->in, (size_t)c->plan.work, s->out, c->clk,
+                                          c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int reduction_verify(struct smem_case *c)
+{
+    struct reduction_state *s = c->priv;
+    float got;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
+    if (!(fabs(got - s->ref) <= s->tol)) {
+        smem_fmt(c->reason, sizeof(c->reason), "sum %.9g, the exact sum %.9g (%s)", (double)got, s->ref,
+                 s->exact ? "every partial sum is exact in fp32" : "beyond the fp32 error bound");
+        return SMEM_EVERIFY;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void reduction_teardown(struct smem_case *c)
+{
+    struct reduction_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->in);
+    cudaFree(s->out);
+    free(s->h_in);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+const struct smem_bench smem_reduction_bench = {
+    .name = "reduction",
+    .summary = "block reduction through shared memory: __syncthreads tree vs warp shuffles vs shared atomics",
+    .axes = reduction_axes,
+    .n_axes = SMEM_ARRAY_LEN(reduction_axes),
+    .plan = reduction_plan,
+    .metrics = reduction_metrics,
+    .baseline = &vs_copy,
+#if SMEM_HAVE_CUDA
+    .kernel = reduction_kernel,
+    .setup = reduction_setup,
+    .launch = reduction_launch,
+    .verify = reduction_verify,
+    .teardown = reduction_teardown,
+#endif
+};
