@@ -1,5 +1,7 @@
-/* Clock marks for the SM clock: thread 0 of block 0 reads clock64 and %globaltimer at a kernel's
- * start and end; cycles over nanoseconds is the clock the kernel really ran at. */
+/* Clock marks for the SM clock: thread (0,0,0) of block (0,0,0) reads clock64 and %globaltimer at
+ * a kernel's start and end; cycles over nanoseconds is the clock the kernel really ran at. Exactly
+ * one thread of the grid, in every dimension: clock64 is per SM, so marks from two blocks would
+ * mix two counters. */
 #ifndef SMEM_CLOCK_CUH
 #define SMEM_CLOCK_CUH
 
@@ -21,7 +23,7 @@ __device__ __forceinline__ unsigned smem_smid(void)
 
 __device__ __forceinline__ void smem_clock_mark(struct smem_clock *clk, bool end)
 {
-    if (!clk || blockIdx.x != 0 || threadIdx.x != 0)
+    if (!clk || (blockIdx.x | blockIdx.y | blockIdx.z | threadIdx.x | threadIdx.y | threadIdx.z) != 0)
         return;
     /* the timer first at the start and last at the end, so the cycles are inside the window */
     if (!end) {
