@@ -40,16 +40,6 @@ int smem_bank_wavefronts(int width_bytes, int stride)
     return worst > min_passes ? worst : min_passes;
 }
 
-/* Loop iterations that keep one SM's shared memory busy for target_cycles with threads_per_sm
- * threads resident: each iteration is SMEM_LOAD_UNROLL requests per warp. */
-static int64_t iterations(int width, int stride, double target_cycles, double threads_per_sm)
-{
-    double passes = (double)smem_bank_wavefronts(width, stride) * SMEM_LOAD_UNROLL * (threads_per_sm / 32.0);
-    int64_t iters = (int64_t)(target_cycles / passes);
-
-    return iters < 8 ? 8 : iters;
-}
-
 int smem_load_plan(int width, int stride, double target_cycles, const struct smem_device *dev,
                    struct smem_plan *p, char *why, size_t why_len)
 {
@@ -76,11 +66,6 @@ static int plan_width(const struct smem_plan *p)
     return p->variant & 0xff;
 }
 
-static int plan_stride(const struct smem_plan *p)
-{
-    return p->variant >> 8;
-}
-
 double smem_load_bytes(const struct smem_case *c)
 {
     return (double)c->grid * c->plan.block * (double)c->plan.work * SMEM_LOAD_UNROLL * plan_width(&c->plan);
@@ -94,6 +79,21 @@ double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_t
 }
 
 #if SMEM_HAVE_CUDA
+
+/* Loop iterations that keep one SM's shared memory busy for target_cycles with threads_per_sm
+ * threads resident: each iteration is SMEM_LOAD_UNROLL requests per warp. */
+static int64_t iterations(int width, int stride, double target_cycles, double threads_per_sm)
+{
+    double passes = (double)smem_bank_wavefronts(width, stride) * SMEM_LOAD_UNROLL * (threads_per_sm / 32.0);
+    int64_t iters = (int64_t)(target_cycles / passes);
+
+    return iters < 8 ? 8 : iters;
+}
+
+static int plan_stride(const struct smem_plan *p)
+{
+    return p->variant >> 8;
+}
 
 struct load_state {
     uint32_t *in, *out, *h_in, *h_out;

@@ -1,6 +1,5 @@
-/* The registry: one line per benchmark, alphabetized. */
-#include <string.h>
-
+/* The registry: one line per benchmark, alphabetized. Built a second time with
+ * SMEM_TEST_BENCHES for the test-only binary, which adds a benchmark that faults on purpose. */
 #include "bench.h"
 
 extern const struct smem_bench smem_bandwidth_bench;
@@ -17,6 +16,9 @@ extern const struct smem_bench smem_reduction_bench;
 extern const struct smem_bench smem_static_bench;
 extern const struct smem_bench smem_transpose_bench;
 extern const struct smem_bench smem_transpose_naive_bench;
+#ifdef SMEM_TEST_BENCHES
+extern const struct smem_bench smem_fault_bench;
+#endif
 
 const struct smem_bench *const smem_benches[] = {
     &smem_bandwidth_bench,
@@ -33,28 +35,8 @@ const struct smem_bench *const smem_benches[] = {
     &smem_static_bench,
     &smem_transpose_bench,
     &smem_transpose_naive_bench,
+#ifdef SMEM_TEST_BENCHES
+    &smem_fault_bench,
+#endif
 };
 const size_t smem_n_benches = sizeof(smem_benches) / sizeof(smem_benches[0]);
-
-const struct smem_bench *smem_bench_find(const char *name)
-{
-    for (size_t i = 0; i < smem_n_benches; i++)
-        if (!strcmp(smem_benches[i]->name, name))
-            return smem_benches[i];
-    return NULL;
-}
-
-int smem_bench_axis(const struct smem_bench *b, const char *name)
-{
-    for (size_t i = 0; i < b->n_axes; i++)
-        if (!strcmp(b->axes[i].name, name))
-            return (int)i;
-    return -1;
-}
-
-void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit, double value, double ceiling)
-{
-    if (m->n >= SMEM_MAX_METRICS)
-        return;
-    m->m[m->n++] = (struct smem_metric){ name, unit, value, ceiling };
-}

@@ -1,9 +1,12 @@
 #!/bin/bash
 # Installs what smembench needs and is missing (Debian/Ubuntu, apt), then configures and builds
 # build/ (release; the CUDA part when nvcc is found). Safe to run again.
+#   scripts/setup.sh --dev   also what the full test run needs: clang and its libFuzzer runtime,
+#                            and atheris (pip) for the result-reader fuzzer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema)
+[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -17,6 +20,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH
+fi
+if [ "${1:-}" = --dev ] && ! python3 -c "import atheris" 2>/dev/null; then
+  echo "setup: installing atheris (pip) for the reader fuzzer" >&2
+  python3 -m pip install -q atheris 2>/dev/null || python3 -m pip install -q --break-system-packages atheris ||
+    echo "setup: could not install atheris: the reader fuzzer will be skipped" >&2
 fi
 command -v nvcc >/dev/null || echo "setup: nvcc not found: building the host code only (predict mode and unit tests)" >&2
 if [ ! -f build/build.ninja ]; then

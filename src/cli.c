@@ -230,7 +230,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     bool min_given = false;
 
     opterr = 0;
-    optind = 1;
+    optind = 0;   /* 0, not 1: glibc then also resets its position inside a cluster of short options */
     while ((c = getopt_long(argc, argv, ":hVls:b:a:d:o:q", long_options, NULL)) != -1) {
         const char *opt = optind > 0 && optind <= argc ? argv[optind - 1] : "";
         switch (c) {
