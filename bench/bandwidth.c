@@ -34,6 +34,7 @@ const struct smem_bench smem_bandwidth_bench = {
     .axes = bandwidth_axes,
     .n_axes = SMEM_ARRAY_LEN(bandwidth_axes),
     .plan = bandwidth_plan,
+    .check_work = 1,   /* the fewest iterations (8) */
     .metrics = bandwidth_metrics,
 #if SMEM_HAVE_CUDA
     .kernel = smem_load_kernel,

@@ -45,6 +45,7 @@ const struct smem_bench smem_bank_bench = {
     .axes = bank_axes,
     .n_axes = SMEM_ARRAY_LEN(bank_axes),
     .plan = bank_plan,
+    .check_work = 1,   /* the fewest iterations (8) */
     .metrics = bank_metrics,
     .baseline = &bank_baseline,
 #if SMEM_HAVE_CUDA

@@ -107,6 +107,9 @@ struct smem_bench {
     void (*metrics)(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
     void (*teardown)(struct smem_case *c);   /* accepts a case whose setup failed half-way */
     const struct smem_baseline *baseline;    /* NULL: none */
+    /* plan.work under --check, where a sanitizer instruments every access: a short launch that
+     * still walks every access pattern (0: the planned work) */
+    int64_t check_work;
     /* Device-specific default values of axis a (the occupancy cliffs, say); NULL: the static ones. */
     size_t (*device_defaults)(const struct smem_device *dev, size_t a, int64_t *out, size_t max);
 };

@@ -11,6 +11,7 @@
 #include "stream.h"
 
 #define K 1024
+static const int64_t mibs[] = { SMEM_STREAM_MIB };
 static const int64_t sizes[] = { 0, 1 * K, 2 * K, 4 * K, 8 * K, 16 * K, 24 * K, 32 * K, 40 * K, 48 * K,
                                  64 * K, 96 * K, 128 * K, 160 * K, 192 * K, 227 * K };
 static const int64_t quick_sizes[] = { 0, 16 * K, 48 * K, 100 * K, 227 * K };
@@ -19,6 +20,8 @@ static const struct smem_axis dynamic_axes[] = {
     { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory per block (K suffix: KiB)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
       .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * K },
+    { .name = "mib", .unit = "MiB", .help = "data streamed per launch", .defaults = mibs,
+      .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
 
 static int dynamic_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
@@ -28,7 +31,7 @@ static int dynamic_plan(const int64_t *v, const struct smem_device *dev, struct 
                  (long long)v[0], (long long)dev->smem_per_block_optin, dev->name);
         return SMEM_ESKIP;
     }
-    smem_stream_plan((size_t)v[0], false, dev, p);
+    smem_stream_plan((size_t)v[0], false, v[1], dev, p);
     return SMEM_OK;
 }
 
@@ -48,7 +51,8 @@ static size_t dynamic_device_defaults(const struct smem_device *dev, size_t axis
     size_t n = 0, kept = 0;
     int prev = -1;
 
-    (void)axis;
+    if (axis != 0)   /* only the allocation has device-specific defaults */
+        return 0;
     for (size_t i = 0; i < SMEM_ARRAY_LEN(sizes) && n < max; i++)
         if (sizes[i] <= dev->smem_per_block_optin)
             out[n++] = sizes[i];

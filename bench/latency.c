@@ -145,6 +145,7 @@ const struct smem_bench smem_latency_bench = {
     .axes = latency_axes,
     .n_axes = SMEM_ARRAY_LEN(latency_axes),
     .plan = latency_plan,
+    .check_work = 256,   /* eight unrolled passes of the chase */
     .metrics = latency_metrics,
 #if SMEM_HAVE_CUDA
     .kernel = latency_kernel,

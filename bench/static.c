@@ -6,6 +6,7 @@
 #include "stream.h"
 
 #define K 1024
+static const int64_t mibs[] = { SMEM_STREAM_MIB };
 static const int64_t sizes[] = { 1 * K, 2 * K, 4 * K, 8 * K, 16 * K, 24 * K, 32 * K, 40 * K, 48 * K, 64 * K };
 static const int64_t quick_sizes[] = { 16 * K, 48 * K, 64 * K };
 #define AS_SIZE(b) b,
@@ -16,6 +17,8 @@ static const struct smem_axis static_axes[] = {
     { .name = "smem_bytes", .unit = "bytes", .help = "static __shared__ array per block (compiled sizes up to 48 KiB)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
       .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 1, .max = 228 * K },
+    { .name = "mib", .unit = "MiB", .help = "data streamed per launch", .defaults = mibs,
+      .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
 
 static int static_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
@@ -34,7 +37,7 @@ static int static_plan(const int64_t *v, const struct smem_device *dev, struct s
                  "24, 32, 40 and 48 KiB", (long long)v[0]);
         return SMEM_ESKIP;
     }
-    smem_stream_plan((size_t)v[0], true, dev, p);
+    smem_stream_plan((size_t)v[0], true, v[1], dev, p);
     return SMEM_OK;
 }
 

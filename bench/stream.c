@@ -11,15 +11,16 @@
 #include "../src/gpu.h"
 #endif
 
-void smem_stream_plan(size_t alloc_bytes, bool is_static, const struct smem_device *dev, struct smem_plan *p)
+void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,
+                      struct smem_plan *p)
 {
     p->block = SMEM_DYNAMIC_BLOCK;
-    p->grid = SMEM_STREAM_FLOATS / SMEM_DYNAMIC_CHUNK;
+    p->grid = (unsigned)((mib << 18) / SMEM_DYNAMIC_CHUNK);   /* MiB of floats over the chunk a block streams */
     p->dyn_smem = is_static ? 0 : alloc_bytes;
     p->static_smem = is_static ? alloc_bytes : 0;
     p->regs = 32;
     p->variant = is_static;
-    p->work = SMEM_STREAM_FLOATS;
+    p->work = mib << 18;
     /* step one of the opt-in, needed only above the default per-block limit */
     p->optin = !is_static && (int64_t)alloc_bytes > dev->smem_per_block;
 }
@@ -47,7 +48,7 @@ int smem_stream_setup(struct smem_case *c)
     if (!(c->priv = s))
         return SMEM_ENOMEM;
     s->n_out = (size_t)c->grid * c->plan.block;
-    if ((rc = smem_gpu_random_floats(SMEM_STREAM_FLOATS, c->seed, &s->in, &s->h_in)))
+    if ((rc = smem_gpu_random_floats((size_t)c->plan.work, c->seed, &s->in, &s->h_in)))
         goto fail;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(float)));
     SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(float))); /* NaN: unwritten fails */

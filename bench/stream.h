@@ -5,11 +5,12 @@
 
 #include "bench.h"
 
-/* Floats streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */
-#define SMEM_STREAM_FLOATS (64u << 20)
+/* Default data streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */
+#define SMEM_STREAM_MIB 256
 
-/* Plan with alloc_bytes of shared memory, dynamic (variant 0) or static (variant 1). */
-void smem_stream_plan(size_t alloc_bytes, bool is_static, const struct smem_device *dev, struct smem_plan *p);
+/* Plan with alloc_bytes of shared memory, dynamic (variant 0) or static (variant 1), streaming mib MiB. */
+void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,
+                      struct smem_plan *p);
 
 void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 

@@ -239,6 +239,8 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         r->status = SMEM_POINT_SKIPPED;
         return SMEM_OK;
     }
+    if (s->check && b->check_work)
+        c.plan.work = b->check_work;
     result_plan(r, &c.plan);
     memset(&f, 0, sizeof(f));
     memset(&pr, 0, sizeof(pr));
