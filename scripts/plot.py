@@ -9,6 +9,9 @@ occupancy.*  blocks per SM (API, predicted, measured) against dynamic shared mem
              and the static-array kernel beside it
 bank.*       measured slowdown against stride for each access width, with the bank model
 bandwidth.*  shared-memory bytes per clock per SM against the 128 ceiling, and latency in cycles
+tile.*       matrix-multiply GFLOP/s against n for every tile and the register-blocked kernel, with
+             cuBLAS as the reference line
+memory.*     transposes and reductions in GB/s against a device-to-device copy of the same bytes
 
 Several files overlay (one colour each, labelled by device and date); bandwidth and latency are
 per SM and per clock, and times are shown relative to each kernel's fastest point, so GPU
@@ -190,6 +193,81 @@ def plot_bandwidth(docs, outdir, made):
     save(fig, outdir, "bandwidth", made)
 
 
+def plot_tile(docs, outdir, made):
+    docs = [d for d in docs if points(d, "matmul") or points(d, "matmul_rb")]
+    if not docs:
+        return
+    fig, axes = plt.subplots(1, len(docs), figsize=(7 * len(docs), 4.5), squeeze=False)
+    for ax, d in zip(axes[0], docs):
+        series = {}
+        for r in points(d, "matmul"):
+            t = r["params"]["tile"]
+            series.setdefault((0, t), []).append(r)
+        for r in points(d, "matmul_rb"):
+            series.setdefault((1, r["params"]["bk"]), []).append(r)
+        for (kind, v), pts in sorted(series.items()):
+            pts.sort(key=lambda r: r["params"]["n"])
+            name = (f"register-blocked, bk {v}" + (" (opt-in)" if pts[0]["launch"]["optin"] else "")) if kind \
+                else ("global only" if v == 0 else f"tile {v}")
+            ax.plot([r["params"]["n"] for r in pts], [smem_results.metric(r, "gflops") / 1e3 for r in pts],
+                    "-s" if kind else "-o", markersize=4, label=name)
+        cb = sorted(points(d, "cublas"), key=lambda r: r["params"]["n"])
+        if cb:
+            ax.plot([r["params"]["n"] for r in cb], [smem_results.metric(r, "gflops") / 1e3 for r in cb], "k-",
+                    linewidth=2.5, label="cuBLAS SGEMM")
+        ref = next((r for r in points(d, "matmul") + cb if smem_results.metric(r, "pct_of_fp32_peak")), None)
+        if ref:
+            peak = smem_results.metric(ref, "gflops") / smem_results.metric(ref, "pct_of_fp32_peak") * 100 / 1e3
+            ax.axhline(peak, color="red", linestyle="--", linewidth=1, label="fp32 peak at the measured clock")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("matrix edge n (C = A B, n x n fp32)")
+        ax.set_ylabel("TFLOP/s")
+        ax.legend(fontsize=7, ncol=2)
+        ax.set_title(label(d), fontsize=8)
+    title(fig, "Shared memory as a scratchpad: tiled matrix multiply", docs)
+    fig.tight_layout()
+    save(fig, outdir, "tile", made)
+
+
+def plot_memory(docs, outdir, made):
+    docs = [d for d in docs if points(d, "transpose") or points(d, "reduction")]
+    if not docs:
+        return
+    fig, ax = plt.subplots(figsize=(8, 4))
+    names, values, colors, copies = [], [], [], {}
+    gpus = sorted({label(d) for d in docs})
+    for d in docs:
+        c = COLORS[gpus.index(label(d)) % len(COLORS)]
+        rows = []
+        for r in points(d, "transpose_naive"):
+            rows.append((f"transpose naive {r['params']['mib']} MiB", r))
+        for r in points(d, "transpose"):
+            pad = "[32][33]" if r["params"]["padding_words"] else "[32][32]"
+            rows.append((f"transpose {pad} {r['params']['mib']} MiB", r))
+        for r in points(d, "reduction"):
+            m = ("tree+__syncthreads", "warp shuffles", "shared atomics")[r["params"]["method"]]
+            rows.append((f"reduce {m} {r['params']['mib']} MiB", r))
+        for name, r in sorted(rows, key=lambda x: x[0]):
+            names.append(name + ("" if len(gpus) == 1 else f" ({label(d)})"))
+            values.append(smem_results.metric(r, "gbytes_per_s"))
+            colors.append(c)
+        for r in points(d, "copy"):
+            key = (r["params"]["mib"], label(d))
+            copies[key] = max(copies.get(key, 0), smem_results.metric(r, "gbytes_per_s"))
+    y = list(range(len(names)))
+    ax.barh(y, values, color=colors)
+    ax.set_yticks(y, names, fontsize=7)
+    for (mib, gpu), v in sorted(copies.items()):
+        if mib not in (64, 256):
+            continue
+        ax.axvline(v, color=COLORS[gpus.index(gpu) % len(COLORS)], linestyle=":", linewidth=1)
+        ax.annotate(f"copy {mib} MiB", (v, -0.6 + (mib == 256) * 0.5), fontsize=6, ha="right")
+    ax.set_xlabel("GB/s (bytes read + written; the reductions read only)")
+    title(fig, "Transpose and reduction against a device-to-device copy", docs)
+    fig.tight_layout()
+    save(fig, outdir, "memory", made)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", help="smembench result files")
@@ -202,7 +280,7 @@ def main(argv=None):
         return 2
     os.makedirs(a.output, exist_ok=True)
     made = []
-    for fn in (plot_carveout, plot_occupancy, plot_bank, plot_bandwidth):
+    for fn in (plot_carveout, plot_occupancy, plot_bank, plot_bandwidth, plot_tile, plot_memory):
         fn(docs, a.output, made)
     if not made:
         print("plot.py: nothing to plot: no finished points of a plotted benchmark", file=sys.stderr)

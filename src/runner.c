@@ -35,7 +35,7 @@ static void result_plan(struct smem_result *r, const struct smem_plan *p)
     r->block = p->block;
     r->dyn_smem = p->dyn_smem;
     r->static_smem = p->static_smem;
-    r->regs = p->regs;
+    r->regs = p->block ? p->regs : -1;   /* a library call: no kernel of ours, no register count */
     r->carveout_requested = p->carveout_pct;
     r->optin = p->optin;
 }

@@ -122,7 +122,7 @@ def plots_are_valid_images_and_deterministic():
         rc, _, err = run("plot.py", *RESULTS, "-o", d2)
         assert rc == 0, err
         made = sorted(os.listdir(d1))
-        for name in ("carveout", "occupancy", "bank", "bandwidth"):
+        for name in ("carveout", "occupancy", "bank", "bandwidth", "tile", "memory"):
             assert f"{name}.png" in made and f"{name}.svg" in made, made
         for f in made:
             b1 = open(os.path.join(d1, f), "rb").read()
