@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Compares two smembench result files point by point, for CI gates.
 
-  python3 scripts/compare.py BASE.json NEW.json [--threshold PCT] [--alpha A] [--markdown]
+  python3 scripts/compare.py BASE.json NEW.json [NEW2.json ...] [--threshold PCT] [--alpha A] [--markdown]
 
-Points are matched by benchmark and parameters. For each, the change of the median time and a
+Several NEW files (one per node of a cluster, say) are each compared with BASE. Points are matched
+by benchmark, parameters and, in several-device files, the device's position. For each, the change of the median time and a
 decision from the raw samples: a Mann-Whitney U test (two-sided, normal approximation with tie
 correction) says whether the two sets of samples differ at all; the change must also reach
 --threshold to count.
@@ -83,7 +84,7 @@ def compare(base_doc, new_doc, threshold, alpha):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("base")
-    ap.add_argument("new")
+    ap.add_argument("new", nargs="+")
     ap.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2)")
     ap.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     ap.add_argument("--markdown", action="store_true", help="a Markdown table, for CI comments")
@@ -95,10 +96,23 @@ def main(argv=None):
         print("compare.py: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
         return 2
     try:
-        base, new = smem_results.load(a.base), smem_results.load(a.new)
+        base = smem_results.load(a.base)
+        news = [(f, smem_results.load(f)) for f in a.new]
     except smem_results.ResultError as e:
         print(f"compare.py: {e}", file=sys.stderr)
         return 2
+    worst = 0
+    for path, new in news:
+        if len(news) > 1:
+            print(f"\n## {path}\n" if a.markdown else f"== {path}")
+        rc = report(base, new, a)
+        if rc == 2:
+            return 2
+        worst = max(worst, rc)
+    return worst
+
+
+def report(base, new, a):
     rows = compare(base, new, a.threshold / 100, a.alpha)
     if not rows:
         print("compare.py: no point of the base file ran in the new file: nothing to compare", file=sys.stderr)

@@ -13,7 +13,8 @@ tile.*       matrix-multiply GFLOP/s against n for every tile and the register-b
              cuBLAS as the reference line
 memory.*     transposes and reductions in GB/s against a device-to-device copy of the same bytes
 
-Several files overlay (one colour each, labelled by device and date); bandwidth and latency are
+Several files overlay (one colour each, labelled by device and date; a several-device file, or
+many nodes' files, gives one colour per GPU); bandwidth and latency are
 per SM and per clock, and times are shown relative to each kernel's fastest point, so GPU
 generations compare. The same input gives the same bytes.
 """
@@ -274,7 +275,7 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
     a = p.parse_args(argv)
     try:
-        docs = [smem_results.load(f) for f in a.results]
+        docs = [d for f in a.results for d in smem_results.split_devices(smem_results.load(f))]
     except smem_results.ResultError as e:
         print(f"plot.py: {e}", file=sys.stderr)
         return 2

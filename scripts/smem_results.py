@@ -26,6 +26,11 @@ def _structure(doc, path):
     for key in ("tool", "run", "device", "results"):
         _require(key in doc, path, f'missing field "{key}"')
     _require(isinstance(doc["results"], list), path, '"results" is not a list')
+    if "devices" in doc:
+        _require(isinstance(doc["devices"], list) and doc["devices"], path, '"devices" is not a non-empty list')
+        for i, r in enumerate(doc["results"]):
+            _require(isinstance(r, dict) and isinstance(r.get("device_index"), int) and
+                     0 <= r["device_index"] < len(doc["devices"]), path, f"result {i} has no valid device_index")
     _require(isinstance(doc["device"], dict) and "name" in doc["device"] and "sm_count" in doc["device"],
              path, '"device" lacks "name" or "sm_count"')
     for i, r in enumerate(doc["results"]):
@@ -92,13 +97,31 @@ def load(path):
 
 
 def point_key(r):
-    """What identifies a point across runs: benchmark and parameters."""
-    return (r["bench"], tuple(sorted(r["params"].items())))
+    """What identifies a point across runs: benchmark, parameters, and in a several-device run the
+    device's position (so node A's GPU 3 is compared with node B's GPU 3)."""
+    return (r["bench"], tuple(sorted(r["params"].items())), r.get("device_index", 0))
 
 
 def point_name(r):
     params = ",".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
-    return f"{r['bench']}/{params}" if params else r["bench"]
+    name = f"{r['bench']}/{params}" if params else r["bench"]
+    return name + (f"@gpu{r['device_index']}" if "device_index" in r else "")
+
+
+def split_devices(doc):
+    """A several-device document as one document per device (each with its own "device" and
+    results, labelled by host and ordinal); a one-device document unchanged, in a list."""
+    if "devices" not in doc:
+        return [doc]
+    out = []
+    for i, dev in enumerate(doc["devices"]):
+        d = dict(doc)
+        d["device"] = dict(dev)
+        d["device"]["name"] = f"{dev['name']} #{dev.get('ordinal')} on {doc['run'].get('host', '?')}"
+        d["results"] = [r for r in doc["results"] if r.get("device_index") == i]
+        del d["devices"]
+        out.append(d)
+    return out
 
 
 def ok(doc):

@@ -64,7 +64,7 @@ void smem_cli_usage(FILE *f)
           "  -s, --sweep NAME[,NAME]  named sweeps (--list shows them)\n"
           "  -b, --bench NAME         one benchmark with its default axes\n"
           "  -a, --axis NAME=LIST     override an axis: 1,2,4  0:100:10  1:1024:*2  48K (repeatable)\n"
-          "  -d, --device N           CUDA device number (default 0)\n"
+          "  -d, --device N|N,M|all   CUDA device(s) (default 0); several run at once, one thread each\n"
           "  -o, --output FILE        result file ('-' for stdout); default <gpu>_<yyyymmdd>_<sweep>.json\n"
           "      --force              overwrite FILE if it exists (never done otherwise)\n"
           "      --quick              bounded axes and a fixed sample count, for CI\n"
@@ -134,6 +134,47 @@ static char *keep(struct smem_options *o, size_t *used, const char *s, size_t le
     dst[len] = '\0';
     *used += len + 1;
     return dst;
+}
+
+int smem_cli_parse_devices(const char *text, int *devices, int max, int *n, bool *all)
+{
+    static const char *expected = "a device number 0..1023, a list of distinct numbers (0,2), or all";
+    const char *s = text;
+
+    *n = 0;
+    *all = false;
+    if (!strcmp(text, "all")) {
+        *all = true;
+        return SMEM_OK;
+    }
+    for (;;) {
+        const char *comma = strchr(s, ',');
+        char item[16];
+        size_t len = comma ? (size_t)(comma - s) : strlen(s);
+        long long v;
+        char *end;
+
+        if (!len || len >= sizeof(item))
+            return bad_value("--device", text, expected);
+        memcpy(item, s, len);
+        item[len] = '\0';
+        errno = 0;
+        v = strtoll(item, &end, 10);
+        if (errno || *end || item[0] == '-' || item[0] == '+' || v < 0 || v > 1023)
+            return bad_value("--device", text, expected);
+        for (int i = 0; i < *n; i++)
+            if (devices[i] == v) {
+                smem_error("invalid value \"%s\" for --device: device %lld is listed twice", text, v);
+                return SMEM_EINVAL;
+            }
+        if (*n == max)
+            return bad_value("--device", text, "at most 64 devices");
+        devices[(*n)++] = (int)v;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    return SMEM_OK;
 }
 
 static int parse_sweeps(struct smem_options *o, size_t *used, const char *arg)
@@ -227,6 +268,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     o->max_noise = 0.005;
     o->timeout_s = 1.0;
     o->seed = 1;
+    o->n_devices = 1;   /* device 0 */
     bool min_given = false;
 
     opterr = 0;
@@ -262,13 +304,12 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
             break;
         case 'd':
             if (seen_device) {
-                smem_error("--device given twice; give one device number");
+                smem_error("--device given twice; list several devices in one: --device 0,1 or --device all");
                 return SMEM_EINVAL;
             }
             seen_device = true;
-            if (parse_long("--device", optarg, 0, 1023, &v))
+            if (smem_cli_parse_devices(optarg, o->devices, SMEM_MAX_DEVICES, &o->n_devices, &o->all_devices))
                 return SMEM_EINVAL;
-            o->device = (int)v;
             break;
         case 'o':
             if (seen_output) {

@@ -12,6 +12,7 @@
 
 #define SMEM_MAX_SWEEPS 16
 #define SMEM_MAX_OVERRIDES 16
+#define SMEM_MAX_DEVICES 64
 
 struct smem_options {
     const char *sweeps[SMEM_MAX_SWEEPS];
@@ -20,7 +21,9 @@ struct smem_options {
     const char *bench;
     struct smem_override overrides[SMEM_MAX_OVERRIDES];
     size_t n_overrides;
-    int device;                     /* CUDA ordinal */
+    int devices[SMEM_MAX_DEVICES];  /* CUDA ordinals, in the order given */
+    int n_devices;                  /* 1 by default (device 0) */
+    bool all_devices;               /* --device all: every device the machine has */
     const char *output;             /* NULL: a default name in the current directory; "-": stdout */
     bool force;                     /* overwrite an existing -o file */
     bool quick, quiet, list, help, version, no_optin, require_gpu;
@@ -35,6 +38,10 @@ struct smem_options {
 
 /* Parses argv into o. Returns SMEM_OK, or SMEM_EINVAL after printing one line and a --help hint. */
 int smem_cli_parse(int argc, char **argv, struct smem_options *o);
+
+/* Parses a --device value: "all", "N" or "N,M,..." (distinct ordinals 0..1023). Prints one line
+ * and returns SMEM_EINVAL on anything else. */
+int smem_cli_parse_devices(const char *text, int *devices, int max, int *n, bool *all);
 
 /* Checks that path can be created: its directory exists and is writable, and the file does not
  * exist unless force. Prints one line and returns SMEM_EINVAL otherwise. */

@@ -71,6 +71,7 @@ int smem_device_open(int ordinal, struct smem_device *d, char *why, size_t why_l
     cudaRuntimeGetVersion(&d->runtime_version);
     if (cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof(d->pci_bus_id), ordinal) != cudaSuccess)
         d->pci_bus_id[0] = '\0';
+    smem_nvml_read(d->pci_bus_id, &d->nvml_start);
     d->measured_clock_mhz = smem_device_measure_clock();
     return SMEM_OK;
 }

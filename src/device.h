@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nvml.h"
+
 struct smem_device {
     char name[256];
     int ordinal;                    /* CUDA device number, -1 for a model */
@@ -25,6 +27,7 @@ struct smem_device {
     int driver_version, runtime_version;
     char pci_bus_id[32];
     double measured_clock_mhz;      /* SM clock measured with clock64 against %globaltimer, 0 if not */
+    struct smem_nvml nvml_start, nvml_end;  /* NVML readings before and after the run */
 };
 
 /* Number of CUDA devices, or a negative status with *why set when none can be used. */

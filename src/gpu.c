@@ -6,7 +6,8 @@
 
 #include "rng.h"
 
-static char last_error[512];
+/* per thread: with --device all each device's thread records its own failures */
+static _Thread_local char last_error[512];
 
 bool smem_cuda_is_sticky(cudaError_t e)
 {

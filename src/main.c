@@ -2,6 +2,7 @@
  * result file atomically and print the table. Exit statuses are listed in --help. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "table.h"
 
 #if SMEM_HAVE_CUDA
+#include "gpu.h"
 #include "measure.h"
 #else
 volatile sig_atomic_t smem_interrupted;
@@ -104,6 +106,85 @@ static void default_output(char *out, size_t len, const struct smem_device *d, c
         smem_fmt(out, len, "%s_%s_%s_%d.json", gpu, date, sw, k);
 }
 
+/* Opens the devices of --device (0 by default); SMEM_EINVAL for one that does not exist. */
+static int open_devices(const struct smem_options *o, struct smem_device *devs, int *n_devs, char *why, size_t len)
+{
+#if SMEM_HAVE_CUDA
+    int count = smem_device_count(why, len), list[SMEM_MAX_DEVICES], n = 0, rc;
+
+    if (count < 0)
+        return count;
+    if (o->all_devices)
+        for (int i = 0; i < count && n < SMEM_MAX_DEVICES; i++)
+            list[n++] = i;
+    else
+        for (int i = 0; i < o->n_devices; i++)
+            list[n++] = o->devices[i];
+    for (int i = 0; i < n; i++)
+        if (list[i] >= count) {
+            smem_fmt(why, len, "invalid value \"%d\" for --device; expected 0..%d (this machine has %d CUDA device%s)",
+                     list[i], count - 1, count, count == 1 ? "" : "s");
+            return SMEM_EINVAL;
+        }
+    for (int i = 0; i < n; i++)
+        if ((rc = smem_device_open(list[i], &devs[i], why, len)))
+            return rc;
+    *n_devs = n;
+    return SMEM_OK;
+#else
+    (void)o, (void)devs, (void)n_devs;
+    smem_fmt(why, len, "this smembench was built without CUDA");
+    return SMEM_ENODEV;
+#endif
+}
+
+/* One device's share of a several-device run: the whole plan, on its own host thread and stream. */
+struct worker {
+    const struct smem_device *dev;
+    const struct smem_point *points;
+    size_t n;
+    struct smem_run_settings settings;
+    struct smem_result *results;
+    struct smem_run_outcome out;
+    int rc;
+};
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+
+    w->rc = smem_run_measure(w->dev, w->points, w->n, &w->settings, w->results, &w->out);
+    return NULL;
+}
+
+/* Runs the plan on every device at once; results holds n points per device, device after device. */
+static int measure_all(const struct smem_device *devs, int n_devs, const struct smem_point *points, size_t n,
+                       const struct smem_run_settings *s, struct smem_result *results, struct smem_run_outcome *outs)
+{
+    struct worker w[SMEM_MAX_DEVICES];
+    pthread_t t[SMEM_MAX_DEVICES];
+    int rc = SMEM_OK;
+
+    for (int d = 0; d < n_devs; d++) {
+        w[d] = (struct worker){ .dev = &devs[d], .points = points, .n = n, .settings = *s, .results = results + (size_t)d * n };
+        if (n_devs > 1)
+            w[d].settings.progress = false;   /* one bar cannot show several devices */
+        if (pthread_create(&t[d], NULL, work, &w[d])) {
+            smem_error("cannot start a thread for device %d", devs[d].ordinal);
+            for (int k = 0; k < d; k++)
+                pthread_join(t[k], NULL);
+            return SMEM_ENOMEM;
+        }
+    }
+    for (int d = 0; d < n_devs; d++) {
+        pthread_join(t[d], NULL);
+        outs[d] = w[d].out;
+        if (w[d].rc)
+            rc = w[d].rc;
+    }
+    return rc;
+}
+
 static bool all_predictable(const struct smem_options *o)
 {
     if (o->bench) {
@@ -127,8 +208,10 @@ int main(int argc, char **argv)
     struct smem_plan_request req;
     struct smem_point *points = NULL;
     struct smem_result *results = NULL;
-    struct smem_device dev;
-    struct smem_run_outcome outcome;
+    struct smem_device devs[SMEM_MAX_DEVICES];
+    struct smem_run_outcome outcomes[SMEM_MAX_DEVICES];
+    size_t done[SMEM_MAX_DEVICES];
+    int n_devs = 1;
     struct smem_run_info info;
     char why[512] = "", out_path[4096], started[32];
     const char *what;
@@ -137,7 +220,7 @@ int main(int argc, char **argv)
     bool predict;
     int status = SMEM_EXIT_OK;
 
-    memset(&outcome, 0, sizeof(outcome));
+    memset(outcomes, 0, sizeof(outcomes));
     if (smem_cli_parse(argc, argv, &o)) {
         fputs("Try 'smembench --help' for more information.\n", stderr);
         return SMEM_EXIT_USAGE;
@@ -178,12 +261,7 @@ int main(int argc, char **argv)
     points = NULL;
 
     if (!predict) {
-#if SMEM_HAVE_CUDA
-        int rc = smem_device_open(o.device, &dev, why, sizeof(why));
-#else
-        int rc = SMEM_ENODEV;
-        smem_fmt(why, sizeof(why), "this smembench was built without CUDA");
-#endif
+        int rc = open_devices(&o, devs, &n_devs, why, sizeof(why));
         if (rc == SMEM_EINVAL) {
             smem_error("%s", why);
             return SMEM_EXIT_USAGE;
@@ -204,10 +282,13 @@ int main(int argc, char **argv)
             req.predict = true;
         }
     }
-    if (predict)
-        dev = smem_gpu_find(o.predict)->dev;
+    if (predict) {
+        devs[0] = smem_gpu_find(o.predict)->dev;
+        n_devs = 1;
+    }
 
-    if (smem_sweep_expand(&req, &points, &n, &dev)) {
+    /* with several devices, the device-specific defaults (occupancy cliffs) are device 0's */
+    if (smem_sweep_expand(&req, &points, &n, &devs[0])) {
         status = SMEM_EXIT_USAGE;
         goto done;
     }
@@ -215,13 +296,13 @@ int main(int argc, char **argv)
     if (o.output)
         smem_fmt(out_path, sizeof(out_path), "%s", o.output);
     else
-        default_output(out_path, sizeof(out_path), &dev, what);
+        default_output(out_path, sizeof(out_path), &devs[0], what);
     if (smem_cli_check_output(out_path, o.force)) {
         status = SMEM_EXIT_USAGE;
         goto done;
     }
 
-    results = calloc(n, sizeof(*results));
+    results = calloc(n * (size_t)n_devs, sizeof(*results));
     if (!results) {
         smem_error("cannot allocate the results of %zu points", n);
         status = SMEM_EXIT_FAILED;
@@ -231,55 +312,80 @@ int main(int argc, char **argv)
     signal(SIGTERM, on_signal);
     smem_utc_now(started, sizeof(started), false);
     if (predict) {
-        smem_run_predict(&dev, points, n, results);
-        outcome.done = n;
+        smem_run_predict(&devs[0], points, n, results);
+        outcomes[0].done = n;
     } else {
         struct smem_run_settings s = {
             .rule = { .min_samples = (size_t)o.min_samples, .max_samples = (size_t)o.max_samples,
                       .max_noise = o.max_noise, .timeout_s = o.timeout_s, .fixed = o.quick },
             .seed = o.seed, .no_optin = o.no_optin, .check = o.check, .progress = smem_progress_wanted(o.quiet),
         };
-        if (smem_run_measure(&dev, points, n, &s, results, &outcome)) {
+        if (measure_all(devs, n_devs, points, n, &s, results, outcomes)) {
             status = SMEM_EXIT_FAILED;
             goto done;
         }
+        for (int d = 0; d < n_devs; d++)
+            smem_nvml_read(devs[d].pci_bus_id, &devs[d].nvml_end);
     }
-    smem_run_derive(results, outcome.done);
+    for (int d = 0; d < n_devs; d++) {
+        done[d] = outcomes[d].done;
+        smem_run_derive(results + (size_t)d * n, done[d]);
+    }
 
     info = (struct smem_run_info){ .argc = argc, .argv = argv, .mode = predict ? "predict" : "measure",
                                    .sweep = what, .started = started, .min_samples = o.min_samples,
                                    .max_samples = o.max_samples, .max_noise = o.max_noise,
                                    .timeout_s = o.timeout_s, .seed = o.seed, .quick = o.quick,
                                    .no_optin = o.no_optin };
-    doc = smem_report_new(&info, &dev);
+    doc = smem_report_new(&info, &devs[0]);
     if (!doc) {
         status = SMEM_EXIT_FAILED;
         goto done;
     }
-    for (size_t i = 0; i < outcome.done; i++) {
-        smem_report_add(doc, &results[i]);
-        if (results[i].status == SMEM_POINT_FAILED || results[i].status == SMEM_POINT_INVALID)
+    if (n_devs > 1)
+        smem_report_add_devices(doc, devs, n_devs);
+    for (int d = 0; d < n_devs; d++) {
+        const struct smem_run_outcome *oc = &outcomes[d];
+        for (size_t i = 0; i < done[d]; i++) {
+            const struct smem_result *r = &results[(size_t)d * n + i];
+            smem_report_add(doc, r, n_devs > 1 ? d : -1);
+            if (r->status == SMEM_POINT_FAILED || r->status == SMEM_POINT_INVALID)
+                status = SMEM_EXIT_FAILED;
+        }
+        if (oc->signal || oc->sticky)
+            smem_report_mark_incomplete(doc, oc->signal, oc->sticky ? oc->sticky_reason : "interrupted");
+    }
+    if (n_devs > 1)
+        smem_report_spread(doc, results, done, n_devs, n);
+    if (smem_report_write(doc, out_path, o.force)) {
+        status = SMEM_EXIT_FAILED;
+    } else if (strcmp(out_path, "-")) {
+        size_t total = 0;
+        for (int d = 0; d < n_devs; d++)
+            total += done[d];
+        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, n * (size_t)n_devs, out_path);
+    }
+    for (int d = 0; d < n_devs && !o.quiet; d++)
+        smem_table_print(strcmp(out_path, "-") ? stdout : stderr, &devs[d], results + (size_t)d * n, done[d]);
+    if (n_devs > 1 && !o.quiet)
+        smem_table_spread(strcmp(out_path, "-") ? stdout : stderr, devs, n_devs, results, done, n);
+    for (int d = 0; d < n_devs; d++) {
+        if (outcomes[d].sticky) {
+            smem_error("device %d stopped after a CUDA error that ends the context: %s", devs[d].ordinal,
+                       outcomes[d].sticky_reason);
             status = SMEM_EXIT_FAILED;
+        }
     }
-    if (outcome.signal || outcome.sticky)
-        smem_report_mark_incomplete(doc, outcome.signal, outcome.sticky ? outcome.sticky_reason : "interrupted");
-    if (smem_report_write(doc, out_path, o.force))
-        status = SMEM_EXIT_FAILED;
-    else if (strcmp(out_path, "-"))
-        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", outcome.done, n, out_path);
-    if (!o.quiet)
-        smem_table_print(strcmp(out_path, "-") ? stdout : stderr, &dev, results, outcome.done);
-    if (outcome.sticky) {
-        smem_error("stopped after a CUDA error that ends the context: %s", outcome.sticky_reason);
-        status = SMEM_EXIT_FAILED;
-    }
-    if (outcome.signal) {
-        smem_error("interrupted by signal %d after %zu of %zu points", (int)outcome.signal, outcome.done, n);
-        status = 128 + outcome.signal;
-    }
+    for (int d = 0; d < n_devs; d++)
+        if (outcomes[d].signal) {
+            smem_error("interrupted by signal %d after %zu of %zu points", (int)outcomes[d].signal, done[d], n);
+            status = 128 + outcomes[d].signal;
+            break;
+        }
 done:
     cJSON_Delete(doc);
-    smem_results_free(results, outcome.done);
+    for (int d = 0; results && d < n_devs; d++)
+        smem_results_free(results + (size_t)d * n, outcomes[d].done);
     free(results);
     free(points);
     return status;

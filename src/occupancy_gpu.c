@@ -1,6 +1,7 @@
 /* Occupancy read off the device: the runtime API on the real function, and the residency probe. */
 #include "occupancy.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "../kernels/kernels.h"
@@ -37,20 +38,27 @@ fail:
  * between blocks of one wave, short enough that a probe costs well under a millisecond. */
 #define PROBE_SPIN_NS 40000ull
 
+static int variant_regs[64];
+static int n_variants;
+static pthread_once_t variants_once = PTHREAD_ONCE_INIT;
+
+/* Register counts of the probe variants (the same binary on every device). */
+static void read_variants(void)
+{
+    for (int v = 0; v < smem_residency_variants() && v < 64; v++) {
+        struct cudaFuncAttributes a;
+        variant_regs[v] = cudaFuncGetAttributes(&a, smem_residency_fn(v)) == cudaSuccess ? a.numRegs : 0;
+    }
+    n_variants = smem_residency_variants();
+}
+
 /* The probe variant with the fewest registers that still has at least regs. */
 static int probe_variant(int regs, int *probe_regs)
 {
-    static int variant_regs[64];
-    static int n;
-    int best = -1;
+    int n, best = -1;
 
-    if (!n) {
-        for (int v = 0; v < smem_residency_variants() && v < 64; v++) {
-            struct cudaFuncAttributes a;
-            variant_regs[v] = cudaFuncGetAttributes(&a, smem_residency_fn(v)) == cudaSuccess ? a.numRegs : 0;
-        }
-        n = smem_residency_variants();
-    }
+    pthread_once(&variants_once, read_variants);
+    n = n_variants;
     for (int v = 0; v < n; v++)
         if (variant_regs[v] >= regs && (best < 0 || variant_regs[v] < variant_regs[best]))
             best = v;

@@ -59,41 +59,24 @@ void smem_utc_now(char *buf, size_t len, bool compact_date)
     strftime(buf, len, compact_date ? "%Y%m%d" : "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device *d)
+static cJSON *nvml_reading(const struct smem_nvml *n)
 {
-    cJSON *doc = cJSON_CreateObject();
-    cJSON *tool, *r, *argv, *settings, *dev;
-    char host[256] = "unknown";
+    cJSON *o = cJSON_CreateObject();
+    char reasons[256];
 
-    if (!doc)
-        return NULL;
-    cJSON_AddStringToObject(doc, "schema", SMEM_SCHEMA);
-    tool = cJSON_AddObjectToObject(doc, "tool");
-    cJSON_AddStringToObject(tool, "name", "smembench");
-    cJSON_AddStringToObject(tool, "version", SMEM_VERSION);
-    cJSON_AddStringToObject(tool, "git", SMEM_GIT);
+    cJSON_AddNumberToObject(o, "temperature_c", n->temperature_c);
+    cJSON_AddNumberToObject(o, "power_w", n->power_w);
+    cJSON_AddNumberToObject(o, "sm_clock_mhz", n->sm_clock_mhz);
+    smem_nvml_reason_names(n->reasons, reasons, sizeof(reasons));
+    cJSON_AddStringToObject(o, "clock_event_reasons", reasons);
+    return o;
+}
 
-    r = cJSON_AddObjectToObject(doc, "run");
-    argv = cJSON_AddArrayToObject(r, "argv");
-    for (int i = 0; i < run->argc; i++)
-        cJSON_AddItemToArray(argv, cJSON_CreateString(run->argv[i]));
-    cJSON_AddStringToObject(r, "started", run->started);
-    gethostname(host, sizeof(host) - 1);
-    cJSON_AddStringToObject(r, "host", host);
-    cJSON_AddStringToObject(r, "mode", run->mode);
-    cJSON_AddStringToObject(r, "sweep", run->sweep);
-    cJSON_AddBoolToObject(r, "interrupted", false);
-    cJSON_AddNullToObject(r, "incomplete_reason");
-    settings = cJSON_AddObjectToObject(r, "settings");
-    cJSON_AddNumberToObject(settings, "min_samples", run->min_samples);
-    cJSON_AddNumberToObject(settings, "max_samples", run->max_samples);
-    cJSON_AddNumberToObject(settings, "max_noise", run->max_noise);
-    cJSON_AddNumberToObject(settings, "timeout_s", run->timeout_s);
-    cJSON_AddNumberToObject(settings, "seed", (double)run->seed);
-    cJSON_AddBoolToObject(settings, "quick", run->quick);
-    cJSON_AddBoolToObject(settings, "no_optin", run->no_optin);
+/* Everything known of a device (or a model). */
+static cJSON *device_record(const struct smem_device *d)
+{
+    cJSON *dev = cJSON_CreateObject();
 
-    dev = cJSON_AddObjectToObject(doc, "device");
     cJSON_AddStringToObject(dev, "name", d->name);
     cJSON_AddBoolToObject(dev, "model", d->is_model);
     json_opt_int(dev, "ordinal", d->ordinal);
@@ -124,6 +107,56 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     else
         cJSON_AddNullToObject(dev, "pci_bus_id");
     smem_json_number(dev, "measured_clock_mhz", d->measured_clock_mhz > 0 ? d->measured_clock_mhz : NAN);
+    if (d->nvml_start.ok) {
+        /* NVML found this device by its PCI bus id: its own number, and readings around the run */
+        cJSON *nv = cJSON_AddObjectToObject(dev, "nvml");
+        cJSON_AddNumberToObject(nv, "index", d->nvml_start.index);
+        cJSON_AddItemToObject(nv, "start", nvml_reading(&d->nvml_start));
+        if (d->nvml_end.ok)
+            cJSON_AddItemToObject(nv, "end", nvml_reading(&d->nvml_end));
+        else
+            cJSON_AddNullToObject(nv, "end");
+    } else {
+        cJSON_AddNullToObject(dev, "nvml");
+    }
+    return dev;
+}
+
+cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device *d)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *tool, *r, *argv, *settings;
+    char host[256] = "unknown";
+
+    if (!doc)
+        return NULL;
+    cJSON_AddStringToObject(doc, "schema", SMEM_SCHEMA);
+    tool = cJSON_AddObjectToObject(doc, "tool");
+    cJSON_AddStringToObject(tool, "name", "smembench");
+    cJSON_AddStringToObject(tool, "version", SMEM_VERSION);
+    cJSON_AddStringToObject(tool, "git", SMEM_GIT);
+
+    r = cJSON_AddObjectToObject(doc, "run");
+    argv = cJSON_AddArrayToObject(r, "argv");
+    for (int i = 0; i < run->argc; i++)
+        cJSON_AddItemToArray(argv, cJSON_CreateString(run->argv[i]));
+    cJSON_AddStringToObject(r, "started", run->started);
+    gethostname(host, sizeof(host) - 1);
+    cJSON_AddStringToObject(r, "host", host);
+    cJSON_AddStringToObject(r, "mode", run->mode);
+    cJSON_AddStringToObject(r, "sweep", run->sweep);
+    cJSON_AddBoolToObject(r, "interrupted", false);
+    cJSON_AddNullToObject(r, "incomplete_reason");
+    settings = cJSON_AddObjectToObject(r, "settings");
+    cJSON_AddNumberToObject(settings, "min_samples", run->min_samples);
+    cJSON_AddNumberToObject(settings, "max_samples", run->max_samples);
+    cJSON_AddNumberToObject(settings, "max_noise", run->max_noise);
+    cJSON_AddNumberToObject(settings, "timeout_s", run->timeout_s);
+    cJSON_AddNumberToObject(settings, "seed", (double)run->seed);
+    cJSON_AddBoolToObject(settings, "quick", run->quick);
+    cJSON_AddBoolToObject(settings, "no_optin", run->no_optin);
+
+    cJSON_AddItemToObject(doc, "device", device_record(d));
     cJSON_AddArrayToObject(doc, "results");
     return doc;
 }
@@ -141,7 +174,7 @@ static void add_stats(cJSON *obj, const struct smem_stats *s)
     cJSON_AddNumberToObject(obj, "count", (double)s->count);
 }
 
-int smem_report_add(cJSON *doc, const struct smem_result *r)
+int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
 {
     cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
     cJSON *o = cJSON_CreateObject();
@@ -154,6 +187,8 @@ int smem_report_add(cJSON *doc, const struct smem_result *r)
     cJSON_AddItemToArray(results, o);
     cJSON_AddStringToObject(o, "bench", b->name);
     cJSON_AddStringToObject(o, "sweep", r->point->sweep);
+    if (device_index >= 0)
+        cJSON_AddNumberToObject(o, "device_index", device_index);
     params = cJSON_AddObjectToObject(o, "params");
     for (size_t a = 0; a < b->n_axes; a++)
         cJSON_AddNumberToObject(params, b->axes[a].name, (double)r->point->values[a]);
@@ -206,6 +241,52 @@ int smem_report_add(cJSON *doc, const struct smem_result *r)
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);
     cJSON_AddBoolToObject(o, "verified", r->verified);
     return SMEM_OK;
+}
+
+void smem_report_add_devices(cJSON *doc, const struct smem_device *devs, int n)
+{
+    cJSON *arr = cJSON_AddArrayToObject(doc, "devices");
+
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(arr, device_record(&devs[i]));
+}
+
+void smem_report_spread(cJSON *doc, const struct smem_result *results, const size_t *done, int n_devs, size_t n)
+{
+    cJSON *arr = cJSON_AddArrayToObject(doc, "spread");
+
+    for (size_t i = 0; i < n; i++) {
+        int fast = -1, slow = -1, count = 0;
+        cJSON *o, *params;
+        const struct smem_bench *b;
+
+        for (int d = 0; d < n_devs; d++) {
+            const struct smem_result *r = &results[(size_t)d * n + i];
+            if (i >= done[d] || r->status != SMEM_POINT_OK)
+                continue;
+            count++;
+            if (fast < 0 || r->time_ns.median < results[(size_t)fast * n + i].time_ns.median)
+                fast = d;
+            if (slow < 0 || r->time_ns.median > results[(size_t)slow * n + i].time_ns.median)
+                slow = d;
+        }
+        if (count < 2)
+            continue;
+        b = results[i].point->bench;
+        o = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, o);
+        cJSON_AddStringToObject(o, "bench", b->name);
+        params = cJSON_AddObjectToObject(o, "params");
+        for (size_t a = 0; a < b->n_axes; a++)
+            cJSON_AddNumberToObject(params, b->axes[a].name, (double)results[i].point->values[a]);
+        cJSON_AddNumberToObject(o, "devices", count);
+        cJSON_AddNumberToObject(o, "fastest_device_index", fast);
+        cJSON_AddNumberToObject(o, "slowest_device_index", slow);
+        json_int(o, "fastest_median_ns", results[(size_t)fast * n + i].time_ns.median);
+        json_int(o, "slowest_median_ns", results[(size_t)slow * n + i].time_ns.median);
+        smem_json_number(o, "spread_pct", 100.0 * (results[(size_t)slow * n + i].time_ns.median /
+                                                   results[(size_t)fast * n + i].time_ns.median - 1));
+    }
 }
 
 void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why)

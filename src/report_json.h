@@ -24,8 +24,16 @@ struct smem_run_info {
 /* A new document with tool, run and device; results are added with smem_report_add. */
 cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device *dev);
 
-/* Appends one point. */
-int smem_report_add(cJSON *doc, const struct smem_result *r);
+/* Appends one point; device_index >= 0 names its device in "devices" (several-device runs). */
+int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index);
+
+/* Adds the "devices" array of a several-device run. */
+void smem_report_add_devices(cJSON *doc, const struct smem_device *devs, int n);
+
+/* Adds "spread": per point run by two or more devices, the fastest and slowest median and the
+ * spread between them. results holds n points per device, device after device; done[d] of them
+ * finished on device d. */
+void smem_report_spread(cJSON *doc, const struct smem_result *results, const size_t *done, int n_devs, size_t n);
 
 /* Marks the run as interrupted by signal sig, or ended early by a sticky CUDA error (sig 0, why). */
 void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why);

@@ -348,6 +348,7 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
     int rc = SMEM_OK;
 
     memset(out, 0, sizeof(*out));
+    SMEM_CUDA_CHECK(cudaSetDevice(dev->ordinal));   /* this thread's device, with --device all */
     SMEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&clk, sizeof(*clk)));
     for (size_t i = 0; i < n; i++) {

@@ -61,3 +61,43 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
     if (any_override)
         fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
 }
+
+void smem_table_spread(FILE *f, const struct smem_device *devs, int n_devs, const struct smem_result *results,
+                       const size_t *done, size_t n)
+{
+    fprintf(f, "\nspread between devices (median time, us):\n%-44s", "point");
+    for (int d = 0; d < n_devs; d++)
+        fprintf(f, " %9s%-3d", "dev", devs[d].ordinal);
+    fprintf(f, " %8s\n", "spread");
+    for (size_t i = 0; i < n; i++) {
+        const struct smem_bench *b = results[i].point->bench;
+        char name[128];
+        size_t used;
+        double lo = 0, hi = 0;
+        int count = 0;
+
+        smem_fmt(name, sizeof(name), "%s", b->name);
+        used = strlen(name);
+        for (size_t a = 0; a < b->n_axes; a++) {
+            smem_fmt(name + used, sizeof(name) - used, " %s=%lld", b->axes[a].name,
+                     (long long)results[i].point->values[a]);
+            used = strlen(name);
+        }
+        fprintf(f, "%-44s", name);
+        for (int d = 0; d < n_devs; d++) {
+            const struct smem_result *r = &results[(size_t)d * n + i];
+            if (i >= done[d] || r->status != SMEM_POINT_OK) {
+                fprintf(f, " %12s", "-");
+                continue;
+            }
+            fprintf(f, " %12.2f", r->time_ns.median / 1e3);
+            lo = count ? (r->time_ns.median < lo ? r->time_ns.median : lo) : r->time_ns.median;
+            hi = count ? (r->time_ns.median > hi ? r->time_ns.median : hi) : r->time_ns.median;
+            count++;
+        }
+        if (count > 1)
+            fprintf(f, " %7.2f%%%s\n", 100 * (hi / lo - 1), hi / lo > 1.05 ? " !" : "");
+        else
+            fprintf(f, " %8s\n", "-");
+    }
+}

@@ -179,9 +179,10 @@ def compare_unusable_input_exits_2():
         assert run("compare.py", a_result(), bad)[0] == 2
         assert run("compare.py", a_result(), os.path.join(d, "missing.json"))[0] == 2
         assert run("compare.py", a_result())[0] == 2
-        other = [f for f in RESULTS if f != a_result()]
-        if other:
-            assert run("compare.py", a_result(), other[0])[0] == 2, "no common points"
+        benches = {f: {r["bench"] for r in smem_results.load(f)["results"]} for f in RESULTS}
+        disjoint = [(a, b) for a in RESULTS for b in RESULTS if not benches[a] & benches[b]]
+        assert disjoint, "the committed results should hold two files with no benchmark in common"
+        assert run("compare.py", *disjoint[0])[0] == 2, "no common points"
 
 
 @test
@@ -236,6 +237,83 @@ def export_openmetrics_shape():
 def export_refuses_bad_input():
     assert run("export.py", "/nonexistent.json", "--format", "bmf")[0] == 2
     assert run("export.py", a_result(), "--format", "csv")[0] == 2
+
+
+def two_device_doc(slow=1.0):
+    """A several-device file made from a real one: the same points on a second GPU, times x slow."""
+    doc = json.load(open(a_result()))
+    second = copy.deepcopy(doc["results"])
+    for r in doc["results"]:
+        r["device_index"] = 0
+    for r in second:
+        r["device_index"] = 1
+        r["time_ns"]["raw"] = [round(v * slow) for v in r["time_ns"]["raw"]]
+        for k in ("min", "q1", "median", "q3", "max", "mean"):
+            if r["time_ns"]["stats"][k] is not None:
+                r["time_ns"]["stats"][k] = round(r["time_ns"]["stats"][k] * slow)
+    dev1 = copy.deepcopy(doc["device"])
+    dev1["ordinal"] = 1
+    doc["devices"] = [doc["device"], dev1]
+    doc["results"] += second
+    doc["spread"] = []
+    return doc
+
+
+@test
+def several_device_files_validate_split_and_compare():
+    import jsonschema
+    schema = json.load(open(os.path.join(ROOT, "results", "schema.json")))
+    doc = two_device_doc(1.10)
+    jsonschema.validate(doc, schema)
+    parts = smem_results.split_devices(smem_results.parse(json.dumps(doc)))
+    assert len(parts) == 2 and all(len(p["results"]) == len(doc["results"]) // 2 for p in parts)
+    assert parts[0]["device"]["name"] != parts[1]["device"]["name"], "each GPU gets its own label"
+    bad = copy.deepcopy(doc)
+    del bad["results"][0]["device_index"]
+    rejected(json.dumps(bad), "device_index")
+    with tempfile.TemporaryDirectory() as d:
+        a, b, c = (os.path.join(d, n) for n in ("a.json", "b.json", "c.json"))
+        json.dump(two_device_doc(1.0), open(a, "w"))
+        json.dump(two_device_doc(1.0), open(b, "w"))
+        slow = two_device_doc(1.0)
+        for r in slow["results"]:   # node c's GPU 1 got 10 % slower
+            if r["device_index"] == 1:
+                r["time_ns"]["raw"] = [round(v * 1.10) for v in r["time_ns"]["raw"]]
+                r["time_ns"]["stats"]["median"] = round(r["time_ns"]["stats"]["median"] * 1.10)
+        json.dump(slow, open(c, "w"))
+        rc, out, err = run("compare.py", a, b, c)
+        assert rc == 1, (rc, err)
+        n = len(doc["results"]) // 2
+        assert f"{2 * n} points compared: {2 * n} same" in out, out
+        assert f"{n} same, {n} slower" in out, out
+        rc, out, err = run("plot.py", a, c, "-o", os.path.join(d, "plots"))
+        assert rc == 0, err
+
+
+@test
+def slurm_script_gathers_compares_and_plots():
+    """The batch script with a stand-in srun (runs the task once, as on a one-node allocation)
+    and a stand-in smembench (writes a several-device file)."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_bin = os.path.join(d, "bin")
+        os.mkdir(fake_bin)
+        src = os.path.join(d, "fixture.json")
+        json.dump(two_device_doc(1.0), open(src, "w"))
+        with open(os.path.join(fake_bin, "srun"), "w") as f:
+            f.write('#!/bin/bash\nwhile [[ $1 == --* ]]; do shift; done\nexec "$@"\n')
+        exe = os.path.join(d, "smembench")
+        with open(exe, "w") as f:
+            f.write(f'#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && cp {src} "$2"; shift; done\n')
+        for f in (exe, os.path.join(fake_bin, "srun")):
+            os.chmod(f, 0o755)
+        os.symlink(sys.executable, os.path.join(fake_bin, "python3"))   # the Python that has matplotlib
+        env = dict(os.environ, PATH=fake_bin + os.pathsep + os.environ["PATH"], SMEMBENCH=exe,
+                   OUTDIR=os.path.join(d, "out"), SLURM_SUBMIT_DIR=ROOT)
+        p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "slurm", "smembench.sbatch")], env=env,
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert "1 node files" in p.stdout, p.stdout
+        assert os.path.exists(os.path.join(d, "out", "plots")), os.listdir(os.path.join(d, "out"))
 
 
 def main():

@@ -44,7 +44,9 @@ Test(cli, defaults)
     cr_assert_float_eq(opts.max_noise, 0.005, 1e-12);
     cr_assert_float_eq(opts.timeout_s, 1.0, 1e-12);
     cr_assert_eq(opts.seed, 1);
-    cr_assert_eq(opts.device, 0);
+    cr_assert_eq(opts.n_devices, 1);
+    cr_assert_eq(opts.devices[0], 0, "device 0 by default");
+    cr_assert_not(opts.all_devices);
     cr_assert_null(opts.output);
 }
 
@@ -242,4 +244,41 @@ Test(cli, rejects_output_ending_in_slash, .init = cr_redirect_stderr)
 {
     cr_assert_lt(PARSE("--sweep", "bank", "-o", "/tmp/"), 0);
     expect_one_line("expected a file name");
+}
+
+static int devices_of(const char *text, int *d, int *n, bool *all)
+{
+    return smem_cli_parse_devices(text, d, SMEM_MAX_DEVICES, n, all);
+}
+
+Test(devices, one_several_and_all)
+{
+    int d[SMEM_MAX_DEVICES], n;
+    bool all;
+
+    cr_assert_eq(devices_of("3", d, &n, &all), 0);
+    cr_assert(n == 1 && d[0] == 3 && !all);
+    cr_assert_eq(devices_of("0,2,7", d, &n, &all), 0);
+    cr_assert(n == 3 && d[0] == 0 && d[1] == 2 && d[2] == 7, "in the order given");
+    cr_assert_eq(devices_of("all", d, &n, &all), 0);
+    cr_assert(all && n == 0);
+    cr_assert_eq(PARSE("--sweep", "bank", "--device", "1,0"), 0);
+    cr_assert(opts.n_devices == 2 && opts.devices[0] == 1 && opts.devices[1] == 0);
+}
+
+Test(devices, rejects_malformed_lists, .init = cr_redirect_stderr)
+{
+    static const char *bad[] = { "", ",", "0,", ",1", "0,,1", "-1", "+1", "1024", "x", "1.5", "al", "all,0", "0 1",
+                                 "99999999999999999999" };
+    int d[SMEM_MAX_DEVICES], n;
+    bool all;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        cr_assert_lt(devices_of(bad[i], d, &n, &all), 0, "\"%s\" should be rejected", bad[i]);
+}
+
+Test(devices, rejects_a_device_listed_twice, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "bank", "--device", "0,1,0"), 0);
+    expect_one_line("device 0 is listed twice");
 }

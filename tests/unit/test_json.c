@@ -78,7 +78,7 @@ static cJSON *doc_with_one_point(struct smem_result *r, struct smem_point *pt, d
     smem_metrics_add(&r->metrics, "bytes_per_clk_sm", "B/clk/SM", 121.5, 128);
     smem_metrics_add(&r->metrics, "slowdown", "x", NAN, 0);
     smem_metrics_add(&r->metrics, "other", "x", INFINITY, 0);
-    cr_assert_eq(smem_report_add(doc, r), 0);
+    cr_assert_eq(smem_report_add(doc, r, -1), 0);
     return doc;
 }
 
