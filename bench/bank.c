@@ -53,6 +53,6 @@ const struct smem_bench smem_bank_bench = {
     .setup = smem_load_setup,
     .launch = smem_load_run,
     .verify = smem_load_verify,
-    .teardown = smem_load_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

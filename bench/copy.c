@@ -1,6 +1,5 @@
 /* The reference line of the memory-bound benchmarks: cudaMemcpyAsync device to device of mib MiB,
  * counted as bytes read plus bytes written, as the transpose and the reduction count theirs. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "../src/smem.h"
@@ -33,37 +32,19 @@ static void copy_metrics(const struct smem_case *c, const struct smem_timing *t,
 
 #if SMEM_HAVE_CUDA
 
-struct copy_state {
-    float *src, *dst, *h_src, *h_dst;
-};
-
 static int copy_setup(struct smem_case *c)
 {
-    struct copy_state *s = calloc(1, sizeof(*s));
-    size_t n = (size_t)c->plan.work / sizeof(float);
-    int rc;
+    size_t n = (size_t)c->plan.work / 4;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if ((rc = smem_gpu_random_floats(n, c->seed, &s->src, &s->h_src)))
-        goto fail;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->dst, (size_t)c->plan.work));
-    SMEM_CUDA_CHECK(cudaMemset(s->dst, 0xff, (size_t)c->plan.work));
-    if (!(s->h_dst = malloc((size_t)c->plan.work))) {
-        rc = SMEM_ENOMEM;
-        goto fail;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, n, n, SMEM_FILL_FLOATS);
 }
 
 static int copy_launch(struct smem_case *c)
 {
-    struct copy_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(cudaMemcpyAsync(s->dst, s->src, (size_t)c->plan.work, cudaMemcpyDeviceToDevice,
+    SMEM_CUDA_CHECK(cudaMemcpyAsync(io->out, io->in, (size_t)c->plan.work, cudaMemcpyDeviceToDevice,
                                     (cudaStream_t)c->stream));
     return SMEM_OK;
 fail:
@@ -72,31 +53,16 @@ fail:
 
 static int copy_verify(struct smem_case *c)
 {
-    struct copy_state *s = c->priv;
-    int rc = SMEM_OK;
+    struct smem_io *io = c->priv;
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_dst, s->dst, (size_t)c->plan.work, cudaMemcpyDeviceToHost));
-    if (memcmp(s->h_dst, s->h_src, (size_t)c->plan.work)) {
+    if ((rc = smem_io_fetch(io)))
+        return rc;
+    if (memcmp(io->h_out, io->h_in, (size_t)c->plan.work)) {
         smem_fmt(c->reason, sizeof(c->reason), "the copy differs from its source");
         return SMEM_EVERIFY;
     }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void copy_teardown(struct smem_case *c)
-{
-    struct copy_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->src);
-    cudaFree(s->dst);
-    free(s->h_src);
-    free(s->h_dst);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -112,6 +78,6 @@ const struct smem_bench smem_copy_bench = {
     .setup = copy_setup,
     .launch = copy_launch,
     .verify = copy_verify,
-    .teardown = copy_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

@@ -9,8 +9,6 @@
 #include "bench.h"
 
 #if SMEM_HAVE_CUDA
-#include <math.h>
-
 #include "../src/gpu.h"
 #endif
 
@@ -68,10 +66,6 @@ static void footprint_metrics(const struct smem_case *c, const struct smem_timin
 
 #if SMEM_HAVE_CUDA
 
-struct footprint_state {
-    float *in, *out, *h_in, *h_out;
-};
-
 static const void *footprint_kernel(const struct smem_plan *p)
 {
     (void)p;
@@ -80,31 +74,15 @@ static const void *footprint_kernel(const struct smem_plan *p)
 
 static int footprint_setup(struct smem_case *c)
 {
-    struct footprint_state *s = calloc(1, sizeof(*s));
-    size_t n = (size_t)c->plan.work;
-    int rc;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if ((rc = smem_gpu_random_floats(n, c->seed, &s->in, &s->h_in)))
-        goto fail;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, n * sizeof(float)));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, n * sizeof(float)));
-    if (!(s->h_out = malloc(n * sizeof(float)))) {
-        rc = SMEM_ENOMEM;
-        goto fail;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, (size_t)c->plan.work, (size_t)c->plan.work, SMEM_FILL_FLOATS);
 }
 
 static int footprint_launch(struct smem_case *c)
 {
-    struct footprint_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_footprint_launch(c->grid, c->plan.dyn_smem, s->in, s->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_footprint_launch(c->grid, c->plan.dyn_smem, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -112,38 +90,24 @@ fail:
 
 static int footprint_verify(struct smem_case *c)
 {
-    struct footprint_state *s = c->priv;
+    struct smem_io *io = c->priv;
+    const float *in = io->h_in, *out = io->h_out;
     size_t tile_len = c->plan.dyn_smem / 4, n = (size_t)c->plan.work;
-    int rc = SMEM_OK;
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    if ((rc = smem_io_fetch(io)))
+        return rc;
     for (size_t i = 0; i < n; i++) {
         size_t base = i / tile_len * tile_len, k = i - base;
         /* x + 2y: the doubling is exact, so fused or not the result is one rounding: exact match */
-        float want = s->h_in[i] + 2.0f * s->h_in[base + tile_len - 1 - k];
-        if (s->h_out[i] != want) {
-            smem_fmt(c->reason, sizeof(c->reason), "element %zu is %g, the host reference %g", i,
-                     (double)s->h_out[i], (double)want);
+        float want = in[i] + 2.0f * in[base + tile_len - 1 - k];
+        if (out[i] != want) {
+            smem_fmt(c->reason, sizeof(c->reason), "element %zu is %g, the host reference %g", i, (double)out[i],
+                     (double)want);
             return SMEM_EVERIFY;
         }
     }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void footprint_teardown(struct smem_case *c)
-{
-    struct footprint_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->in);
-    cudaFree(s->out);
-    free(s->h_in);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -160,6 +124,6 @@ const struct smem_bench smem_footprint_bench = {
     .setup = footprint_setup,
     .launch = footprint_launch,
     .verify = footprint_verify,
-    .teardown = footprint_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

@@ -2,8 +2,7 @@
  * What the carveout leaves to L1 (256 KiB per SM on Hopper, minus the shared part) decides how
  * much of the table hits: a small carveout keeps the whole table in L1, a large one sends most
  * reads to L2. Every SM is full and each thread keeps 8 independent gathers in flight. */
-#include <stdlib.h>
-
+#include "../kernels/hash.h"
 #include "../kernels/kernels.h"
 #include "../src/smem.h"
 #include "bench.h"
@@ -53,57 +52,28 @@ static void gather_metrics(const struct smem_case *c, const struct smem_timing *
 
 #if SMEM_HAVE_CUDA
 
-/* the kernel's hash (kernels/carveout.cu), for the host reference */
-static uint32_t hash32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
-struct gather_state {
-    float *table, *out, *h_table, *h_out;
-    uint32_t table_len;
-    size_t n_out;
-};
-
 static const void *gather_kernel(const struct smem_plan *p)
 {
     (void)p;
     return smem_gather_fn();
 }
 
+static uint32_t table_len(const struct smem_case *c)
+{
+    return (uint32_t)(c->values[1] * K / 4);
+}
+
 static int gather_setup(struct smem_case *c)
 {
-    struct gather_state *s = calloc(1, sizeof(*s));
-    int rc;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    s->table_len = (uint32_t)(c->values[1] * K / 4);
-    s->n_out = (size_t)c->grid * c->plan.block;
-    if ((rc = smem_gpu_random_floats(s->table_len, c->seed, &s->table, &s->h_table)))
-        goto fail;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(float)));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(float)));
-    if (!(s->h_out = malloc(s->n_out * sizeof(float)))) {
-        rc = SMEM_ENOMEM;
-        goto fail;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, table_len(c), (size_t)c->grid * c->plan.block, SMEM_FILL_FLOATS);
 }
 
 static int gather_launch(struct smem_case *c)
 {
-    struct gather_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_gather_launch(c->grid, s->table, s->table_len, (uint32_t)c->plan.work, s->out, c->clk,
+    SMEM_CUDA_CHECK(smem_gather_launch(c->grid, io->in, table_len(c), (uint32_t)c->plan.work, io->out, c->clk,
                                        c->stream));
     return SMEM_OK;
 fail:
@@ -112,51 +82,35 @@ fail:
 
 static int gather_verify(struct smem_case *c)
 {
-    struct gather_state *s = c->priv;
-    uint32_t gathers = (uint32_t)c->plan.work;
-    int rc = SMEM_OK;
+    struct smem_io *io = c->priv;
+    const float *table = io->h_in, *out = io->h_out;
+    uint32_t gathers = (uint32_t)c->plan.work, len = table_len(c);
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, s->n_out * sizeof(float), cudaMemcpyDeviceToHost));
+    if ((rc = smem_io_fetch(io)))
+        return rc;
     /* every output written (the poison is NaN), and every 61st thread recomputed in full: the same
      * additions in the same order as the kernel, so the match is exact */
-    for (size_t tid = 0; tid < s->n_out; tid++) {
+    for (size_t tid = 0; tid < io->n_out; tid++) {
         float acc[SMEM_GATHER_UNROLL] = { 0 }, sum = 0;
-        if (isnan(s->h_out[tid])) {
+        if (isnan(out[tid])) {
             smem_fmt(c->reason, sizeof(c->reason), "thread %zu wrote nothing", tid);
             return SMEM_EVERIFY;
         }
-        if (tid % 61 && tid != s->n_out - 1)
+        if (tid % 61 && tid != io->n_out - 1)
             continue;
         for (uint32_t g = 0; g < gathers; g += SMEM_GATHER_UNROLL)
-            for (int u = 0; u < SMEM_GATHER_UNROLL; u++) {
-                uint32_t h = hash32((uint32_t)tid * gathers + g + (uint32_t)u);
-                acc[u] += s->h_table[(uint32_t)(((uint64_t)h * s->table_len) >> 32)];
-            }
+            for (int u = 0; u < SMEM_GATHER_UNROLL; u++)
+                acc[u] += table[smem_gather_index((uint32_t)tid, g + (uint32_t)u, gathers, len)];
         for (int u = 0; u < SMEM_GATHER_UNROLL; u++)
             sum += acc[u];
-        if (s->h_out[tid] != sum) {
+        if (out[tid] != sum) {
             smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed %g, the host reference %g", tid,
-                     (double)s->h_out[tid], (double)sum);
+                     (double)out[tid], (double)sum);
             return SMEM_EVERIFY;
         }
     }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void gather_teardown(struct smem_case *c)
-{
-    struct gather_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->table);
-    cudaFree(s->out);
-    free(s->h_table);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -173,6 +127,6 @@ const struct smem_bench smem_gather_bench = {
     .setup = gather_setup,
     .launch = gather_launch,
     .verify = gather_verify,
-    .teardown = gather_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

@@ -95,11 +95,6 @@ static int plan_stride(const struct smem_plan *p)
     return p->variant >> 8;
 }
 
-struct load_state {
-    uint32_t *in, *out, *h_in, *h_out;
-    size_t n_out;
-};
-
 const void *smem_load_kernel(const struct smem_plan *p)
 {
     return smem_load_fn(plan_width(p));
@@ -107,34 +102,19 @@ const void *smem_load_kernel(const struct smem_plan *p)
 
 int smem_load_setup(struct smem_case *c)
 {
-    struct load_state *s = calloc(1, sizeof(*s));
-    int rc;
+    size_t n_out = (size_t)c->grid * c->plan.block;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    s->n_out = (size_t)c->grid * c->plan.block;
     c->plan.work = iterations(plan_width(&c->plan), plan_stride(&c->plan), (double)c->plan.work,
-                              (double)s->n_out / c->dev->sm_count);
-    if ((rc = smem_gpu_random_words(SMEM_LOAD_WORDS, c->seed, &s->in, &s->h_in)))
-        goto fail;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(uint32_t)));
-    /* poisoned, so an output the kernel did not write cannot pass */
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(uint32_t)));
-    if (!(s->h_out = malloc(s->n_out * sizeof(uint32_t)))) {
-        rc = SMEM_ENOMEM;
-        goto fail;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
+                              (double)n_out / c->dev->sm_count);
+    return smem_io_setup(c, SMEM_LOAD_WORDS, n_out, SMEM_FILL_WORDS);
 }
 
 int smem_load_run(struct smem_case *c)
 {
-    struct load_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_load_launch(plan_width(&c->plan), c->grid, c->plan.block, s->in, s->out,
+    SMEM_CUDA_CHECK(smem_load_launch(plan_width(&c->plan), c->grid, c->plan.block, io->in, io->out,
                                      plan_stride(&c->plan), (int)c->plan.work, c->clk, c->stream));
     return SMEM_OK;
 fail:
@@ -143,10 +123,10 @@ fail:
 
 int smem_load_verify(struct smem_case *c)
 {
-    struct load_state *s = c->priv;
-    int width = plan_width(&c->plan), stride = plan_stride(&c->plan);
+    struct smem_io *io = c->priv;
+    const uint32_t *in = io->h_in, *out = io->h_out;
+    int width = plan_width(&c->plan), stride = plan_stride(&c->plan), rc;
     uint32_t ref[32];
-    int rc = SMEM_OK;
 
     /* lane l sums, work times over, the words of its SMEM_LOAD_UNROLL accesses */
     for (int lane = 0; lane < 32; lane++) {
@@ -154,34 +134,19 @@ int smem_load_verify(struct smem_case *c)
         for (int j = 0; j < SMEM_LOAD_UNROLL; j++) {
             size_t byte = (size_t)lane * stride * width + (size_t)j * SMEM_LOAD_ROW_BYTES;
             for (int k = 0; k < width / 4; k++)
-                once += s->h_in[byte / 4 + k];
+                once += in[byte / 4 + k];
         }
         ref[lane] = once * (uint32_t)c->plan.work;
     }
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, s->n_out * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < s->n_out; i++)
-        if (s->h_out[i] != ref[i % 32]) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed 0x%08x, the host reference 0x%08x", i,
-                     s->h_out[i], ref[i % 32]);
+    if ((rc = smem_io_fetch(io)))
+        return rc;
+    for (size_t i = 0; i < io->n_out; i++)
+        if (out[i] != ref[i % 32]) {
+            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed 0x%08x, the host reference 0x%08x", i, out[i],
+                     ref[i % 32]);
             return SMEM_EVERIFY;
         }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-void smem_load_teardown(struct smem_case *c)
-{
-    struct load_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->in);
-    cudaFree(s->out);
-    free(s->h_in);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif

@@ -4,6 +4,10 @@
 
 #include "bench.h"
 
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"   /* smem_io_teardown */
+#endif
+
 /* Shared memory moves 32 banks x 4 bytes per clock per SM. */
 #define SMEM_BYTES_PER_CLK_SM 128.0
 
@@ -21,7 +25,6 @@ const void *smem_load_kernel(const struct smem_plan *p);
 int smem_load_setup(struct smem_case *c);
 int smem_load_run(struct smem_case *c);
 int smem_load_verify(struct smem_case *c);
-void smem_load_teardown(struct smem_case *c);
 #endif
 
 /* Bytes the last plan's launch requests from shared memory, and bytes/clock/SM for a timing. */

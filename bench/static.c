@@ -60,6 +60,6 @@ const struct smem_bench smem_static_bench = {
     .setup = smem_stream_setup,
     .launch = smem_stream_launch,
     .verify = smem_stream_verify,
-    .teardown = smem_stream_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

@@ -35,41 +35,20 @@ void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t,
 
 #if SMEM_HAVE_CUDA
 
-struct stream_state {
-    float *in, *out, *h_in, *h_out;
-    size_t n_out;
-};
-
 int smem_stream_setup(struct smem_case *c)
 {
-    struct stream_state *s = calloc(1, sizeof(*s));
-    int rc;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    s->n_out = (size_t)c->grid * c->plan.block;
-    if ((rc = smem_gpu_random_floats((size_t)c->plan.work, c->seed, &s->in, &s->h_in)))
-        goto fail;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, s->n_out * sizeof(float)));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, s->n_out * sizeof(float))); /* NaN: unwritten fails */
-    if (!(s->h_out = malloc(s->n_out * sizeof(float)))) {
-        rc = SMEM_ENOMEM;
-        goto fail;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, (size_t)c->plan.work, (size_t)c->grid * c->plan.block, SMEM_FILL_FLOATS);
 }
 
 int smem_stream_launch(struct smem_case *c)
 {
-    struct stream_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
     if (c->plan.variant)
-        SMEM_CUDA_CHECK(smem_static_launch(c->plan.static_smem, c->grid, s->in, s->out, c->clk, c->stream));
+        SMEM_CUDA_CHECK(smem_static_launch(c->plan.static_smem, c->grid, io->in, io->out, c->clk, c->stream));
     else
-        SMEM_CUDA_CHECK(smem_dynamic_launch(c->grid, c->plan.dyn_smem, s->in, s->out, c->clk, c->stream));
+        SMEM_CUDA_CHECK(smem_dynamic_launch(c->grid, c->plan.dyn_smem, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -77,15 +56,17 @@ fail:
 
 int smem_stream_verify(struct smem_case *c)
 {
-    struct stream_state *s = c->priv;
+    struct smem_io *io = c->priv;
+    const float *h_in = io->h_in, *h_out = io->h_out;
     size_t words = (c->plan.dyn_smem + c->plan.static_smem) / sizeof(float);
     unsigned block = c->plan.block, slots = words < block ? (unsigned)words : block;
     float partial[SMEM_DYNAMIC_BLOCK];
-    int rc = SMEM_OK;
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, s->n_out * sizeof(float), cudaMemcpyDeviceToHost));
+    if ((rc = smem_io_fetch(io)))
+        return rc;
     for (unsigned b = 0; b < c->grid; b++) {
-        const float *in = s->h_in + (size_t)b * SMEM_DYNAMIC_CHUNK;
+        const float *in = h_in + (size_t)b * SMEM_DYNAMIC_CHUNK;
         for (unsigned t = 0; t < block; t++) {
             float v = 0;
             for (unsigned i = t; i < SMEM_DYNAMIC_CHUNK; i += block)
@@ -96,7 +77,7 @@ int smem_stream_verify(struct smem_case *c)
             /* the same additions in the same order: only an FMA-free reordering could differ,
              * so 1e-5 relative (about 100 ulp) is generous and still catches any wrong element */
             float want = t < slots ? partial[slots - 1 - t] : partial[t];
-            float got = s->h_out[(size_t)b * block + t];
+            float got = h_out[(size_t)b * block + t];
             if (!(fabsf(got - want) <= 1e-5f * fmaxf(1.0f, fabsf(want)))) {
                 smem_fmt(c->reason, sizeof(c->reason), "block %u thread %u wrote %g, the host reference %g", b, t,
                          (double)got, (double)want);
@@ -105,22 +86,6 @@ int smem_stream_verify(struct smem_case *c)
         }
     }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-void smem_stream_teardown(struct smem_case *c)
-{
-    struct stream_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->in);
-    cudaFree(s->out);
-    free(s->h_in);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif

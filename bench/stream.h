@@ -5,6 +5,10 @@
 
 #include "bench.h"
 
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"   /* smem_io_teardown */
+#endif
+
 /* Default data streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */
 #define SMEM_STREAM_MIB 256
 
@@ -18,7 +22,6 @@ void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t,
 int smem_stream_setup(struct smem_case *c);
 int smem_stream_launch(struct smem_case *c);
 int smem_stream_verify(struct smem_case *c);
-void smem_stream_teardown(struct smem_case *c);
 #endif
 
 #endif

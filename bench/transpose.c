@@ -5,7 +5,6 @@
 #include "transpose.h"
 
 #include <math.h>
-#include <stdlib.h>
 
 #include "../kernels/kernels.h"
 #include "../src/smem.h"
@@ -72,10 +71,6 @@ void smem_transpose_metrics(const struct smem_case *c, const struct smem_timing 
 
 #if SMEM_HAVE_CUDA
 
-struct transpose_state {
-    float *in, *out, *h_in, *h_out;
-};
-
 const void *smem_transpose_kernel(const struct smem_plan *p)
 {
     return smem_transpose_fn(p->variant);
@@ -83,31 +78,17 @@ const void *smem_transpose_kernel(const struct smem_plan *p)
 
 int smem_transpose_setup(struct smem_case *c)
 {
-    struct transpose_state *s = calloc(1, sizeof(*s));
     size_t n = (size_t)c->plan.work * (size_t)c->plan.work;
-    int rc;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if ((rc = smem_gpu_random_floats(n, c->seed, &s->in, &s->h_in)))
-        goto fail;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, n * sizeof(float)));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, n * sizeof(float)));
-    if (!(s->h_out = malloc(n * sizeof(float)))) {
-        rc = SMEM_ENOMEM;
-        goto fail;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, n, n, SMEM_FILL_FLOATS);
 }
 
 int smem_transpose_run(struct smem_case *c)
 {
-    struct transpose_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_transpose_launch(c->plan.variant, (int)c->plan.work, s->in, s->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_transpose_launch(c->plan.variant, (int)c->plan.work, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -115,35 +96,21 @@ fail:
 
 int smem_transpose_verify(struct smem_case *c)
 {
-    struct transpose_state *s = c->priv;
+    struct smem_io *io = c->priv;
+    const float *in = io->h_in, *out = io->h_out;
     size_t n = (size_t)c->plan.work;
-    int rc = SMEM_OK;
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, n * n * sizeof(float), cudaMemcpyDeviceToHost));
+    if ((rc = smem_io_fetch(io)))
+        return rc;
     for (size_t i = 0; i < n; i++)
         for (size_t j = 0; j < n; j++)
-            if (s->h_out[j * n + i] != s->h_in[i * n + j]) {   /* a move, so exact */
+            if (out[j * n + i] != in[i * n + j]) {   /* a move, so exact */
                 smem_fmt(c->reason, sizeof(c->reason), "out[%zu][%zu] = %g, expected in[%zu][%zu] = %g", j, i,
-                         (double)s->h_out[j * n + i], i, j, (double)s->h_in[i * n + j]);
+                         (double)out[j * n + i], i, j, (double)in[i * n + j]);
                 return SMEM_EVERIFY;
             }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-void smem_transpose_teardown(struct smem_case *c)
-{
-    struct transpose_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->in);
-    cudaFree(s->out);
-    free(s->h_in);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -161,6 +128,6 @@ const struct smem_bench smem_transpose_bench = {
     .setup = smem_transpose_setup,
     .launch = smem_transpose_run,
     .verify = smem_transpose_verify,
-    .teardown = smem_transpose_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

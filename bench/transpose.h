@@ -4,6 +4,10 @@
 
 #include "bench.h"
 
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"   /* smem_io_teardown */
+#endif
+
 /* The edge of a square fp32 matrix of mib MiB, or 0 when there is none that is a multiple of 32. */
 int smem_transpose_edge(int64_t mib);
 
@@ -16,7 +20,6 @@ const void *smem_transpose_kernel(const struct smem_plan *p);
 int smem_transpose_setup(struct smem_case *c);
 int smem_transpose_run(struct smem_case *c);
 int smem_transpose_verify(struct smem_case *c);
-void smem_transpose_teardown(struct smem_case *c);
 #endif
 
 #endif

@@ -33,6 +33,6 @@ const struct smem_bench smem_transpose_naive_bench = {
     .setup = smem_transpose_setup,
     .launch = smem_transpose_run,
     .verify = smem_transpose_verify,
-    .teardown = smem_transpose_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

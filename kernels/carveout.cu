@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
+#include "hash.h"
 #include "kernels.h"
 
 /* Registers capped for 7 resident blocks of 256 threads: shared memory, not registers, limits. */
@@ -24,17 +25,6 @@ footprint_kernel(const float *in, float *out, uint32_t tile_len, smem_clock *clk
     smem_clock_mark(clk, true);
 }
 
-__device__ __forceinline__ uint32_t hash32(uint32_t x)
-{
-    /* lowbias32 (Wellons): cheap and well mixed, so the gather has no pattern L1 could exploit */
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
 __global__ void __launch_bounds__(SMEM_GATHER_BLOCK)
 gather_kernel(const float *__restrict__ table, uint32_t table_len, uint32_t gathers, float *out,
               smem_clock *clk)
@@ -46,8 +36,7 @@ gather_kernel(const float *__restrict__ table, uint32_t table_len, uint32_t gath
     for (uint32_t g = 0; g < gathers; g += SMEM_GATHER_UNROLL) {
 #pragma unroll
         for (int u = 0; u < SMEM_GATHER_UNROLL; u++) {
-            uint32_t idx = (uint32_t)(((uint64_t)hash32(tid * gathers + g + u) * table_len) >> 32);
-            acc[u] += __ldg(&table[idx]);
+            acc[u] += __ldg(&table[smem_gather_index(tid, g + u, gathers, table_len)]);
         }
     }
     float sum = 0;

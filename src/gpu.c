@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rng.h"
 
@@ -56,18 +57,25 @@ void smem_cuda_clear(void)
     last_error[0] = '\0';
 }
 
-int smem_gpu_random_floats(size_t n, uint64_t seed, float **dev, float **host)
+int smem_gpu_random(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host)
 {
     uint64_t state = seed;
-    float *h = malloc(n * sizeof(*h));
+    uint32_t *h = malloc(n * sizeof(*h));
     int rc = SMEM_OK;
 
     *dev = NULL;
+    *host = NULL;
     if (!h)
         return SMEM_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        h[i] = smem_rng_float(&state);
-    SMEM_CUDA_CHECK(cudaMalloc((void **)dev, n * sizeof(*h)));
+    for (size_t i = 0; i < n; i++) {
+        if (fill == SMEM_FILL_FLOATS) {
+            float f = smem_rng_float(&state);
+            memcpy(&h[i], &f, sizeof(f));
+        } else {
+            h[i] = (uint32_t)smem_rng_next(&state);
+        }
+    }
+    SMEM_CUDA_CHECK(cudaMalloc(dev, n * sizeof(*h)));
     SMEM_CUDA_CHECK(cudaMemcpy(*dev, h, n * sizeof(*h), cudaMemcpyHostToDevice));
     *host = h;
     return SMEM_OK;
@@ -78,26 +86,48 @@ fail:
     return rc;
 }
 
-int smem_gpu_random_words(size_t n, uint64_t seed, uint32_t **dev, uint32_t **host)
+int smem_gpu_random_floats(size_t n, uint64_t seed, float **dev, float **host)
 {
-    uint64_t state = seed;
-    uint32_t *h = malloc(n * sizeof(*h));
-    int rc = SMEM_OK;
+    return smem_gpu_random(n, SMEM_FILL_FLOATS, seed, (void **)dev, (void **)host);
+}
 
-    *dev = NULL;
-    if (!h)
+int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill fill)
+{
+    struct smem_io *io = calloc(1, sizeof(*io));
+    int rc;
+
+    if (!(c->priv = io))
         return SMEM_ENOMEM;
-    for (size_t i = 0; i < n; i++)
-        h[i] = (uint32_t)smem_rng_next(&state);
-    SMEM_CUDA_CHECK(cudaMalloc((void **)dev, n * sizeof(*h)));
-    SMEM_CUDA_CHECK(cudaMemcpy(*dev, h, n * sizeof(*h), cudaMemcpyHostToDevice));
-    *host = h;
+    io->n_in = n_in;
+    io->n_out = n_out;
+    if ((rc = smem_gpu_random(n_in, fill, c->seed, &io->in, &io->h_in)))
+        return rc;
+    SMEM_CUDA_CHECK(cudaMalloc(&io->out, n_out * 4));
+    SMEM_CUDA_CHECK(cudaMemset(io->out, 0xff, n_out * 4));
+    if (!(io->h_out = malloc(n_out * 4)))
+        return SMEM_ENOMEM;
     return SMEM_OK;
 fail:
-    cudaFree(*dev);
-    *dev = NULL;
-    free(h);
     return rc;
+}
+
+int smem_io_fetch(struct smem_io *io)
+{
+    return SMEM_CUDA_STATUS(cudaMemcpy(io->h_out, io->out, io->n_out * 4, cudaMemcpyDeviceToHost));
+}
+
+void smem_io_teardown(struct smem_case *c)
+{
+    struct smem_io *io = c->priv;
+
+    if (!io)
+        return;
+    cudaFree(io->in);
+    cudaFree(io->out);
+    free(io->h_in);
+    free(io->h_out);
+    free(io);
+    c->priv = NULL;
 }
 
 double smem_rel_diff(double a, double b, double floor)
