@@ -129,10 +129,3 @@ void smem_io_teardown(struct smem_case *c)
     free(io);
     c->priv = NULL;
 }
-
-double smem_rel_diff(double a, double b, double floor)
-{
-    double scale = fabs(b) > floor ? fabs(b) : floor;
-
-    return fabs(a - b) / scale;
-}

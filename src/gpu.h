@@ -65,7 +65,5 @@ int smem_io_fetch(struct smem_io *io);
 /* Frees c->priv's struct smem_io, however far its setup got. */
 void smem_io_teardown(struct smem_case *c);
 
-/* Relative difference |a - b| / max(|b|, floor), for comparing with a float reference. */
-double smem_rel_diff(double a, double b, double floor);
 
 #endif

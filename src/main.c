@@ -187,13 +187,8 @@ static int measure_all(const struct smem_device *devs, int n_devs, const struct 
 
 static bool all_predictable(const struct smem_options *o)
 {
-    if (o->bench) {
-        for (size_t i = 0; i < smem_n_sweeps; i++)
-            for (size_t k = 0; smem_sweeps[i].predictable && smem_sweeps[i].benches[k]; k++)
-                if (!strcmp(smem_sweeps[i].benches[k], o->bench))
-                    return true;
-        return false;
-    }
+    if (o->bench)
+        return smem_bench_find(o->bench) && smem_sweep_bench_predictable(smem_bench_find(o->bench));
     for (size_t i = 0; i < o->n_sweeps; i++) {
         const struct smem_sweep *sw = smem_sweep_find(o->sweeps[i]);
         if (!sw || !sw->predictable)

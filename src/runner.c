@@ -49,14 +49,13 @@ static void plan_func(const struct smem_device *d, const struct smem_plan *p, bo
     f->max_threads_per_block = (int)p->block;
 }
 
-static void record_prediction(struct smem_result *r, const struct smem_device *d, const struct smem_prediction *pr)
+static void record_prediction(struct smem_result *r, const struct smem_prediction *pr)
 {
     r->occ.predicted = pr->blocks_per_sm;
     r->occ.warps_per_sm = pr->warps_per_sm;
     r->occ.occupancy_pct = pr->occupancy_pct;
     smem_fmt(r->occ.limiter, sizeof(r->occ.limiter), "%s", pr->limiter);
     r->occ.smem_config_bytes = pr->smem_config_bytes;
-    (void)d;
 }
 
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
@@ -86,7 +85,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
             smem_fmt(r->reason, sizeof(r->reason), "the occupancy calculator rejects this configuration on %s", dev->name);
             continue;
         }
-        record_prediction(r, dev, &pr);
+        record_prediction(r, &pr);
         r->status = SMEM_POINT_PREDICTED;
         if (pr.blocks_per_sm == 0) {
             r->status = SMEM_POINT_SKIPPED;
@@ -261,7 +260,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
     smem_occupancy_api(fn, (int)c.plan.block, c.plan.dyn_smem, &r->occ.api);
     if (!smem_occupancy_predict(d, &f, (int)c.plan.block, c.plan.dyn_smem, c.plan.carveout_pct, &pr))
-        record_prediction(r, d, &pr);
+        record_prediction(r, &pr);
     if (r->occ.api >= 0) {
         r->occ.warps_per_sm = r->occ.api * (int)((c.plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);

@@ -31,6 +31,15 @@ const struct smem_sweep *smem_sweep_find(const char *name)
     return NULL;
 }
 
+bool smem_sweep_bench_predictable(const struct smem_bench *b)
+{
+    for (size_t s = 0; s < smem_n_sweeps; s++)
+        for (size_t k = 0; smem_sweeps[s].predictable && smem_sweeps[s].benches[k]; k++)
+            if (!strcmp(smem_sweeps[s].benches[k], b->name))
+                return true;
+    return false;
+}
+
 static void list_error(const char *text, const struct smem_axis *axis, const char *what)
 {
     smem_error("invalid value \"%s\" for --axis %s: %s; expected %lld..%lld as a list (1,2,4), a range "
@@ -228,13 +237,8 @@ static int add_sweep(const char *name, bool predict, const struct smem_bench **b
         bool in = !sw->benches[0];
         for (size_t k = 0; !in && sw->benches[k]; k++)
             in = !strcmp(sw->benches[k], b->name);
-        if (in && predict && !sw->benches[0]) {
-            /* "all" in predict mode: only the benchmarks of predictable sweeps */
-            in = false;
-            for (size_t s = 0; s < smem_n_sweeps && !in; s++)
-                for (size_t k = 0; smem_sweeps[s].predictable && smem_sweeps[s].benches[k]; k++)
-                    in = in || !strcmp(smem_sweeps[s].benches[k], b->name);
-        }
+        if (in && predict && !sw->benches[0])   /* "all" in predict mode: the predictable ones */
+            in = smem_sweep_bench_predictable(b);
         if (in && !bench_listed(benches, *nb, b)) {
             owner[*nb] = sw->name;
             benches[(*nb)++] = b;
@@ -266,6 +270,11 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
                 used = strlen(names);
             }
             smem_error("unknown benchmark \"%s\"; known benchmarks: %s", r->bench, names);
+            return SMEM_EINVAL;
+        }
+        if (r->predict && !smem_sweep_bench_predictable(b)) {
+            smem_error("benchmark \"%s\" needs a GPU and cannot run in predict mode; the carveout, dynamic and "
+                       "tile sweeps' benchmarks can", r->bench);
             return SMEM_EINVAL;
         }
         benches[nb] = b;

@@ -22,6 +22,9 @@ struct smem_sweep {
 extern const struct smem_sweep smem_sweeps[];
 extern const size_t smem_n_sweeps;
 
+/* Whether b belongs to a sweep that runs in predict mode. */
+bool smem_sweep_bench_predictable(const struct smem_bench *b);
+
 /* The sweep of that name, or NULL. */
 const struct smem_sweep *smem_sweep_find(const char *name);
 

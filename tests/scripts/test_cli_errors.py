@@ -57,6 +57,7 @@ CASES = [
     (["--sweep", "carveout", "--predict", "h900"], 2, 'unknown GPU model "h900"'),
     (["--sweep", "carveout", "--predict", "h100", "--predict", "a100"], 2, "--predict given twice"),
     (["--sweep", "bank", "--predict", "h100"], 2, "cannot run in predict mode"),
+    (["--bench", "latency", "--predict", "h100"], 2, "cannot run in predict mode"),
     (["--sweep", "carveout", "--predict", "h100", "--require-gpu"], 2, "cannot be combined"),
     (["--sweep", "carveout", "--predict", "h100", "--device", "0"], 2, "cannot be combined"),
     (["--sweep", "carveout", "-o", "existing.json"], 2, "already exists"),
