@@ -267,7 +267,7 @@ int main(int argc, char **argv)
                 return SMEM_EXIT_NODEV;
             }
             if (!all_predictable(&o)) {
-                smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs carveout and dynamic without one)", why);
+                smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs the carveout, dynamic and tile sweeps without one)", why);
                 return SMEM_EXIT_NODEV;
             }
             smem_warn("%s: running in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
