@@ -210,6 +210,12 @@ static int parse_axis(struct smem_options *o, size_t *used, const char *arg)
         return bad_value("--axis", arg, "NAME=LIST, as in carveout_pct=0:100:10");
     if (o->n_overrides == SMEM_MAX_OVERRIDES)
         return bad_value("--axis", arg, "at most 16 --axis options");
+    for (size_t i = 0; i < o->n_overrides; i++)
+        if (strlen(o->overrides[i].name) == (size_t)(eq - arg) && !strncmp(o->overrides[i].name, arg, (size_t)(eq - arg))) {
+            smem_error("--axis %s given twice; give all its values in one list: %s=1,2,4", o->overrides[i].name,
+                       o->overrides[i].name);
+            return SMEM_EINVAL;
+        }
     o->overrides[o->n_overrides].name = keep(o, used, arg, (size_t)(eq - arg));
     o->overrides[o->n_overrides].list = eq + 1;
     if (!o->overrides[o->n_overrides].name)

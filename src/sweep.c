@@ -318,7 +318,7 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             const char *list = NULL;
             for (size_t o = 0; o < r->n_overrides; o++)
                 if (!strcmp(r->overrides[o].name, ax->name))
-                    list = r->overrides[o].list;   /* the last one given wins */
+                    list = r->overrides[o].list;
             if (list) {
                 if (smem_sweep_parse_list(list, ax, vals[a], SMEM_MAX_AXIS_VALUES, &counts[a]))
                     goto fail;

@@ -26,6 +26,7 @@ CASES = [
     (["--sweep", "carveout", "--axis", "carveout_pct"], 2, "NAME=LIST"),
     (["--sweep", "carveout", "--axis", "carveout_pct="], 2, "NAME=LIST"),
     (["--sweep", "carveout", "--axis", "=5"], 2, "NAME=LIST"),
+    (["--sweep", "carveout", "--axis", "carveout_pct=0", "--axis", "carveout_pct=50"], 2, "--axis carveout_pct given twice"),
     (["--sweep", "carveout", "--axis", "carveout_pct=101"], 2, "--axis carveout_pct"),
     (["--sweep", "carveout", "--axis", "carveout_pct=-5"], 2, "out of range"),
     (["--sweep", "carveout", "--axis", "carveout_pct=0:100:0"], 2, "the step must be 1 or more"),

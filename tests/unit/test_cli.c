@@ -282,3 +282,9 @@ Test(devices, rejects_a_device_listed_twice, .init = cr_redirect_stderr)
     cr_assert_lt(PARSE("--sweep", "bank", "--device", "0,1,0"), 0);
     expect_one_line("device 0 is listed twice");
 }
+
+Test(cli, rejects_an_axis_given_twice, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "carveout", "-a", "carveout_pct=0", "-a", "carveout_pct=100"), 0);
+    expect_one_line("--axis carveout_pct given twice");
+}
