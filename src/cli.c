@@ -26,6 +26,7 @@ enum {
     OPT_QUICK,
     OPT_FORCE,
     OPT_CHECK,
+    OPT_COLD,
 };
 
 static const struct option long_options[] = {
@@ -49,6 +50,7 @@ static const struct option long_options[] = {
     { "no-optin", no_argument, NULL, OPT_NO_OPTIN },
     { "require-gpu", no_argument, NULL, OPT_REQUIRE_GPU },
     { "check", no_argument, NULL, OPT_CHECK },
+    { "cold", no_argument, NULL, OPT_COLD },
     { NULL, 0, NULL, 0 },
 };
 
@@ -77,6 +79,7 @@ void smem_cli_usage(FILE *f)
           "      --no-optin           do not raise the dynamic shared-memory limit above 48 KiB\n"
           "      --require-gpu        fail (exit 3) instead of falling back to predict mode\n"
           "      --check              launch and verify every point once, time nothing (for compute-sanitizer)\n"
+          "      --cold               flush L2 before every sample (kernels that read global memory)\n"
           "  -q, --quiet              no table, no progress\n"
           "  -l, --list               list benchmarks, axes, defaults and sweeps\n"
           "  -V, --version            print the version\n"
@@ -291,6 +294,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
         case OPT_NO_OPTIN: o->no_optin = true; break;
         case OPT_REQUIRE_GPU: o->require_gpu = true; break;
         case OPT_CHECK: o->check = true; break;
+        case OPT_COLD: o->cold = true; break;
         case 's':
             if (parse_sweeps(o, &used, optarg))
                 return SMEM_EINVAL;
@@ -382,6 +386,10 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (o->predict && o->require_gpu) {
         smem_error("--predict and --require-gpu cannot be combined; predict mode needs no GPU");
+        return SMEM_EINVAL;
+    }
+    if (o->check && o->cold) {
+        smem_error("--check and --cold cannot be combined; --check times nothing");
         return SMEM_EINVAL;
     }
     if (o->predict && o->check) {

@@ -28,6 +28,7 @@ struct smem_options {
     bool force;                     /* overwrite an existing -o file */
     bool quick, quiet, list, help, version, no_optin, require_gpu;
     bool check;                     /* verify every point once, time nothing (for compute-sanitizer) */
+    bool cold;                      /* flush L2 before every sample */
     const char *predict;            /* model name, "list", or NULL */
     int min_samples, max_samples;
     double max_noise;               /* fraction */

@@ -313,7 +313,7 @@ int main(int argc, char **argv)
         struct smem_run_settings s = {
             .rule = { .min_samples = (size_t)o.min_samples, .max_samples = (size_t)o.max_samples,
                       .max_noise = o.max_noise, .timeout_s = o.timeout_s, .fixed = o.quick },
-            .seed = o.seed, .no_optin = o.no_optin, .check = o.check, .progress = smem_progress_wanted(o.quiet),
+            .seed = o.seed, .no_optin = o.no_optin, .check = o.check, .cold = o.cold, .progress = smem_progress_wanted(o.quiet),
         };
         if (measure_all(devs, n_devs, points, n, &s, results, outcomes)) {
             status = SMEM_EXIT_FAILED;
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
                                    .sweep = what, .started = started, .min_samples = o.min_samples,
                                    .max_samples = o.max_samples, .max_noise = o.max_noise,
                                    .timeout_s = o.timeout_s, .seed = o.seed, .quick = o.quick,
-                                   .no_optin = o.no_optin };
+                                   .no_optin = o.no_optin, .cold = o.cold };
     doc = smem_report_new(&info, &devs[0]);
     if (!doc) {
         status = SMEM_EXIT_FAILED;

@@ -48,12 +48,15 @@ fail:
     return rc;
 }
 
-int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, struct smem_measurement *m)
+int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool cold, struct smem_measurement *m)
 {
     cudaStream_t s = (cudaStream_t)c->stream;
     cudaEvent_t start = NULL, stop = NULL;
     double *hz = NULL, *cycles = NULL, t0, spent = 0;
     size_t cap = rule->max_samples;
+    /* cold: writing twice the L2 evicts whatever the last launch left there */
+    size_t flush_bytes = cold ? 2 * (size_t)(c->dev->l2_bytes > 0 ? c->dev->l2_bytes : 64 << 20) : 0;
+    void *flush = NULL;
     int rc = SMEM_OK;
 
     memset(m, 0, sizeof(*m));
@@ -66,6 +69,8 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, struct 
     }
     SMEM_CUDA_CHECK(cudaEventCreate(&start));
     SMEM_CUDA_CHECK(cudaEventCreate(&stop));
+    if (cold)
+        SMEM_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
 
     t0 = now_s();
     for (int i = 0; i < WARMUP_MAX_LAUNCHES; i++) {
@@ -81,6 +86,8 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, struct 
         float ms = 0;
         struct smem_stats st;
         SMEM_CUDA_CHECK(cudaMemsetAsync(c->clk, 0, sizeof(struct smem_clock), s));
+        if (cold)
+            SMEM_CUDA_CHECK(cudaMemsetAsync(flush, (int)(m->n & 0xff), flush_bytes, s));
         SMEM_CUDA_CHECK(cudaEventRecord(start, s));
         if ((rc = c->bench->launch(c)))
             goto fail;
@@ -110,6 +117,7 @@ fail:
     m->samples_ns = NULL;
     m->n = 0;
 done:
+    cudaFree(flush);
     if (start)
         cudaEventDestroy(start);
     if (stop)

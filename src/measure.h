@@ -19,7 +19,8 @@ struct smem_measurement {
     struct smem_timing median;  /* medians handed to the benchmark's metrics */
 };
 
-/* Times c->bench->launch under rule. SMEM_EINTR when interrupted (samples so far are kept). */
-int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, struct smem_measurement *m);
+/* Times c->bench->launch under rule. With cold, L2 is flushed before every sample (outside the
+ * timed region). SMEM_EINTR when interrupted (samples so far are kept). */
+int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool cold, struct smem_measurement *m);
 
 #endif

@@ -155,6 +155,7 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddNumberToObject(settings, "seed", (double)run->seed);
     cJSON_AddBoolToObject(settings, "quick", run->quick);
     cJSON_AddBoolToObject(settings, "no_optin", run->no_optin);
+    cJSON_AddBoolToObject(settings, "cold", run->cold);
 
     cJSON_AddItemToObject(doc, "device", device_record(d));
     cJSON_AddArrayToObject(doc, "results");

@@ -18,7 +18,7 @@ struct smem_run_info {
     int min_samples, max_samples;
     double max_noise, timeout_s;
     unsigned long long seed;
-    bool quick, no_optin;
+    bool quick, no_optin, cold;
 };
 
 /* A new document with tool, run and device; results are added with smem_report_add. */

@@ -299,7 +299,7 @@ run:
         rc = SMEM_OK;
         goto out;
     }
-    rc = smem_measure(&c, &s->rule, &m);
+    rc = smem_measure(&c, &s->rule, s->cold, &m);
     if (rc) {
         if (rc != SMEM_EINTR)
             fail_point(r, rc, "timing");

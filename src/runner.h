@@ -16,6 +16,7 @@ struct smem_run_settings {
     uint64_t seed;
     bool no_optin;
     bool check;                 /* verify only: no timing, no metrics */
+    bool cold;                  /* flush L2 before every sample */
     bool progress;              /* a progress bar on stderr */
 };
 

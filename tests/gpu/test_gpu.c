@@ -31,6 +31,8 @@ TestSuite(physics, .init = open_device);
 TestSuite(occupancy, .init = open_device);
 TestSuite(optin, .init = open_device);
 
+static bool cold_mode;
+
 /* Runs the points of a request and returns the results (n of them). */
 static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
 {
@@ -39,7 +41,7 @@ static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no
     struct smem_run_outcome out;
     struct smem_run_settings s = {
         .rule = { .min_samples = 10, .max_samples = 200, .max_noise = 0.005, .timeout_s = 0.5 },
-        .seed = 1, .no_optin = no_optin,
+        .seed = 1, .no_optin = no_optin, .cold = cold_mode,
     };
 
     cr_assert_eq(smem_sweep_expand(req, &p, n, &dev), 0);
@@ -276,6 +278,32 @@ Test(scratchpad, reductions_are_exact_and_near_the_copy)
     }
     smem_results_free(r, n);
     free(r);
+}
+
+Test(scratchpad, cold_mode_reads_from_dram)
+{
+    /* 16 MiB read and 16 MiB written fit in the H200's 60 MiB L2: warm samples are served from L2,
+     * cold ones (L2 flushed before each) from DRAM, so cold is slower beyond the noise */
+    struct smem_override o[] = { { "mib", "16" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 1 };
+    size_t n;
+    struct smem_result *warm, *cold;
+
+    if (dev.l2_bytes < 40 << 20)
+        cr_skip_test("an L2 of %lld bytes does not hold the 32 MiB this test moves", (long long)dev.l2_bytes);
+    warm = run(&req, &n, false);
+    cold_mode = true;
+    cold = run(&req, &n, false);
+    cold_mode = false;
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(cold[i].status, SMEM_POINT_OK, "%s", cold[i].reason);
+        cr_assert_gt(cold[i].time_ns.q1, warm[i].time_ns.q3, "padding %lld: cold %.1f us, warm %.1f us",
+                     (long long)cold[i].point->values[1], cold[i].time_ns.median / 1e3, warm[i].time_ns.median / 1e3);
+    }
+    smem_results_free(warm, n);
+    smem_results_free(cold, n);
+    free(warm);
+    free(cold);
 }
 
 int main(int argc, char **argv)

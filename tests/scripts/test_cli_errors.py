@@ -61,6 +61,7 @@ CASES = [
     (["--bench", "latency", "--predict", "h100"], 2, "cannot run in predict mode"),
     (["--sweep", "carveout", "--predict", "h100", "--require-gpu"], 2, "cannot be combined"),
     (["--sweep", "carveout", "--predict", "h100", "--device", "0"], 2, "cannot be combined"),
+    (["--sweep", "tile", "--check", "--cold"], 2, "cannot be combined"),
     (["--sweep", "carveout", "-o", "existing.json"], 2, "already exists"),
     (["--sweep", "carveout", "-o", "missing/dir/r.json"], 2, "does not exist"),
     (["--sweep", "carveout", "-o", "."], 2, "is a directory"),
