@@ -283,9 +283,10 @@ Test(scratchpad, reductions_are_exact_and_near_the_copy)
 Test(scratchpad, cold_mode_reads_from_dram)
 {
     /* 16 MiB read and 16 MiB written fit in the H200's 60 MiB L2: warm samples are served from L2,
-     * cold ones (L2 flushed before each) from DRAM, so cold is slower beyond the noise */
-    struct smem_override o[] = { { "mib", "16" } };
-    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 1 };
+     * cold ones (L2 flushed before each) from DRAM, so cold is slower beyond the noise. The padded
+     * tile: the [32][32] one is bound by its bank conflicts, not by memory, and times the same. */
+    struct smem_override o[] = { { "mib", "16" }, { "padding_words", "1" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 2 };
     size_t n;
     struct smem_result *warm, *cold;
 
