@@ -16,6 +16,7 @@ extern const struct smem_bench smem_reduction_bench;
 extern const struct smem_bench smem_static_bench;
 extern const struct smem_bench smem_transpose_bench;
 extern const struct smem_bench smem_transpose_naive_bench;
+extern const struct smem_bench smem_uninit_bench;
 #ifdef SMEM_TEST_BENCHES
 extern const struct smem_bench smem_fault_bench;
 #endif
@@ -35,6 +36,7 @@ const struct smem_bench *const smem_benches[] = {
     &smem_static_bench,
     &smem_transpose_bench,
     &smem_transpose_naive_bench,
+    &smem_uninit_bench,
 #ifdef SMEM_TEST_BENCHES
     &smem_fault_bench,
 #endif

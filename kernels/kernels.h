@@ -80,6 +80,15 @@ const void *smem_reduction_fn(int method);
 int smem_reduction_launch(int method, unsigned grid, const float *in, size_t n, float *out, struct smem_clock *clk,
                           void *stream);
 
+/* uninit.cu: fill marks every word of each block's dynamic shared memory, then peek reads its
+ * own before writing: stale[b] counts the marked words block b found, dump holds what it read. */
+#define SMEM_UNINIT_BLOCK 256
+#define SMEM_UNINIT_MARK 0xC0DEu
+const void *smem_uninit_fill_fn(void);
+const void *smem_uninit_peek_fn(void);
+int smem_uninit_launch(unsigned grid, size_t bytes, uint32_t *dump, uint32_t *stale, struct smem_clock *clk,
+                       void *stream);
+
 /* residency.cu: each block records %smid and %globaltimer at its start and end. The variants
  * 0 .. smem_residency_variants()-1 use more and more registers per thread. */
 int smem_residency_variants(void);

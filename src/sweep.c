@@ -20,6 +20,7 @@ const struct smem_sweep smem_sweeps[] = {
     { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", { "reduction", "copy", NULL }, false },
     { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy",
       { "matmul", "matmul_rb", "cublas", "transpose", "transpose_naive", "copy", NULL }, true },
+    { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", { "uninit", NULL }, false },
 };
 const size_t smem_n_sweeps = SMEM_ARRAY_LEN(smem_sweeps);
 

@@ -307,6 +307,22 @@ Test(scratchpad, cold_mode_runs_and_is_never_faster)
     free(cold);
 }
 
+Test(scratchpad, uninitialized_contents_are_counted_exactly)
+{
+    struct smem_plan_request req = { .bench = "uninit" };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++) {
+        double stale = metric(&r[i], "stale_pct");
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert(r[i].verified, "the device's count matches the host's count of the dump");
+        cr_assert(stale >= 0 && stale <= 100, "%.2f %%", stale);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
 int main(int argc, char **argv)
 {
     struct criterion_test_set *tests;

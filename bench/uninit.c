@@ -1,0 +1,154 @@
+/* Uninitialized contents: shared memory is not cleared between kernels. A fill kernel marks every
+ * word of each block's allocation, and the next kernel's blocks, given the same allocation, read
+ * theirs before writing: stale_pct is the share of words still holding the previous kernel's data.
+ * The count is checked against the host's own count of the dumped contents. */
+#include <stdlib.h>
+
+#include "../kernels/kernels.h"
+#include "../src/smem.h"
+#include "bench.h"
+
+#if SMEM_HAVE_CUDA
+#include "../src/gpu.h"
+#endif
+
+#define K 1024
+static const int64_t sizes[] = { 16 * K, 48 * K, 96 * K };
+static const int64_t quick_sizes[] = { 16 * K };
+
+static const struct smem_axis uninit_axes[] = {
+    { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory of both kernels (a multiple of 4)",
+      .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 4, .max = 228 * K },
+};
+
+static int uninit_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+{
+    if (v[0] % 4 || v[0] > dev->smem_per_block_optin) {
+        smem_fmt(why, len, "%lld bytes: expected a multiple of 4 up to the opt-in ceiling of %lld", (long long)v[0],
+                 (long long)dev->smem_per_block_optin);
+        return SMEM_ESKIP;
+    }
+    p->block = SMEM_UNINIT_BLOCK;
+    p->grid = 0;    /* one full wave: every SM's shared memory filled, then read */
+    p->dyn_smem = (size_t)v[0];
+    p->regs = 16;
+    p->optin = v[0] > dev->smem_per_block;
+    p->work = v[0] / 4;
+    return SMEM_OK;
+}
+
+#if SMEM_HAVE_CUDA
+
+struct uninit_state {
+    uint32_t *dump, *stale, *h_dump, *h_stale;
+    double stale_pct;
+};
+
+static const void *uninit_kernel(const struct smem_plan *p)
+{
+    (void)p;
+    return smem_uninit_peek_fn();
+}
+
+static int uninit_setup(struct smem_case *c)
+{
+    struct uninit_state *s = calloc(1, sizeof(*s));
+    size_t words = (size_t)c->plan.work * c->grid;
+    struct cudaFuncAttributes peek;
+    int rc = SMEM_OK;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    /* the fill kernel gets the limit the driver gave the peek kernel (so --no-optin holds for both) */
+    SMEM_CUDA_CHECK(cudaFuncGetAttributes(&peek, smem_uninit_peek_fn()));
+    SMEM_CUDA_CHECK(cudaFuncSetAttribute(smem_uninit_fill_fn(), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         peek.maxDynamicSharedSizeBytes));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->dump, words * sizeof(uint32_t)));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->stale, c->grid * sizeof(uint32_t)));
+    s->h_dump = malloc(words * sizeof(uint32_t));
+    s->h_stale = malloc(c->grid * sizeof(uint32_t));
+    if (!s->h_dump || !s->h_stale)
+        return SMEM_ENOMEM;
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int uninit_launch(struct smem_case *c)
+{
+    struct uninit_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_uninit_launch(c->grid, c->plan.dyn_smem, s->dump, s->stale, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int uninit_verify(struct smem_case *c)
+{
+    struct uninit_state *s = c->priv;
+    size_t words = (size_t)c->plan.work, total = 0;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_dump, s->dump, words * c->grid * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_stale, s->stale, c->grid * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    for (unsigned b = 0; b < c->grid; b++) {
+        uint32_t n = 0;
+        for (size_t i = 0; i < words; i++)
+            n += s->h_dump[(size_t)b * words + i] >> 16 == SMEM_UNINIT_MARK;
+        if (n != s->h_stale[b]) {
+            smem_fmt(c->reason, sizeof(c->reason), "block %u counted %u marked words, its dump holds %u", b,
+                     s->h_stale[b], n);
+            return SMEM_EVERIFY;
+        }
+        total += n;
+    }
+    s->stale_pct = 100.0 * (double)total / ((double)words * c->grid);
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void uninit_teardown(struct smem_case *c)
+{
+    struct uninit_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->dump);
+    cudaFree(s->stale);
+    free(s->h_dump);
+    free(s->h_stale);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+static void uninit_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    (void)t;
+#if SMEM_HAVE_CUDA
+    smem_metrics_add(m, "stale_pct", "%", ((const struct uninit_state *)c->priv)->stale_pct, 100);
+#else
+    (void)c, (void)m;
+#endif
+}
+
+const struct smem_bench smem_uninit_bench = {
+    .name = "uninit",
+    .summary = "shared memory is not cleared between kernels: the share of words a block finds still holding old data",
+    .axes = uninit_axes,
+    .n_axes = SMEM_ARRAY_LEN(uninit_axes),
+    .plan = uninit_plan,
+    .metrics = uninit_metrics,
+#if SMEM_HAVE_CUDA
+    .kernel = uninit_kernel,
+    .setup = uninit_setup,
+    .launch = uninit_launch,
+    .verify = uninit_verify,
+    .teardown = uninit_teardown,
+#endif
+};
