@@ -33,8 +33,9 @@ def run(script, *args):
 
 
 def a_result():
-    """The committed result file with the most points."""
-    return max(RESULTS, key=lambda f: len(smem_results.load(f)["results"]))
+    """The one-device committed result file with the most points."""
+    single = [f for f in RESULTS if "devices" not in smem_results.load(f)]
+    return max(single, key=lambda f: len(smem_results.load(f)["results"]))
 
 
 def rejected(text, needle):
@@ -257,6 +258,18 @@ def two_device_doc(slow=1.0):
     doc["results"] += second
     doc["spread"] = []
     return doc
+
+
+@test
+def the_committed_two_gpu_file_splits_per_device():
+    multi = [f for f in RESULTS if "devices" in smem_results.load(f)]
+    assert multi, "results/ holds the --device all run on two GPUs"
+    for f in multi:
+        doc = smem_results.load(f)
+        parts = smem_results.split_devices(doc)
+        assert len(parts) == len(doc["devices"]) >= 2
+        assert sum(len(p["results"]) for p in parts) == len(doc["results"])
+        assert len(doc["spread"]) == len(parts[0]["results"]), "a spread entry per point run on every GPU"
 
 
 @test
