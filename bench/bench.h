@@ -32,7 +32,6 @@ struct smem_axis {
 struct smem_plan {
     unsigned block;         /* threads per block; 0: a library call (cuBLAS, cudaMemcpy), no kernel of ours */
     unsigned grid;          /* blocks; 0 = one full wave (SMs x resident blocks per SM) */
-    unsigned grid_waves;    /* with grid 0: how many full waves (default 1) */
     size_t dyn_smem;        /* dynamic shared memory per block, bytes */
     size_t static_smem;     /* static shared memory per block as compiled, bytes */
     int regs;               /* register cap per thread (__launch_bounds__), for prediction */

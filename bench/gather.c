@@ -33,7 +33,6 @@ static int gather_plan(const int64_t *v, const struct smem_device *dev, struct s
     (void)dev, (void)why, (void)len;
     p->block = SMEM_GATHER_BLOCK;
     p->grid = 0;
-    p->grid_waves = 1;
     p->regs = 40;
     p->carveout_pct = (int)v[0];
     p->work = GATHERS;

@@ -64,7 +64,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
     for (size_t i = 0; i < n; i++) {
         struct smem_result *r = &results[i];
         const struct smem_bench *b = points[i].bench;
-        struct smem_plan p = { .carveout_pct = -1, .grid_waves = 1 };
+        struct smem_plan p = { .carveout_pct = -1 };
         struct smem_prediction pr;
         struct smem_func f;
 
@@ -232,7 +232,6 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     c.clk = clk;
     c.seed = s->seed;
     c.plan.carveout_pct = -1;
-    c.plan.grid_waves = 1;
     smem_cuda_clear();
     if (b->plan(pt->values, d, &c.plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
         r->status = SMEM_POINT_SKIPPED;
@@ -266,7 +265,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
     }
     c.grid = c.plan.grid ? c.plan.grid
-                         : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1) * c.plan.grid_waves;
+                         : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
     r->grid = c.grid;
 run:
     if ((rc = b->setup(&c))) {
