@@ -63,13 +63,9 @@ static void print_models(void)
 
 static void model_keys(char *buf, size_t len)
 {
-    size_t used = 0;
-
     buf[0] = '\0';
-    for (size_t i = 0; i < smem_n_gpu_models; i++) {
-        smem_fmt(buf + used, len - used, "%s%s", used ? ", " : "", smem_gpu_models[i].key);
-        used = strlen(buf);
-    }
+    for (size_t i = 0; i < smem_n_gpu_models; i++)
+        smem_append(buf, len, ", ", "%s", smem_gpu_models[i].key);
 }
 
 /* A file-name-safe lowercase slug of s. */

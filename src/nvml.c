@@ -75,14 +75,10 @@ void smem_nvml_reason_names(unsigned long long reasons, char *buf, size_t len)
         { 0x8, "hw_slowdown" }, { 0x10, "sync_boost" }, { 0x20, "sw_thermal_slowdown" },
         { 0x40, "hw_thermal_slowdown" }, { 0x80, "hw_power_brake_slowdown" }, { 0x100, "display_clock_setting" },
     };
-    size_t used = 0;
-
     buf[0] = '\0';
     for (size_t i = 0; i < SMEM_ARRAY_LEN(names); i++)
-        if (reasons & names[i].bit) {
-            smem_fmt(buf + used, len - used, "%s%s", used ? "," : "", names[i].name);
-            used = strlen(buf);
-        }
-    if (!used)
+        if (reasons & names[i].bit)
+            smem_append(buf, len, ",", "%s", names[i].name);
+    if (!buf[0])
         smem_fmt(buf, len, "none");
 }

@@ -37,16 +37,11 @@ static void limiter_name(const cudaOccResult *r, char *buf, size_t len)
         { OCC_LIMIT_BLOCKS, "blocks" },
         { OCC_LIMIT_BARRIERS, "barriers" },
     };
-    size_t used = 0;
-
     buf[0] = '\0';
-    for (size_t i = 0; i < SMEM_ARRAY_LEN(names); i++) {
-        if (!(r->limitingFactors & names[i].bit))
-            continue;
-        smem_fmt(buf + used, len - used, "%s%s", used ? "," : "", names[i].name);
-        used = strlen(buf);
-    }
-    if (!used)
+    for (size_t i = 0; i < SMEM_ARRAY_LEN(names); i++)
+        if (r->limitingFactors & names[i].bit)
+            smem_append(buf, len, ",", "%s", names[i].name);
+    if (!buf[0])
         smem_fmt(buf, len, "none");
 }
 

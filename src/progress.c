@@ -18,17 +18,13 @@ bool smem_progress_wanted(bool quiet)
 void smem_progress_update(size_t done, size_t total, const struct smem_point *p)
 {
     char bar[BAR_WIDTH + 1], params[160];
-    size_t fill = total ? done * BAR_WIDTH / total : 0, used = 0;
+    size_t fill = total ? done * BAR_WIDTH / total : 0;
 
     memset(bar, ' ', BAR_WIDTH);
     memset(bar, '#', fill);
     bar[BAR_WIDTH] = '\0';
-    params[0] = '\0';
-    for (size_t a = 0; a < p->bench->n_axes; a++) {
-        smem_fmt(params + used, sizeof(params) - used, " %s=%lld", p->bench->axes[a].name, (long long)p->values[a]);
-        used = strlen(params);
-    }
-    fprintf(stderr, "\r\033[K[%s] %zu/%zu %s%s", bar, done + 1, total, p->bench->name, params);
+    smem_point_describe(p, params, sizeof(params));
+    fprintf(stderr, "\r\033[K[%s] %zu/%zu %s %s", bar, done + 1, total, p->bench->name, params);
     fflush(stderr);
 }
 

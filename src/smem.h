@@ -19,8 +19,7 @@ enum smem_status {
     SMEM_EIO = -6,      /* file could not be read or written */
     SMEM_EVERIFY = -7,  /* kernel output differs from the host reference */
     SMEM_EINTR = -8,    /* interrupted by a signal */
-    SMEM_ENODEV = -9,   /* no usable GPU */
-    SMEM_EPHYSICS = -10 /* a throughput above the physical ceiling */
+    SMEM_ENODEV = -9    /* no usable GPU */
 };
 
 /* Exit statuses of the smembench command, documented in --help and the README. */
@@ -42,5 +41,8 @@ void smem_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* snprintf into a fixed buffer that never overflows and always terminates. */
 void smem_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Appends to the string in buf: sep first unless buf is empty, then the formatted text; truncates. */
+void smem_append(char *buf, size_t len, const char *sep, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

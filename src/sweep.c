@@ -41,6 +41,13 @@ bool smem_sweep_bench_predictable(const struct smem_bench *b)
     return false;
 }
 
+void smem_point_describe(const struct smem_point *p, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t a = 0; a < p->bench->n_axes; a++)
+        smem_append(buf, len, " ", "%s=%lld", p->bench->axes[a].name, (long long)p->values[a]);
+}
+
 static void list_error(const char *text, const struct smem_axis *axis, const char *what)
 {
     smem_error("invalid value \"%s\" for --axis %s: %s; expected %lld..%lld as a list (1,2,4), a range "
@@ -91,15 +98,12 @@ static int push(int64_t v, const struct smem_axis *axis, const char *text, int64
     }
     if (axis->defaults_only) {
         bool ok = false;
-        size_t used = 0;
         for (size_t i = 0; i < axis->n_defaults; i++)
             ok = ok || axis->defaults[i] == v;
         if (!ok) {
             char choices[96] = "";
-            for (size_t i = 0; i < axis->n_defaults; i++) {
-                smem_fmt(choices + used, sizeof(choices) - used, "%s%lld", i ? ", " : "", (long long)axis->defaults[i]);
-                used = strlen(choices);
-            }
+            for (size_t i = 0; i < axis->n_defaults; i++)
+                smem_append(choices, sizeof(choices), ", ", "%lld", (long long)axis->defaults[i]);
             smem_error("invalid value \"%s\" for --axis %s: %lld is not possible; expected one of %s",
                        text, axis->name, (long long)v, choices);
             return SMEM_EINVAL;
@@ -205,15 +209,10 @@ static bool bench_listed(const struct smem_bench *const *list, size_t n, const s
 
 static void sweep_names(char *buf, size_t len, bool predictable_only)
 {
-    size_t used = 0;
-
     buf[0] = '\0';
-    for (size_t i = 0; i < smem_n_sweeps; i++) {
-        if (predictable_only && !smem_sweeps[i].predictable)
-            continue;
-        smem_fmt(buf + used, len - used, "%s%s", used ? ", " : "", smem_sweeps[i].name);
-        used = strlen(buf);
-    }
+    for (size_t i = 0; i < smem_n_sweeps; i++)
+        if (!predictable_only || smem_sweeps[i].predictable)
+            smem_append(buf, len, ", ", "%s", smem_sweeps[i].name);
 }
 
 /* Adds the benchmarks of a named sweep to the list, without repeats. */
@@ -263,13 +262,9 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
     if (r->bench) {
         const struct smem_bench *b = smem_bench_find(r->bench);
         if (!b) {
-            char names[512];
-            size_t used = 0;
-            names[0] = '\0';
-            for (size_t i = 0; i < smem_n_benches; i++) {
-                smem_fmt(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", smem_benches[i]->name);
-                used = strlen(names);
-            }
+            char names[512] = "";
+            for (size_t i = 0; i < smem_n_benches; i++)
+                smem_append(names, sizeof(names), ", ", "%s", smem_benches[i]->name);
             smem_error("unknown benchmark \"%s\"; known benchmarks: %s", r->bench, names);
             return SMEM_EINVAL;
         }
@@ -293,16 +288,11 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
         for (size_t i = 0; i < nb && !found; i++)
             found = smem_bench_axis(benches[i], r->overrides[o].name) >= 0;
         if (!found) {
-            char names[512];
-            size_t used = 0;
-            names[0] = '\0';
+            char names[512] = "";
             for (size_t i = 0; i < nb; i++)
-                for (size_t a = 0; a < benches[i]->n_axes; a++) {
-                    if (strstr(names, benches[i]->axes[a].name))
-                        continue;
-                    smem_fmt(names + used, sizeof(names) - used, "%s%s", used ? ", " : "", benches[i]->axes[a].name);
-                    used = strlen(names);
-                }
+                for (size_t a = 0; a < benches[i]->n_axes; a++)
+                    if (!strstr(names, benches[i]->axes[a].name))
+                        smem_append(names, sizeof(names), ", ", "%s", benches[i]->axes[a].name);
             smem_error("unknown axis \"%s\" for this run; its axes: %s", r->overrides[o].name, names);
             return SMEM_EINVAL;
         }

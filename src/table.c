@@ -25,14 +25,9 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
     for (size_t i = 0; i < n; i++) {
         const struct smem_result *r = &res[i];
         const struct smem_bench *b = r->point->bench;
-        char params[128] = "", occ[32], a[8], p[8], m[8], metrics[256] = "", carve[16];
-        size_t used = 0;
+        char params[128], occ[32], a[8], p[8], m[8], metrics[256] = "", carve[16];
 
-        for (size_t k = 0; k < b->n_axes; k++) {
-            smem_fmt(params + used, sizeof(params) - used, "%s%s=%lld", used ? " " : "", b->axes[k].name,
-                     (long long)r->point->values[k]);
-            used = strlen(params);
-        }
+        smem_point_describe(r->point, params, sizeof(params));
         occ_cell(a, sizeof(a), r->occ.api);
         occ_cell(p, sizeof(p), r->occ.predicted);
         occ_cell(m, sizeof(m), r->occ.measured);
@@ -42,12 +37,9 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
             smem_fmt(carve, sizeof(carve), "dflt");
         else
             smem_fmt(carve, sizeof(carve), "%d", r->carveout_requested);
-        used = 0;
-        for (size_t k = 0; k < r->metrics.n && k < 4; k++) {
-            smem_fmt(metrics + used, sizeof(metrics) - used, "%s%s=%.4g %s", used ? ", " : "",
-                     r->metrics.m[k].name, r->metrics.m[k].value, r->metrics.m[k].unit);
-            used = strlen(metrics);
-        }
+        for (size_t k = 0; k < r->metrics.n && k < 4; k++)
+            smem_append(metrics, sizeof(metrics), ", ", "%s=%.4g %s", r->metrics.m[k].name, r->metrics.m[k].value,
+                        r->metrics.m[k].unit);
         if (r->status != SMEM_POINT_OK && r->status != SMEM_POINT_PREDICTED && r->reason[0])
             smem_fmt(metrics, sizeof(metrics), "%s", r->reason);
         if (r->n_samples)
@@ -70,19 +62,12 @@ void smem_table_spread(FILE *f, const struct smem_device *devs, int n_devs, cons
         fprintf(f, " %9s%-3d", "dev", devs[d].ordinal);
     fprintf(f, " %8s\n", "spread");
     for (size_t i = 0; i < n; i++) {
-        const struct smem_bench *b = results[i].point->bench;
-        char name[128];
-        size_t used;
+        char params[128], name[160];
         double lo = 0, hi = 0;
         int count = 0;
 
-        smem_fmt(name, sizeof(name), "%s", b->name);
-        used = strlen(name);
-        for (size_t a = 0; a < b->n_axes; a++) {
-            smem_fmt(name + used, sizeof(name) - used, " %s=%lld", b->axes[a].name,
-                     (long long)results[i].point->values[a]);
-            used = strlen(name);
-        }
+        smem_point_describe(results[i].point, params, sizeof(params));
+        smem_fmt(name, sizeof(name), "%s %s", results[i].point->bench->name, params);
         fprintf(f, "%-44s", name);
         for (int d = 0; d < n_devs; d++) {
             const struct smem_result *r = &results[(size_t)d * n + i];

@@ -1,6 +1,8 @@
 /* Messages in git's manner: "smembench: " then the problem, lowercase, no trailing period. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "smem.h"
 
@@ -23,6 +25,22 @@ void smem_warn(const char *fmt, ...)
     fputs("smembench: warning: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
+    va_end(ap);
+}
+
+void smem_append(char *buf, size_t len, const char *sep, const char *fmt, ...)
+{
+    size_t used = strnlen(buf, len);
+    va_list ap;
+
+    if (used + 1 >= len)
+        return;
+    if (used) {
+        snprintf(buf + used, len - used, "%s", sep);
+        used = strnlen(buf, len);
+    }
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
     va_end(ap);
 }
 

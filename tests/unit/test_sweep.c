@@ -6,6 +6,7 @@
 #include <criterion/redirect.h>
 
 #include "gpus.h"
+#include "smem.h"
 #include "sweep.h"
 
 static const struct smem_axis pct = { .name = "carveout_pct", .unit = "%", .min = 0, .max = 100 };
@@ -227,4 +228,27 @@ Test(sweep, dynamic_defaults_hold_both_sides_of_every_cliff)
     }
     cr_assert(below && above && top);
     free(p);
+}
+
+Test(text, append_separates_and_never_overflows)
+{
+    char buf[12] = "";
+
+    smem_append(buf, sizeof(buf), ", ", "%s", "ab");
+    cr_assert_str_eq(buf, "ab", "no separator before the first item");
+    smem_append(buf, sizeof(buf), ", ", "%d", 42);
+    cr_assert_str_eq(buf, "ab, 42");
+    smem_append(buf, sizeof(buf), ", ", "%s", "toolong");
+    cr_assert_str_eq(buf, "ab, 42, too", "truncated to the buffer");
+    smem_append(buf, sizeof(buf), ", ", "%s", "more");
+    cr_assert_str_eq(buf, "ab, 42, too", "a full buffer stays as it is");
+}
+
+Test(text, a_point_describes_its_axes)
+{
+    struct smem_point p = { .bench = smem_bench_find("bank"), .values = { 16, 3 } };
+    char buf[64];
+
+    smem_point_describe(&p, buf, sizeof(buf));
+    cr_assert_str_eq(buf, "width_bytes=16 stride_elems=3");
 }
