@@ -9,9 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "report_json.h"
 #include "smem.h"
 
 enum {
@@ -229,39 +228,18 @@ static int parse_axis(struct smem_options *o, size_t *used, const char *arg)
 
 int smem_cli_check_output(const char *path, bool force)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    struct stat st;
+    return smem_output_check(path, force);
+}
 
-    if (!strcmp(path, "-"))
-        return SMEM_OK;
-    if (!*path || (slash && !slash[1])) {
-        smem_error("invalid output path \"%s\"; expected a file name", path);
-        return SMEM_EINVAL;
-    }
-    if (slash)
-        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    else
-        smem_fmt(dir, sizeof(dir), ".");
-    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-        smem_error("cannot write \"%s\": directory \"%s\" does not exist", path, dir);
-        return SMEM_EINVAL;
-    }
-    if (access(dir, W_OK | X_OK)) {
-        smem_error("cannot write \"%s\": directory \"%s\" is not writable", path, dir);
-        return SMEM_EINVAL;
-    }
-    if (!lstat(path, &st)) {
-        if (S_ISDIR(st.st_mode)) {
-            smem_error("cannot write \"%s\": it is a directory", path);
-            return SMEM_EINVAL;
-        }
-        if (!force) {
-            smem_error("\"%s\" already exists; choose another -o or pass --force to replace it", path);
-            return SMEM_EINVAL;
-        }
-    }
-    return SMEM_OK;
+const char *smem_cli_measuring_option(const struct smem_options *o)
+{
+    if (o->check)
+        return "--check";
+    if (o->cold)
+        return "--cold";
+    if (o->device_given)
+        return "--device";
+    return NULL;
 }
 
 int smem_cli_parse(int argc, char **argv, struct smem_options *o)
@@ -317,7 +295,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
                 smem_error("--device given twice; list several devices in one: --device 0,1 or --device all");
                 return SMEM_EINVAL;
             }
-            seen_device = true;
+            seen_device = o->device_given = true;
             if (smem_cli_parse_devices(optarg, o->devices, SMEM_MAX_DEVICES, &o->n_devices, &o->all_devices))
                 return SMEM_EINVAL;
             break;
@@ -390,6 +368,10 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (o->check && o->cold) {
         smem_error("--check and --cold cannot be combined; --check times nothing");
+        return SMEM_EINVAL;
+    }
+    if (o->predict && o->cold) {
+        smem_error("--predict and --cold cannot be combined; predict mode times nothing");
         return SMEM_EINVAL;
     }
     if (o->predict && o->check) {

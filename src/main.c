@@ -1,13 +1,12 @@
 /* smembench: parse and check everything, choose measure or predict mode, run the plan, write the
  * result file atomically and print the table. Exit statuses are listed in --help. */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "gpus.h"
@@ -17,17 +16,27 @@
 #include "smem.h"
 #include "table.h"
 
+#include "signals.h"
+
 #if SMEM_HAVE_CUDA
 #include "gpu.h"
 #include "measure.h"
-#else
-volatile sig_atomic_t smem_interrupted;
 #endif
 
-static void on_signal(int sig)
+#ifdef SMEM_TEST_HOOKS
+/* smembench-hooks, the test build: slow motion for the signal tests, from the environment */
+static void test_hooks_from_env(void)
 {
-    smem_interrupted = sig;
+    const char *v;
+
+    if ((v = getenv("SMEM_TEST_POINT_DELAY_MS")))
+        smem_test_hooks.point_delay_ms = (unsigned)atoi(v);
+    if ((v = getenv("SMEM_TEST_WRITE_DELAY_MS")))
+        smem_test_hooks.write_delay_ms = (unsigned)atoi(v);
+    smem_test_hooks.named_temp = getenv("SMEM_TEST_NAMED_TEMP") != NULL;
+    smem_test_hooks.announce = true;
 }
+#endif
 
 static void print_list(void)
 {
@@ -66,40 +75,6 @@ static void model_keys(char *buf, size_t len)
     buf[0] = '\0';
     for (size_t i = 0; i < smem_n_gpu_models; i++)
         smem_append(buf, len, ", ", "%s", smem_gpu_models[i].key);
-}
-
-/* A file-name-safe lowercase slug of s. */
-static void slug(char *out, size_t len, const char *s)
-{
-    size_t n = 0;
-    bool dash = false;
-
-    for (; *s && n + 1 < len; s++) {
-        if (isalnum((unsigned char)*s)) {
-            out[n++] = (char)tolower((unsigned char)*s);
-            dash = false;
-        } else if (!dash && n) {
-            out[n++] = '-';
-            dash = true;
-        }
-    }
-    while (n && out[n - 1] == '-')
-        n--;
-    out[n] = '\0';
-}
-
-/* <gpu>_<yyyymmdd>_<sweep>.json in the current directory, with _2, _3... if taken. */
-static void default_output(char *out, size_t len, const struct smem_device *d, const char *what)
-{
-    char gpu[128], sw[128], date[16];
-    struct stat st;
-
-    slug(gpu, sizeof(gpu), d->name);
-    slug(sw, sizeof(sw), what);
-    smem_utc_now(date, sizeof(date), true);
-    smem_fmt(out, len, "%s_%s_%s.json", gpu, date, sw);
-    for (int k = 2; !stat(out, &st) && k < 10000; k++)
-        smem_fmt(out, len, "%s_%s_%s_%d.json", gpu, date, sw, k);
 }
 
 /* Opens the devices of --device (0 by default); SMEM_EINVAL for one that does not exist. */
@@ -193,6 +168,16 @@ static bool all_predictable(const struct smem_options *o)
     return true;
 }
 
+/* Whether a predict run predicted anything; a run of library calls alone (cuBLAS, a copy) or of
+ * points beyond the model's limits only has nothing to show. */
+static bool any_predicted(const struct smem_result *results, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (results[i].status == SMEM_POINT_PREDICTED)
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     struct smem_options o;
@@ -201,16 +186,22 @@ int main(int argc, char **argv)
     struct smem_result *results = NULL;
     struct smem_device devs[SMEM_MAX_DEVICES];
     struct smem_run_outcome outcomes[SMEM_MAX_DEVICES];
+    struct smem_output out = { .fd = -1, .dirfd = -1 };
+    struct smem_run_settings s;
     size_t done[SMEM_MAX_DEVICES];
     int n_devs = 1;
     struct smem_run_info info;
     char why[512] = "", out_path[4096], started[32];
-    const char *what;
+    const char *what, *measuring;
     cJSON *doc = NULL;
     size_t n = 0;
-    bool predict;
-    int status = SMEM_EXIT_OK;
+    bool predict, fallback = false;
+    int status = SMEM_EXIT_OK, rc, sig = 0, late = 0;
 
+    smem_output_guard_stdio();
+#ifdef SMEM_TEST_HOOKS
+    test_hooks_from_env();
+#endif
     memset(outcomes, 0, sizeof(outcomes));
     if (smem_cli_parse(argc, argv, &o)) {
         fputs("Try 'smembench --help' for more information.\n", stderr);
@@ -244,7 +235,11 @@ int main(int argc, char **argv)
                                       .overrides = o.overrides, .n_overrides = o.n_overrides,
                                       .quick = o.quick, .predict = predict };
     /* the whole plan is checked before a GPU is touched */
-    if (smem_sweep_expand(&req, &points, &n, NULL)) {
+    if ((rc = smem_sweep_expand(&req, &points, &n, NULL))) {
+        if (rc == SMEM_ENOMEM) {
+            smem_error("out of memory while planning the run");
+            return SMEM_EXIT_FAILED;
+        }
         fputs("Try 'smembench --help' for more information.\n", stderr);
         return SMEM_EXIT_USAGE;
     }
@@ -252,7 +247,7 @@ int main(int argc, char **argv)
     points = NULL;
 
     if (!predict) {
-        int rc = open_devices(&o, devs, &n_devs, why, sizeof(why));
+        rc = open_devices(&o, devs, &n_devs, why, sizeof(why));
         if (rc == SMEM_EINVAL) {
             smem_error("%s", why);
             return SMEM_EXIT_USAGE;
@@ -262,14 +257,16 @@ int main(int argc, char **argv)
                 smem_error("%s; --require-gpu was given", why);
                 return SMEM_EXIT_NODEV;
             }
+            if ((measuring = smem_cli_measuring_option(&o))) {
+                smem_error("%s; %s needs a GPU (predict mode launches nothing)", why, measuring);
+                return SMEM_EXIT_NODEV;
+            }
             if (!all_predictable(&o)) {
                 smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs the carveout, dynamic and tile sweeps without one)", why);
                 return SMEM_EXIT_NODEV;
             }
-            smem_warn("%s: running in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
-                      why, SMEM_DEFAULT_MODEL);
             o.predict = SMEM_DEFAULT_MODEL;
-            predict = true;
+            predict = fallback = true;
             req.predict = true;
         }
     }
@@ -279,38 +276,55 @@ int main(int argc, char **argv)
     }
 
     /* with several devices, the device-specific defaults (occupancy cliffs) are device 0's */
-    if (smem_sweep_expand(&req, &points, &n, &devs[0])) {
-        status = SMEM_EXIT_USAGE;
+    if ((rc = smem_sweep_expand(&req, &points, &n, &devs[0]))) {
+        if (rc == SMEM_ENOMEM)
+            smem_error("out of memory while planning the run");
+        status = rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
         goto done;
     }
+    /* where the results go is settled before anything runs */
     what = o.bench ? o.bench : o.sweep_text;
-    if (o.output)
-        smem_fmt(out_path, sizeof(out_path), "%s", o.output);
-    else
-        default_output(out_path, sizeof(out_path), &devs[0], what);
-    if (smem_cli_check_output(out_path, o.force)) {
-        status = SMEM_EXIT_USAGE;
+    if (o.output) {
+        rc = smem_output_open(&out, o.output, false, o.force);
+    } else {
+        smem_output_default_name(out_path, sizeof(out_path), devs[0].name, what);
+        rc = smem_output_open(&out, out_path, true, false);
+    }
+    if (rc) {
+        status = rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : SMEM_EXIT_FAILED;
         goto done;
     }
 
     results = calloc(n * (size_t)n_devs, sizeof(*results));
     if (!results) {
-        smem_error("cannot allocate the results of %zu points", n);
+        smem_error("out of memory: cannot allocate the results of %zu points", n);
         status = SMEM_EXIT_FAILED;
         goto done;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    smem_signals_catch();
     smem_utc_now(started, sizeof(started), false);
+    s = (struct smem_run_settings){
+        .rule = { .min_samples = (size_t)o.min_samples, .max_samples = (size_t)o.max_samples,
+                  .max_noise = o.max_noise, .timeout_s = o.timeout_s, .fixed = o.quick },
+        .seed = o.seed, .no_optin = o.no_optin, .check = o.check, .cold = o.cold, .progress = smem_progress_wanted(o.quiet),
+    };
     if (predict) {
-        smem_run_predict(&devs[0], points, n, results);
-        outcomes[0].done = n;
+        smem_run_predict(&devs[0], points, n, &s, results, &outcomes[0]);
+        if (!outcomes[0].signal && !any_predicted(results, n)) {
+            /* nothing but skips is no prediction: say why instead of writing an empty file */
+            if (fallback)
+                smem_error("%s; this run needs one: all %zu points are skipped in predict mode (%s: %s)", why, n,
+                           results[0].point->bench->name, results[0].reason);
+            else
+                smem_error("nothing to predict: all %zu points are skipped on %s (%s: %s)", n, devs[0].name,
+                           results[0].point->bench->name, results[0].reason);
+            status = fallback ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
+            goto done;
+        }
+        if (fallback)
+            smem_warn("%s: ran in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
+                      why, SMEM_DEFAULT_MODEL);
     } else {
-        struct smem_run_settings s = {
-            .rule = { .min_samples = (size_t)o.min_samples, .max_samples = (size_t)o.max_samples,
-                      .max_noise = o.max_noise, .timeout_s = o.timeout_s, .fixed = o.quick },
-            .seed = o.seed, .no_optin = o.no_optin, .check = o.check, .cold = o.cold, .progress = smem_progress_wanted(o.quiet),
-        };
         if (measure_all(devs, n_devs, points, n, &s, results, outcomes)) {
             status = SMEM_EXIT_FAILED;
             goto done;
@@ -321,6 +335,8 @@ int main(int argc, char **argv)
     for (int d = 0; d < n_devs; d++) {
         done[d] = outcomes[d].done;
         smem_run_derive(results + (size_t)d * n, done[d]);
+        if (outcomes[d].signal && !sig)
+            sig = outcomes[d].signal;
     }
 
     info = (struct smem_run_info){ .argc = argc, .argv = argv, .mode = predict ? "predict" : "measure",
@@ -330,6 +346,7 @@ int main(int argc, char **argv)
                                    .no_optin = o.no_optin, .cold = o.cold };
     doc = smem_report_new(&info, &devs[0]);
     if (!doc) {
+        smem_error("out of memory while building the results");
         status = SMEM_EXIT_FAILED;
         goto done;
     }
@@ -348,18 +365,25 @@ int main(int argc, char **argv)
     }
     if (n_devs > 1)
         smem_report_spread(doc, results, done, n_devs, n);
-    if (smem_report_write(doc, out_path, o.force)) {
+    rc = smem_output_commit(&out, doc);
+    late = smem_interrupted != sig ? smem_interrupted : 0;   /* a signal that came during the write */
+    if (rc) {
         status = SMEM_EXIT_FAILED;
-    } else if (strcmp(out_path, "-")) {
+    } else if (out.kind != SMEM_OUTPUT_STDOUT) {
         size_t total = 0;
         for (int d = 0; d < n_devs; d++)
             total += done[d];
-        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, n * (size_t)n_devs, out_path);
+        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, n * (size_t)n_devs, out.path);
     }
-    for (int d = 0; d < n_devs && !o.quiet; d++)
-        smem_table_print(strcmp(out_path, "-") ? stdout : stderr, &devs[d], results + (size_t)d * n, done[d]);
-    if (n_devs > 1 && !o.quiet)
-        smem_table_spread(strcmp(out_path, "-") ? stdout : stderr, devs, n_devs, results, done, n);
+    {
+        FILE *table = out.kind == SMEM_OUTPUT_STDOUT ? stderr : stdout;
+        for (int d = 0; d < n_devs && !o.quiet; d++)
+            smem_table_print(table, &devs[d], results + (size_t)d * n, done[d]);
+        if (n_devs > 1 && !o.quiet)
+            smem_table_spread(table, devs, n_devs, results, done, n);
+        if (table == stdout && (fflush(stdout) || ferror(stdout)))
+            smem_warn("cannot write the table to stdout: %s", strerror(errno));
+    }
     for (int d = 0; d < n_devs; d++) {
         if (outcomes[d].sticky) {
             smem_error("device %d stopped after a CUDA error that ends the context: %s", devs[d].ordinal,
@@ -369,11 +393,16 @@ int main(int argc, char **argv)
     }
     for (int d = 0; d < n_devs; d++)
         if (outcomes[d].signal) {
-            smem_error("interrupted by signal %d after %zu of %zu points", (int)outcomes[d].signal, done[d], n);
-            status = 128 + outcomes[d].signal;
+            smem_error("interrupted by %s after %zu of %zu points", smem_signal_name(outcomes[d].signal), done[d], n);
             break;
         }
+    if (late && !rc)
+        smem_error("%s came while the results were written; the file is complete", smem_signal_name(late));
+    /* a signal's status, unless the file could not be written: then 1 says that nothing was */
+    if ((sig || late) && !rc)
+        status = 128 + (sig ? sig : late);
 done:
+    smem_output_close(&out);
     cJSON_Delete(doc);
     for (int d = 0; results && d < n_devs; d++)
         smem_results_free(results + (size_t)d * n, outcomes[d].done);

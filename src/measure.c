@@ -10,8 +10,7 @@
 
 #include "../kernels/kernels.h"
 #include "gpu.h"
-
-volatile sig_atomic_t smem_interrupted;
+#include "signals.h"   /* smem_interrupted */
 
 #define WARMUP_MIN_LAUNCHES 3
 #define WARMUP_MIN_S 0.01

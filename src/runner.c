@@ -3,11 +3,13 @@
 #include "runner.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "occupancy.h"
 #include "progress.h"
+#include "signals.h"
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA
@@ -59,8 +61,9 @@ static void record_prediction(struct smem_result *r, const struct smem_predictio
 }
 
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
-                     struct smem_result *results)
+                     const struct smem_run_settings *s, struct smem_result *results, struct smem_run_outcome *out)
 {
+    memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < n; i++) {
         struct smem_result *r = &results[i];
         const struct smem_bench *b = points[i].bench;
@@ -68,6 +71,16 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         struct smem_prediction pr;
         struct smem_func f;
 
+        if (smem_test_hooks.point_delay_ms) {
+            if (!i && smem_test_hooks.announce)
+                fputs("smembench-test: sweep\n", stderr);
+            smem_test_sleep(smem_test_hooks.point_delay_ms);
+        }
+        if (smem_interrupted) {
+            out->signal = smem_interrupted;
+            break;
+        }
+        out->done = i + 1;   /* nothing below waits: a prediction is never left half made */
         result_init(r, &points[i]);
         if (b->plan(points[i].values, dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
             r->status = SMEM_POINT_SKIPPED;
@@ -77,6 +90,14 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         if (!p.block) {
             r->status = SMEM_POINT_SKIPPED;
             smem_fmt(r->reason, sizeof(r->reason), "a library call (cuBLAS, cudaMemcpy) picks its own kernels: nothing to predict");
+            continue;
+        }
+        if (s->no_optin && (int64_t)(p.dyn_smem + p.static_smem) > dev->smem_per_block) {
+            /* as the GPU would: without the opt-in, the launch is refused */
+            r->status = SMEM_POINT_SKIPPED;
+            smem_fmt(r->reason, sizeof(r->reason), "the launch would be refused: %lld bytes of shared memory per block "
+                     "need the opt-in above %lld, and --no-optin was given",
+                     (long long)(p.dyn_smem + p.static_smem), (long long)dev->smem_per_block);
             continue;
         }
         plan_func(dev, &p, false, &f);

@@ -32,9 +32,10 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
                      const struct smem_run_settings *s, struct smem_result *results,
                      struct smem_run_outcome *out);
 
-/* Predicts points[0..n) on a model: occupancy only. */
+/* Predicts points[0..n) on a model: occupancy only (s: no_optin). Stops at a signal; out->done
+ * says how many were predicted. */
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
-                     struct smem_result *results);
+                     const struct smem_run_settings *s, struct smem_result *results, struct smem_run_outcome *out);
 
 /* Fills derived metrics that compare points with each other (a benchmark's baseline). */
 void smem_run_derive(struct smem_result *results, size_t n);

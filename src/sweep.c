@@ -196,6 +196,16 @@ int smem_sweep_parse_list(const char *text, const struct smem_axis *axis, int64_
             break;
         s = comma + 1;
     }
+    /* a value given twice (0:64K:16K,48K) runs once, where it first appears */
+    for (size_t i = 0, kept = 0; i < *n; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < kept && !seen; k++)
+            seen = values[k] == values[i];
+        if (!seen)
+            values[kept++] = values[i];
+        if (i + 1 == *n)
+            *n = kept;
+    }
     return SMEM_OK;
 }
 
@@ -256,6 +266,7 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
     struct smem_point *out = NULL;
     int64_t (*vals)[SMEM_MAX_AXIS_VALUES] = NULL;
     size_t counts[SMEM_MAX_AXES];
+    int rc = SMEM_EINVAL;
 
     *points = NULL;
     *n = 0;
@@ -335,8 +346,10 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             struct smem_point *grown;
             cap = (total + combos) * 2;
             grown = realloc(out, cap * sizeof(*out));
-            if (!grown)
+            if (!grown) {
+                rc = SMEM_ENOMEM;
                 goto fail;
+            }
             out = grown;
         }
         for (size_t k = 0; k < combos; k++) {
@@ -359,5 +372,5 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
 fail:
     free(vals);
     free(out);
-    return SMEM_EINVAL;
+    return rc;
 }
