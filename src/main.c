@@ -33,7 +33,7 @@ static void test_hooks_from_env(void)
         smem_test_hooks.point_delay_ms = (unsigned)atoi(v);
     if ((v = getenv("SMEM_TEST_WRITE_DELAY_MS")))
         smem_test_hooks.write_delay_ms = (unsigned)atoi(v);
-    smem_test_hooks.named_temp = getenv("SMEM_TEST_NAMED_TEMP") != NULL;
+    smem_test_hooks.named_temp = (v = getenv("SMEM_TEST_NAMED_TEMP")) && *v;
     smem_test_hooks.announce = true;
 }
 #endif
