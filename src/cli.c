@@ -66,8 +66,9 @@ void smem_cli_usage(FILE *f)
           "  -b, --bench NAME         one benchmark with its default axes\n"
           "  -a, --axis NAME=LIST     override an axis: 1,2,4  0:100:10  1:1024:*2  48K (repeatable)\n"
           "  -d, --device N|N,M|all   CUDA device(s) (default 0); several run at once, one thread each\n"
-          "  -o, --output FILE        result file ('-' for stdout); default <gpu>_<yyyymmdd>_<sweep>.json\n"
-          "      --force              overwrite FILE if it exists (never done otherwise)\n"
+          "  -o, --output FILE        result file ('-' for stdout, /dev/null to discard); default\n"
+          "                           <gpu>_<yyyymmdd>_<sweep>.json, or _2, _3, ... when taken\n"
+          "      --force              replace FILE if it is a regular file (never done otherwise)\n"
           "      --quick              bounded axes and a fixed sample count, for CI\n"
           "      --min-samples N      samples per point before stopping is considered (default 10)\n"
           "      --max-samples N      hard cap on samples per point (default 1000)\n"
@@ -85,7 +86,9 @@ void smem_cli_usage(FILE *f)
           "  -h, --help               print this help\n"
           "\n"
           "Exit status: 0 all points ran, 1 a point failed or the file could not be written,\n"
-          "2 bad command line (nothing run or written), 3 no GPU, 130/143 interrupted.\n",
+          "2 bad command line or -o (nothing run or written), 3 no GPU where one is needed,\n"
+          "128+N a signal ended the run (129 HUP, 130 INT, 131 QUIT, 141 PIPE, 143 TERM, 153 XFSZ;\n"
+          "the finished points are written; a second HUP/INT/QUIT/TERM leaves nothing).\n",
           f);
 }
 

@@ -212,7 +212,7 @@ def script_cases():
         cases.append(C("compare", [f, "good.json"], 2))
         cases.append(C("export", [f, "--format", "bmf"], 2))
         cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
-    for f in ["nullstats.json"]:
+    for f in ["nullcount.json"]:
         cases.append(C("compare", ["good.json", f], 2))
         cases.append(C("export", [f, "--format", "openmetrics"], 2))
         cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
@@ -262,7 +262,7 @@ def fixtures(d, exe):
     }
     doc["results"][0]["time_ns"]["stats"] = {k: None for k in doc["results"][0]["time_ns"]["stats"]}
     doc["results"][0]["time_ns"]["raw"] = []
-    files["nullstats.json"] = json.dumps(doc, indent=1)
+    files["nullcount.json"] = json.dumps(doc, indent=1)
     for name, text in files.items():
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
