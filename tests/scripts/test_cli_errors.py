@@ -211,7 +211,10 @@ def script_cases():
     for f in bad_files:
         cases.append(C("compare", [f, "good.json"], 2))
         cases.append(C("export", [f, "--format", "bmf"], 2))
-        cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
+        # plot skips, with a note, JSON that does not claim to be a result file (results/*.json holds
+        # schema.json): not an error of its own
+        if f not in ("array.json", "noschema.json"):
+            cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
     for f in ["nullcount.json"]:
         cases.append(C("compare", ["good.json", f], 2))
         cases.append(C("export", [f, "--format", "openmetrics"], 2))
