@@ -95,7 +95,7 @@ predict_mode() {
   # 2. signals during the sweep
   for sig in $signals; do
     out="$d/sweep$sig.json"
-    SMEM_TEST_POINT_DELAY_MS=40 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
+    SMEM_TEST_POINT_DELAY_MS=60 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: sweep"
     sleep 0.2
@@ -114,7 +114,7 @@ predict_mode() {
   for named in "" 1; do
     for sig in $signals; do
       out="$d/write$sig$named.json"
-      SMEM_TEST_NAMED_TEMP=$named SMEM_TEST_WRITE_DELAY_MS=60 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
+      SMEM_TEST_NAMED_TEMP=$named SMEM_TEST_WRITE_DELAY_MS=200 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
       pid=$!
       wait_for "$d/err" "smembench-test: write"
       sleep 0.1
@@ -132,7 +132,7 @@ predict_mode() {
 
   # a second SIGINT during the write: the default action, nothing left behind
   out="$d/twice.json"
-  SMEM_TEST_WRITE_DELAY_MS=100 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
+  SMEM_TEST_WRITE_DELAY_MS=300 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
   pid=$!
   wait_for "$d/err" "smembench-test: write"
   kill -INT $pid
@@ -196,6 +196,19 @@ predict_mode() {
     echo "out of memory: not tested here (a sanitizer build reserves its shadow memory up front)"
   fi
 
+  # a valid 4090-byte path: directories of 200-byte names, then the file
+  out=$d
+  while [ $(( ${#out} + 202 + 20 )) -lt 4090 ]; do
+    out=$out/$(printf 'd%.0s' $(seq 200))
+  done
+  mkdir -p "$out"
+  out=$out/$(printf 'f%.0s' $(seq $((4090 - ${#out} - 1 - 5)))).json
+  [ ${#out} -eq 4090 ] || fail "the long path is ${#out} bytes"
+  "$exe" "${run[@]}" -o "$out" 2>"$d/err" || fail "a 4090-byte path: $(cat "$d/err")"
+  check "$out" $total false predict
+  rm -rf "$d/$(printf 'd%.0s' $(seq 200))"
+  echo "a 4090-byte path: written"
+
   # 5. /dev/null: written to, still the device
   "$exe" "${run[@]}" -o /dev/null --force 2>"$d/err" || fail "-o /dev/null --force: $(cat "$d/err")"
   [ -c /dev/null ] || fail "/dev/null is no longer a character device"
@@ -255,7 +268,7 @@ PY
   done
   for sig in $signals; do
     out="$d/write$sig.json"
-    SMEM_TEST_WRITE_DELAY_MS=200 "$faulty" --sweep bandwidth --quick -q -o "$out" 2>"$d/err" &
+    SMEM_TEST_WRITE_DELAY_MS=500 "$faulty" --sweep bandwidth --quick -q -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: write"
     sleep 0.1
