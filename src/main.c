@@ -313,10 +313,10 @@ int main(int argc, char **argv)
         if (!outcomes[0].signal && !any_predicted(results, n)) {
             /* nothing but skips is no prediction: say why instead of writing an empty file */
             if (fallback)
-                smem_error("%s; this run needs one: all %zu points are skipped in predict mode (%s: %s)", why, n,
+                smem_error("%s; none of the %zu points can be predicted without one: %s: %s", why, n,
                            results[0].point->bench->name, results[0].reason);
             else
-                smem_error("nothing to predict: all %zu points are skipped on %s (%s: %s)", n, devs[0].name,
+                smem_error("none of the %zu points can be predicted on %s: %s: %s", n, devs[0].name,
                            results[0].point->bench->name, results[0].reason);
             status = fallback ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
             goto done;

@@ -133,9 +133,9 @@ CASES = [
     S(["--sweep", "tile", "--predict", "h100", "--cold"], 2, "--predict and --cold cannot be combined"),
     S(["--sweep", "tile", "--check", "--cold"], 2, "cannot be combined"),
     # options that would quietly mean something else
-    S(P + ["--bench", "cublas"], 2, "nothing to predict: all 3 points are skipped"),
-    S(P + ["--bench", "copy"], 2, "nothing to predict"),
-    S(["--bench", "cublas"], 3, "all 3 points are skipped in predict mode", env=NO_GPU),
+    S(P + ["--bench", "cublas"], 2, "none of the 3 points can be predicted on NVIDIA H100"),
+    S(P + ["--bench", "copy"], 2, "none of the 3 points can be predicted"),
+    S(["--bench", "cublas"], 3, "none of the 3 points can be predicted without one", env=NO_GPU),
     S(["--sweep", "carveout", "--check"], 3, "--check needs a GPU", env=NO_GPU),
     S(["--sweep", "tile", "--cold"], 3, "--cold needs a GPU", env=NO_GPU),
     S(["--sweep", "carveout", "--device", "0"], 3, "--device needs a GPU", env=NO_GPU),
