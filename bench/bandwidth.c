@@ -4,7 +4,7 @@
  * shared-memory time so launch and fill overheads stay under half a percent. */
 #include "load.h"
 
-#include "../src/smem.h"
+#include "smem.h"
 
 static const int64_t widths[] = { 4, 8, 16 };
 

@@ -4,7 +4,7 @@
  * point runs about the same time. */
 #include "load.h"
 
-#include "../src/smem.h"
+#include "smem.h"
 
 static const int64_t strides[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
                                    18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33 };

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/device.h"
+#include "device.h"
 
 #define SMEM_MAX_AXES 4
 #define SMEM_MAX_METRICS 8

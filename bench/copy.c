@@ -2,11 +2,11 @@
  * counted as bytes read plus bytes written, as the transpose and the reduction count theirs. */
 #include <string.h>
 
-#include "../src/smem.h"
 #include "bench.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 static const int64_t mibs[] = { 64, 256, 1024 };

@@ -1,12 +1,12 @@
 /* The reference line of the matrix-multiply benchmarks: cuBLAS SGEMM (fp32, default math mode, so
  * no TF32) on the same operands. Row-major C = A B is column-major C^T = B^T A^T, one call. */
-#include "../src/smem.h"
 #include "gemm.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
 #include <cublas_v2.h>
 
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 static const int64_t sizes[] = { 1024, 2048, 4096 };

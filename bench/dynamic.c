@@ -5,21 +5,21 @@
  * block count, the largest allocation that still fits that many blocks and the next one past it. */
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/occupancy.h"
-#include "../src/smem.h"
+#include "kernels.h"
+#include "occupancy.h"
+#include "smem.h"
 #include "stream.h"
 
-#define K 1024
 static const int64_t mibs[] = { SMEM_STREAM_MIB };
-static const int64_t sizes[] = { 0, 1 * K, 2 * K, 4 * K, 8 * K, 16 * K, 24 * K, 32 * K, 40 * K, 48 * K,
-                                 64 * K, 96 * K, 128 * K, 160 * K, 192 * K, 227 * K };
-static const int64_t quick_sizes[] = { 0, 16 * K, 48 * K, 100 * K, 227 * K };
+static const int64_t sizes[] = { 0, 1 * SMEM_KIB, 2 * SMEM_KIB, 4 * SMEM_KIB, 8 * SMEM_KIB, 16 * SMEM_KIB,
+                                 24 * SMEM_KIB, 32 * SMEM_KIB, 40 * SMEM_KIB, 48 * SMEM_KIB, 64 * SMEM_KIB,
+                                 96 * SMEM_KIB, 128 * SMEM_KIB, 160 * SMEM_KIB, 192 * SMEM_KIB, 227 * SMEM_KIB };
+static const int64_t quick_sizes[] = { 0, 16 * SMEM_KIB, 48 * SMEM_KIB, 100 * SMEM_KIB, 227 * SMEM_KIB };
 
 static const struct smem_axis dynamic_axes[] = {
     { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory per block (K suffix: KiB)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
-      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * K },
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * SMEM_KIB },
     { .name = "mib", .unit = "MiB", .help = "data streamed per launch", .defaults = mibs,
       .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };

@@ -4,19 +4,17 @@
  * latency-bound copy gets faster with every extra resident block. */
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "kernels.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
-
-#define K 1024
 
 static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
 static const int64_t quick_carveouts[] = { 0, 50, 100 };
-static const int64_t tiles[] = { 31 * K };
+static const int64_t tiles[] = { 31 * SMEM_KIB };
 static const int64_t mibs[] = { 256 };   /* far larger than L2 */
 
 static const struct smem_axis footprint_axes[] = {
@@ -24,7 +22,7 @@ static const struct smem_axis footprint_axes[] = {
       .n_defaults = SMEM_ARRAY_LEN(carveouts), .quick = quick_carveouts, .n_quick = SMEM_ARRAY_LEN(quick_carveouts),
       .min = 0, .max = 100 },
     { .name = "tile_bytes", .unit = "bytes", .help = "shared memory each block stages (multiple of 4)",
-      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * K },
+      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * SMEM_KIB },
     { .name = "mib", .unit = "MiB", .help = "data staged through the tiles", .defaults = mibs,
       .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };

@@ -2,18 +2,17 @@
  * What the carveout leaves to L1 (256 KiB per SM on Hopper, minus the shared part) decides how
  * much of the table hits: a small carveout keeps the whole table in L1, a large one sends most
  * reads to L2. Every SM is full and each thread keeps 8 independent gathers in flight. */
-#include "../kernels/hash.h"
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "hash.h"
+#include "kernels.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
 #include <math.h>
 
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
-#define K 1024
 #define GATHERS 512             /* per thread */
 
 static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
@@ -59,7 +58,7 @@ static const void *gather_kernel(const struct smem_plan *p)
 
 static uint32_t table_len(const struct smem_case *c)
 {
-    return (uint32_t)(c->values[1] * K / 4);
+    return (uint32_t)(c->values[1] * (int64_t)SMEM_KIB / 4);
 }
 
 static int gather_setup(struct smem_case *c)

@@ -6,13 +6,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../src/rng.h"
-#include "../src/smem.h"
+#include "rng.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
 #include <cublas_v2.h>
 
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 #define SAMPLES 512

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/rng.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "kernels.h"
+#include "rng.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 #define STEPS 65536

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
+#include "kernels.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 int smem_bank_wavefronts(int width_bytes, int stride)

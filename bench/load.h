@@ -5,7 +5,7 @@
 #include "bench.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"   /* smem_io_teardown */
+#include "common.h"   /* smem_io_teardown */
 #endif
 
 /* Shared memory moves 32 banks x 4 bytes per clock per SM. */

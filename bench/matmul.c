@@ -1,9 +1,9 @@
 /* Tiled matrix multiply: how far staging T x T tiles in shared memory gets a GEMM past the
  * global-only baseline (tile 0), for T = 8..64; the register-blocked kernel (matmul_rb) and cuBLAS
  * are the next steps up, and pct_of_cublas measures every point against cuBLAS at the same n. */
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "gemm.h"
+#include "kernels.h"
+#include "smem.h"
 
 static const int64_t sizes[] = { 1024, 2048, 4096 };
 static const int64_t quick_sizes[] = { 1024 };
@@ -40,7 +40,7 @@ static const struct smem_baseline vs_cublas = {
 };
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 
 static const void *matmul_kernel(const struct smem_plan *p)
 {

@@ -1,9 +1,9 @@
 /* Register-blocked matrix multiply: 128 x 128 block tiles, each thread an 8 x 8 tile of C in
  * registers, so every value read from shared memory feeds eight FMAs. bk is the depth of the
  * staged slab: 8 to 32 fit the 48 KiB default, bk = 64 takes 64 KiB and needs the opt-in. */
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "gemm.h"
+#include "kernels.h"
+#include "smem.h"
 
 static const int64_t sizes[] = { 1024, 2048, 4096 };
 static const int64_t quick_sizes[] = { 1024 };
@@ -46,7 +46,7 @@ static const struct smem_baseline vs_cublas = {
 };
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 
 static const void *matmul_rb_kernel(const struct smem_plan *p)
 {

@@ -4,13 +4,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/rng.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "kernels.h"
+#include "rng.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 static const int64_t mibs[] = { 256 };

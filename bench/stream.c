@@ -4,11 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
+#include "kernels.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,

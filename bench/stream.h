@@ -6,7 +6,7 @@
 #include "bench.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"   /* smem_io_teardown */
+#include "common.h"   /* smem_io_teardown */
 #endif
 
 /* Default data streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */

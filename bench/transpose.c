@@ -6,11 +6,11 @@
 
 #include <math.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
+#include "kernels.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
 static const int64_t mibs[] = { 64, 256 };

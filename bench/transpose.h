@@ -5,7 +5,7 @@
 #include "bench.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"   /* smem_io_teardown */
+#include "common.h"   /* smem_io_teardown */
 #endif
 
 /* The edge of a square fp32 matrix of mib MiB, or 0 when there is none that is a multiple of 32. */

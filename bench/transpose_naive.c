@@ -1,7 +1,7 @@
 /* Transpose with no shared memory: reads coalesced, writes strided by n, so every 4-byte store
  * is a 32-byte sector of its own. The floor the shared-memory tile lifts. */
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
+#include "kernels.h"
+#include "smem.h"
 #include "transpose.h"
 
 static const int64_t mibs[] = { 64, 256 };

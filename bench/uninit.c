@@ -4,22 +4,21 @@
  * The count is checked against the host's own count of the dumped contents. */
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "kernels.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "common.h"
 #endif
 
-#define K 1024
-static const int64_t sizes[] = { 16 * K, 48 * K, 96 * K };
-static const int64_t quick_sizes[] = { 16 * K };
+static const int64_t sizes[] = { 16 * SMEM_KIB, 48 * SMEM_KIB, 96 * SMEM_KIB };
+static const int64_t quick_sizes[] = { 16 * SMEM_KIB };
 
 static const struct smem_axis uninit_axes[] = {
     { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory of both kernels (a multiple of 4)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
-      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 4, .max = 228 * K },
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 4, .max = 228 * SMEM_KIB },
 };
 
 static int uninit_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "gpus.h"
+#include "nvml.h"
 #include "progress.h"
 #include "report_json.h"
 #include "runner.h"
@@ -18,7 +19,7 @@
 #include "table.h"
 
 #if SMEM_HAVE_CUDA
-#include "gpu.h"
+#include "device_open.h"
 #include "measure.h"
 #else
 volatile sig_atomic_t smem_interrupted;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nvml.h"
 #include "smem.h"
 
 #ifndef SMEM_GIT
@@ -331,10 +332,7 @@ int smem_report_write(const cJSON *doc, const char *path, bool force)
         return rc;
     }
     slash = strrchr(path, '/');
-    if (slash)
-        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    else
-        smem_fmt(dir, sizeof(dir), ".");
+    smem_path_dir(path, dir, sizeof(dir));
     smem_fmt(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
     fd = mkstemp(tmp);
     if (fd < 0) {

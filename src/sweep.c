@@ -68,10 +68,10 @@ static int parse_number(const char *s, const char *end, int64_t *out)
     memcpy(buf, s, len);
     buf[len] = '\0';
     if (len > 1 && (buf[len - 1] == 'K' || buf[len - 1] == 'k')) {
-        mult = 1024;
+        mult = (long long)SMEM_KIB;
         buf[--len] = '\0';
     } else if (len > 1 && (buf[len - 1] == 'M' || buf[len - 1] == 'm')) {
-        mult = 1024 * 1024;
+        mult = (long long)(SMEM_KIB * SMEM_KIB);
         buf[--len] = '\0';
     }
     if (!isdigit((unsigned char)buf[0]) && !((buf[0] == '-' || buf[0] == '+') && isdigit((unsigned char)buf[1])))

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../bench/bench.h"
+#include "bench.h"
 
 #define SMEM_MAX_AXIS_VALUES 4096
 #define SMEM_MAX_POINTS 65536

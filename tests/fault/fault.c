@@ -2,9 +2,9 @@
  * run a trivial kernel. Registered only in smembench-faulty (tests/meson.build). */
 #include <stdlib.h>
 
-#include "../../bench/bench.h"
-#include "../../src/gpu.h"
-#include "../../src/smem.h"
+#include "bench.h"
+#include "cuda_status.h"
+#include "smem.h"
 
 const void *smem_fault_fn(void);
 int smem_fault_launch(int *out, int fault, void *stream);

@@ -13,7 +13,7 @@
 #include <criterion/criterion.h>
 #include <criterion/options.h>
 
-#include "device.h"
+#include "device_open.h"
 #include "gpus.h"
 #include "runner.h"
 
