@@ -2,7 +2,7 @@
  * of 32 banks x 4 bytes = 128 bytes per clock per SM. Conflict-free (lane l reads element l), every
  * SM full (2048 threads), loads the compiler cannot drop; each launch runs for about 2 ms of
  * shared-memory time so launch and fill overheads stay under half a percent. */
-#include "load.h"
+#include "load_family.h"
 
 #include "smem.h"
 

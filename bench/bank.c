@@ -2,7 +2,7 @@
  * (smem_bank_wavefronts) predicts how many passes a warp request takes; the measured slowdown is
  * the stride-1 throughput over this stride's. Iterations shrink with the predicted degree so every
  * point runs about the same time. */
-#include "load.h"
+#include "load_family.h"
 
 #include "smem.h"
 

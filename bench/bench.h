@@ -49,7 +49,7 @@ struct smem_case {
     struct smem_plan plan;
     unsigned grid;                  /* resolved grid */
     void *stream;                   /* cudaStream_t */
-    void *clk;                      /* struct smem_clock * in device memory, see kernels.h */
+    void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
     uint64_t seed;
     void *priv;
     char reason[SMEM_REASON_LEN];   /* why setup or verify failed */

@@ -5,10 +5,9 @@
  * block count, the largest allocation that still fits that many blocks and the next one past it. */
 #include <stdlib.h>
 
-#include "kernels.h"
 #include "occupancy.h"
 #include "smem.h"
-#include "stream.h"
+#include "stream_family.h"
 
 static const int64_t mibs[] = { SMEM_STREAM_MIB };
 static const int64_t sizes[] = { 0, 1 * SMEM_KIB, 2 * SMEM_KIB, 4 * SMEM_KIB, 8 * SMEM_KIB, 16 * SMEM_KIB,
@@ -46,7 +45,7 @@ static int cmp_i64(const void *a, const void *b)
 static size_t dynamic_device_defaults(const struct smem_device *dev, size_t axis, int64_t *out, size_t max)
 {
     struct smem_func f = { .regs = 32, .static_smem = 0, .max_dyn_smem = (size_t)dev->smem_per_block_optin,
-                           .max_threads_per_block = SMEM_DYNAMIC_BLOCK };
+                           .max_threads_per_block = SMEM_STREAM_BLOCK };
     struct smem_prediction pr;
     size_t n = 0, kept = 0;
     int prev = -1;
@@ -58,7 +57,7 @@ static size_t dynamic_device_defaults(const struct smem_device *dev, size_t axis
             out[n++] = sizes[i];
     /* walk the axis in 128-byte steps (the allocation granularity) and keep both sides of each step */
     for (int64_t s = 0; s <= dev->smem_per_block_optin && n + 2 <= max; s += 128) {
-        if (smem_occupancy_predict(dev, &f, SMEM_DYNAMIC_BLOCK, (size_t)s, -1, &pr))
+        if (smem_occupancy_predict(dev, &f, SMEM_STREAM_BLOCK, (size_t)s, -1, &pr))
             break;
         if (prev >= 0 && pr.blocks_per_sm != prev) {
             out[n++] = s - 128;

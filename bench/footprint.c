@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "kernels.h"
+#include "footprint.h"
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA

@@ -3,8 +3,7 @@
  * much of the table hits: a small carveout keeps the whole table in L1, a large one sends most
  * reads to L2. Every SM is full and each thread keeps 8 independent gathers in flight. */
 #include "bench.h"
-#include "hash.h"
-#include "kernels.h"
+#include "gather.h"
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "kernels.h"
+#include "latency.h"
 #include "rng.h"
 #include "smem.h"
 

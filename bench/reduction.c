@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "kernels.h"
+#include "reduction.h"
 #include "rng.h"
 #include "smem.h"
 

@@ -1,9 +1,8 @@
 /* The streaming kernel of the dynamic benchmark with a static __shared__ array of the same size:
  * at run time the two are the same allocation, so they should time the same; the difference is
  * that a static array cannot exceed 48 KiB, which this benchmark's skipped points show. */
-#include "kernels.h"
 #include "smem.h"
-#include "stream.h"
+#include "stream_family.h"
 
 static const int64_t mibs[] = { SMEM_STREAM_MIB };
 static const int64_t sizes[] = { 1 * SMEM_KIB, 2 * SMEM_KIB, 4 * SMEM_KIB, 8 * SMEM_KIB, 16 * SMEM_KIB,

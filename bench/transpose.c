@@ -2,12 +2,12 @@
  * its column reads hit one bank 32 times over; padding_words 1 stores it as [32][33] and the same
  * reads spread over all 32 banks. GB/s (bytes read + written) against a device-to-device copy of
  * the same bytes (pct_of_copy). */
-#include "transpose.h"
+#include "transpose_family.h"
 
 #include <math.h>
 
-#include "kernels.h"
 #include "smem.h"
+#include "transpose.h"
 
 #if SMEM_HAVE_CUDA
 #include "common.h"

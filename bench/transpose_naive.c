@@ -1,8 +1,7 @@
 /* Transpose with no shared memory: reads coalesced, writes strided by n, so every 4-byte store
  * is a 32-byte sector of its own. The floor the shared-memory tile lifts. */
-#include "kernels.h"
 #include "smem.h"
-#include "transpose.h"
+#include "transpose_family.h"
 
 static const int64_t mibs[] = { 64, 256 };
 static const int64_t quick_mibs[] = { 64 };

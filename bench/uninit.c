@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "bench.h"
-#include "kernels.h"
 #include "smem.h"
+#include "uninit.h"
 
 #if SMEM_HAVE_CUDA
 #include "common.h"

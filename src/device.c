@@ -4,8 +4,8 @@
 
 #include <string.h>
 
+#include "clock.h"
 #include "cuda_status.h"
-#include "kernels.h"
 #include "nvml.h"
 
 int smem_device_count(char *why, size_t why_len)

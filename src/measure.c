@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "cuda_status.h"
-#include "kernels.h"
 
 volatile sig_atomic_t smem_interrupted;
 

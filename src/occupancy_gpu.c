@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "cuda_status.h"
-#include "kernels.h"
+#include "residency.h"
 
 int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm)
 {

@@ -11,8 +11,8 @@
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA
+#include "clock.h"
 #include "cuda_status.h"
-#include "kernels.h"
 #include "measure.h"
 #endif
 

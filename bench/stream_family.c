@@ -1,10 +1,9 @@
 /* The streaming kernel's plan, host reference and GPU operations (dynamic and static). */
-#include "stream.h"
+#include "stream_family.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "kernels.h"
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA
@@ -14,8 +13,8 @@
 void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,
                       struct smem_plan *p)
 {
-    p->block = SMEM_DYNAMIC_BLOCK;
-    p->grid = (unsigned)((mib << 18) / SMEM_DYNAMIC_CHUNK);   /* MiB of floats over the chunk a block streams */
+    p->block = SMEM_STREAM_BLOCK;
+    p->grid = (unsigned)((mib << 18) / SMEM_STREAM_CHUNK);   /* MiB of floats over the chunk a block streams */
     p->dyn_smem = is_static ? 0 : alloc_bytes;
     p->static_smem = is_static ? alloc_bytes : 0;
     p->regs = 32;
@@ -60,16 +59,16 @@ int smem_stream_verify(struct smem_case *c)
     const float *h_in = io->h_in, *h_out = io->h_out;
     size_t words = (c->plan.dyn_smem + c->plan.static_smem) / sizeof(float);
     unsigned block = c->plan.block, slots = words < block ? (unsigned)words : block;
-    float partial[SMEM_DYNAMIC_BLOCK];
+    float partial[SMEM_STREAM_BLOCK];
     int rc;
 
     if ((rc = smem_io_fetch(io)))
         return rc;
     for (unsigned b = 0; b < c->grid; b++) {
-        const float *in = h_in + (size_t)b * SMEM_DYNAMIC_CHUNK;
+        const float *in = h_in + (size_t)b * SMEM_STREAM_CHUNK;
         for (unsigned t = 0; t < block; t++) {
             float v = 0;
-            for (unsigned i = t; i < SMEM_DYNAMIC_CHUNK; i += block)
+            for (unsigned i = t; i < SMEM_STREAM_CHUNK; i += block)
                 v += in[i];
             partial[t] = v;
         }

@@ -1,9 +1,10 @@
-/* Shared by the dynamic and static benchmarks: the streaming kernel of kernels/dynamic.cu, whose
+/* Shared by the dynamic and static benchmarks: the streaming kernel of kernels/stream.cu, whose
  * shared allocation changes nothing but how many blocks fit on an SM. */
 #ifndef SMEM_BENCH_STREAM_H
 #define SMEM_BENCH_STREAM_H
 
 #include "bench.h"
+#include "stream.h"
 
 #if SMEM_HAVE_CUDA
 #include "common.h"   /* smem_io_teardown */

@@ -1,11 +1,11 @@
 /* The shared-memory load kernel family: plan, bank model, host reference and GPU operations shared
  * by the bandwidth and bank benchmarks (kernels/load.cu). */
-#include "load.h"
+#include "load_family.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels.h"
+#include "load.h"
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA

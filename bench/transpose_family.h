@@ -3,6 +3,7 @@
 #define SMEM_BENCH_TRANSPOSE_H
 
 #include "bench.h"
+#include "transpose.h"
 
 #if SMEM_HAVE_CUDA
 #include "common.h"   /* smem_io_teardown */

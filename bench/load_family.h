@@ -3,6 +3,7 @@
 #define SMEM_BENCH_LOAD_H
 
 #include "bench.h"
+#include "load.h"
 
 #if SMEM_HAVE_CUDA
 #include "common.h"   /* smem_io_teardown */
