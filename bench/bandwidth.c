@@ -13,9 +13,11 @@ static const struct smem_axis bandwidth_axes[] = {
       .n_defaults = SMEM_ARRAY_LEN(widths), .min = 4, .max = 16, .defaults_only = true },
 };
 
-static int bandwidth_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int bandwidth_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                          size_t len)
 {
-    return smem_load_plan((int)v[0], 1, 4.0e6, dev, p, why, len);
+    (void)dev;
+    return smem_load_plan(pt, 4.0e6, p, why, len);
 }
 
 static void bandwidth_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
@@ -33,6 +35,8 @@ const struct smem_bench smem_bandwidth_bench = {
     .summary = "shared-memory load throughput (B/clk/SM, ceiling 128) at 4/8/16-byte accesses",
     .axes = bandwidth_axes,
     .n_axes = SMEM_ARRAY_LEN(bandwidth_axes),
+    .sweeps = { "bandwidth" },
+    .kernel_file = "load",
     .plan = bandwidth_plan,
     .check_work = 1,   /* the fewest iterations (8) */
     .metrics = bandwidth_metrics,

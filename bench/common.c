@@ -1,4 +1,5 @@
-/* Seeded random inputs and the input/output pair of the benchmarks (bench/common.h). */
+/* What the benchmarks share (bench/common.h): the copy baseline, the carveout axis's values, seeded
+ * random inputs and the input/output pair. */
 #include "common.h"
 
 #include <stdlib.h>
@@ -6,6 +7,14 @@
 
 #include "rng.h"
 #include "smem.h"
+
+const struct smem_baseline smem_vs_copy = {
+    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
+    .scale = 100,
+};
+
+const int64_t smem_carveout_pcts[11] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+const int64_t smem_carveout_pcts_quick[3] = { 0, 50, 100 };
 
 #if SMEM_HAVE_CUDA
 

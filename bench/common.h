@@ -1,5 +1,6 @@
-/* Helpers the benchmarks share: seeded random inputs on host and device, and the input/output
- * pair most benchmarks verify through. Their GPU parts exist only in a CUDA build. */
+/* Helpers the benchmarks share: the copy baseline, the carveout axis, seeded random inputs on host
+ * and device, and the input/output pair most benchmarks verify through. Their GPU parts exist only
+ * in a CUDA build. */
 #ifndef SMEM_BENCH_COMMON_H
 #define SMEM_BENCH_COMMON_H
 
@@ -7,6 +8,19 @@
 #include <stdint.h>
 
 #include "bench.h"
+#include "smem.h"
+
+/* A memory-bound benchmark's GB/s as a percentage of a device-to-device copy of the same size
+ * (bench/copy.c): pct_of_copy. */
+extern const struct smem_baseline smem_vs_copy;
+
+/* The preferred carveout in percent, 0..100 in steps of 10, shared by the carveout sweep's benchmarks. */
+extern const int64_t smem_carveout_pcts[11], smem_carveout_pcts_quick[3];
+#define SMEM_CARVEOUT_AXIS                                                                              \
+    { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout",                  \
+      .defaults = smem_carveout_pcts, .n_defaults = SMEM_ARRAY_LEN(smem_carveout_pcts),                 \
+      .quick = smem_carveout_pcts_quick, .n_quick = SMEM_ARRAY_LEN(smem_carveout_pcts_quick), .min = 0, \
+      .max = 100 }
 
 #if SMEM_HAVE_CUDA
 #include "cuda_status.h"

@@ -1,13 +1,14 @@
-/* Shared by the bandwidth and bank benchmarks: one kernel family (kernels/load.cu), one model. */
-#ifndef SMEM_BENCH_LOAD_H
-#define SMEM_BENCH_LOAD_H
+/* The load family (kernels/load.cu), shared by the bandwidth and bank benchmarks: one kernel, the
+ * bank model, the plan, the host reference and the GPU operations. A case's access is its
+ * width_bytes axis and its stride_elems axis (1 where the benchmark has none: conflict-free). */
+#ifndef SMEM_BENCH_LOAD_FAMILY_H
+#define SMEM_BENCH_LOAD_FAMILY_H
+
+#include <stdint.h>
 
 #include "bench.h"
+#include "common.h"
 #include "load.h"
-
-#if SMEM_HAVE_CUDA
-#include "common.h"   /* smem_io_teardown */
-#endif
 
 /* Shared memory moves 32 banks x 4 bytes per clock per SM. */
 #define SMEM_BYTES_PER_CLK_SM 128.0
@@ -17,19 +18,23 @@
  * request's bytes over 128. */
 int smem_bank_wavefronts(int width_bytes, int stride);
 
-/* The plan both benchmarks use; iterations sized for target_cycles of shared-memory time. */
-int smem_load_plan(int width, int stride, double target_cycles, const struct smem_device *dev,
-                   struct smem_plan *p, char *why, size_t why_len);
+/* The plan of a load-family point: plan.work is target_cycles of shared-memory time per SM. */
+int smem_load_plan(const struct smem_point *pt, double target_cycles, struct smem_plan *p, char *why,
+                   size_t why_len);
+
+/* Loop iterations one launch runs: the planned target cycles over the passes an iteration takes with
+ * the case's resolved grid resident (at least 8). */
+int64_t smem_load_iterations(const struct smem_case *c);
+
+/* Bytes a launch requests from shared memory, and bytes/clock/SM for a timing. */
+double smem_load_bytes(const struct smem_case *c);
+double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_timing *t);
 
 #if SMEM_HAVE_CUDA
-const void *smem_load_kernel(const struct smem_plan *p);
+const void *smem_load_kernel(const struct smem_case *c);
 int smem_load_setup(struct smem_case *c);
 int smem_load_run(struct smem_case *c);
 int smem_load_verify(struct smem_case *c);
 #endif
-
-/* Bytes the last plan's launch requests from shared memory, and bytes/clock/SM for a timing. */
-double smem_load_bytes(const struct smem_case *c);
-double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_timing *t);
 
 #endif

@@ -4,11 +4,8 @@
 #define SMEM_BENCH_STREAM_H
 
 #include "bench.h"
+#include "common.h"
 #include "stream.h"
-
-#if SMEM_HAVE_CUDA
-#include "common.h"   /* smem_io_teardown */
-#endif
 
 /* Default data streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */
 #define SMEM_STREAM_MIB 256
@@ -17,6 +14,7 @@
 void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,
                       struct smem_plan *p);
 
+/* GB/s streamed, and the allocation. */
 void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 
 #if SMEM_HAVE_CUDA

@@ -48,7 +48,7 @@ static void print_list(void)
     printf("sweeps:\n");
     for (size_t i = 0; i < smem_n_sweeps; i++)
         printf("  %-10s %s%s\n", smem_sweeps[i].name, smem_sweeps[i].summary,
-               smem_sweeps[i].predictable ? " [also --predict]" : "");
+               smem_sweep_predictable(&smem_sweeps[i]) ? " [also --predict]" : "");
 }
 
 static void print_models(void)
@@ -185,10 +185,10 @@ static int measure_all(const struct smem_device *devs, int n_devs, const struct 
 static bool all_predictable(const struct smem_options *o)
 {
     if (o->bench)
-        return smem_bench_find(o->bench) && smem_sweep_bench_predictable(smem_bench_find(o->bench));
+        return smem_bench_find(o->bench) && smem_bench_find(o->bench)->predictable;
     for (size_t i = 0; i < o->n_sweeps; i++) {
         const struct smem_sweep *sw = smem_sweep_find(o->sweeps[i]);
-        if (!sw || !sw->predictable)
+        if (!sw || !smem_sweep_predictable(sw))
             return false;
     }
     return true;

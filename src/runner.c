@@ -49,6 +49,17 @@ static void plan_func(const struct smem_device *d, const struct smem_plan *p, bo
     f->max_threads_per_block = (int)p->block;
 }
 
+int smem_run_blocks_per_sm(const struct smem_device *d, const struct smem_plan *p)
+{
+    struct smem_prediction pr;
+    struct smem_func f;
+
+    plan_func(d, p, false, &f);
+    if (smem_occupancy_predict(d, &f, (int)p->block, p->dyn_smem, p->carveout_pct, &pr))
+        return SMEM_EINVAL;
+    return pr.blocks_per_sm;
+}
+
 static void record_prediction(struct smem_result *r, const struct smem_prediction *pr)
 {
     r->occ.predicted = pr->blocks_per_sm;
@@ -69,7 +80,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         struct smem_func f;
 
         result_init(r, &points[i]);
-        if (b->plan(points[i].values, dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+        if (b->plan(&points[i], dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
             r->status = SMEM_POINT_SKIPPED;
             continue;
         }
@@ -149,6 +160,17 @@ void smem_run_derive(struct smem_result *results, size_t n)
     }
 }
 
+void smem_point_fail(struct smem_result *r, int rc, const char *what, const char *own, const char *cuda)
+{
+    r->status = SMEM_POINT_FAILED;
+    if (r->reason[0])
+        return;
+    smem_fmt(r->reason, sizeof(r->reason), "%s: %s", what,
+             own && own[0] ? own
+             : (rc == SMEM_ECUDA || rc == SMEM_ESTICKY) && cuda && cuda[0] ? cuda
+             : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
+}
+
 void smem_results_free(struct smem_result *results, size_t n)
 {
     for (size_t i = 0; results && i < n; i++) {
@@ -188,13 +210,9 @@ fail:
     return rc;
 }
 
-static int fail_point(struct smem_result *r, int rc, const char *what)
+static int fail_point(struct smem_result *r, int rc, const struct smem_case *c, const char *what)
 {
-    r->status = SMEM_POINT_FAILED;
-    if (!r->reason[0])
-        smem_fmt(r->reason, sizeof(r->reason), "%s: %s", what,
-                 rc == SMEM_ECUDA || rc == SMEM_ESTICKY ? smem_cuda_last_error()
-                 : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
+    smem_point_fail(r, rc, what, c->reason, smem_cuda_last_error());
     return rc;
 }
 
@@ -221,50 +239,51 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     struct smem_func f;
     struct smem_prediction pr;
     struct smem_measurement m;
+    struct smem_plan plan = { .carveout_pct = -1 };
     const void *fn;
     int rc;
 
     memset(&c, 0, sizeof(c));
+    c.plan = &plan;
     c.bench = b;
     c.values = pt->values;
     c.dev = d;
     c.stream = stream;
     c.clk = clk;
     c.seed = s->seed;
-    c.plan.carveout_pct = -1;
     smem_cuda_clear();
-    if (b->plan(pt->values, d, &c.plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+    if (b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
         r->status = SMEM_POINT_SKIPPED;
         return SMEM_OK;
     }
     if (s->check && b->check_work)
-        c.plan.work = b->check_work;
-    result_plan(r, &c.plan);
+        plan.work = b->check_work;
+    result_plan(r, &plan);
     memset(&f, 0, sizeof(f));
     memset(&pr, 0, sizeof(pr));
-    if (!c.plan.block) {
+    if (!plan.block) {
         /* a library call: no kernel of ours, no occupancy to report */
         c.grid = 0;
         goto run;
     }
-    fn = b->kernel(&c.plan);
+    fn = b->kernel(&c);
     if ((rc = smem_occupancy_func(fn, &f)))
-        return fail_point(r, rc, "reading the kernel's attributes");
-    if ((rc = set_attributes(d, fn, &c.plan, s->no_optin, f.static_smem)))
-        return fail_point(r, rc, "setting the kernel's attributes");
+        return fail_point(r, rc, &c, "reading the kernel's attributes");
+    if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
+        return fail_point(r, rc, &c, "setting the kernel's attributes");
     if ((rc = smem_occupancy_func(fn, &f)))
-        return fail_point(r, rc, "reading the kernel's attributes");
+        return fail_point(r, rc, &c, "reading the kernel's attributes");
     r->regs = f.regs;
     r->static_smem = f.static_smem;
     r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
-    smem_occupancy_api(fn, (int)c.plan.block, c.plan.dyn_smem, &r->occ.api);
-    if (!smem_occupancy_predict(d, &f, (int)c.plan.block, c.plan.dyn_smem, c.plan.carveout_pct, &pr))
+    smem_occupancy_api(fn, (int)plan.block, plan.dyn_smem, &r->occ.api);
+    if (!smem_occupancy_predict(d, &f, (int)plan.block, plan.dyn_smem, plan.carveout_pct, &pr))
         record_prediction(r, &pr);
     if (r->occ.api >= 0) {
-        r->occ.warps_per_sm = r->occ.api * (int)((c.plan.block + 31) / 32);
+        r->occ.warps_per_sm = r->occ.api * (int)((plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
     }
-    c.grid = c.plan.grid ? c.plan.grid
+    c.grid = plan.grid ? plan.grid
                          : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
     r->grid = c.grid;
 run:
@@ -274,13 +293,13 @@ run:
             smem_fmt(r->reason, sizeof(r->reason), "%s", c.reason);
             rc = SMEM_OK;
         } else {
-            fail_point(r, rc, "setup");
+            fail_point(r, rc, &c, "setup");
         }
         goto out;
     }
     /* verify before timing: a kernel that has not matched its reference has no timing */
     if ((rc = b->launch(&c)) || (rc = SMEM_CUDA_STATUS(cudaStreamSynchronize((cudaStream_t)stream)))) {
-        fail_point(r, rc, "launch");
+        fail_point(r, rc, &c, "launch");
         goto out;
     }
     if ((rc = b->verify(&c))) {
@@ -288,7 +307,7 @@ run:
             r->status = SMEM_POINT_FAILED;
             smem_fmt(r->reason, sizeof(r->reason), "wrong result: %s", c.reason);
         } else {
-            fail_point(r, rc, "verify");
+            fail_point(r, rc, &c, "verify");
         }
         goto out;
     }
@@ -301,7 +320,7 @@ run:
     rc = smem_measure(&c, &s->rule, s->cold, &m);
     if (rc) {
         if (rc != SMEM_EINTR)
-            fail_point(r, rc, "timing");
+            fail_point(r, rc, &c, "timing");
         free(m.samples_ns);
         goto out;
     }
@@ -313,10 +332,10 @@ run:
     r->status = SMEM_POINT_OK;
     physics_check(r);
 
-    if (c.plan.block) {
+    if (plan.block) {
         char why[256] = "";
         struct smem_residency res;
-        int prc = smem_occupancy_measure(d, (int)c.plan.block, f.static_smem + c.plan.dyn_smem, c.plan.carveout_pct,
+        int prc = smem_occupancy_measure(d, (int)plan.block, f.static_smem + plan.dyn_smem, plan.carveout_pct,
                                          f.regs, &res, why, sizeof(why));
         r->occ.measured = res.blocks_per_sm;
         r->occ.measured_sms = res.sms_used;

@@ -36,8 +36,17 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
                      struct smem_result *results);
 
+/* Blocks of plan p resident per SM of d by the occupancy calculator (what device_defaults asks), or
+ * a negative code when the calculator rejects it. */
+int smem_run_blocks_per_sm(const struct smem_device *d, const struct smem_plan *p);
+
 /* Fills derived metrics that compare points with each other (a benchmark's baseline). */
 void smem_run_derive(struct smem_result *results, size_t n);
+
+/* Marks r failed in step what ("setup", "launch", ...). Its reason is the case's own words (own:
+ * a cuBLAS status, a setup message) when it has any, else the last CUDA error (cuda) for a CUDA
+ * status, else the status itself; a reason already recorded stays. */
+void smem_point_fail(struct smem_result *r, int rc, const char *what, const char *own, const char *cuda);
 
 /* Frees what results own. */
 void smem_results_free(struct smem_result *results, size_t n);
