@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,82 @@ void smem_point_fail(struct smem_result *r, int rc, const char *what, const char
              own && own[0] ? own
              : (rc == SMEM_ECUDA || rc == SMEM_ESTICKY) && cuda && cuda[0] ? cuda
              : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
+}
+
+void smem_run_spread(const struct smem_device_run *runs, int n_runs, size_t n, struct smem_spread *spread)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct smem_spread *sp = &spread[i];
+
+        *sp = (struct smem_spread){ .fastest = -1, .slowest = -1, .fastest_ns = NAN, .slowest_ns = NAN, .pct = NAN };
+        for (int d = 0; d < n_runs; d++) {
+            const struct smem_result *r = &runs[d].results[i];
+            if (i >= runs[d].out.done || r->status != SMEM_POINT_OK)
+                continue;
+            if (sp->fastest < 0 || r->time_ns.median < sp->fastest_ns) {
+                sp->fastest = d;
+                sp->fastest_ns = r->time_ns.median;
+            }
+            if (sp->slowest < 0 || r->time_ns.median > sp->slowest_ns) {
+                sp->slowest = d;
+                sp->slowest_ns = r->time_ns.median;
+            }
+            sp->devices++;
+        }
+        if (sp->devices > 1)
+            sp->pct = 100.0 * (sp->slowest_ns / sp->fastest_ns - 1);
+    }
+}
+
+/* One device's share of a several-device run: the whole plan, on its own host thread and stream. */
+struct worker {
+    struct smem_device_run *run;
+    const struct smem_point *points;
+    size_t n;
+    struct smem_run_settings settings;
+    int rc;
+};
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+
+    w->rc = smem_run_measure(&w->run->dev, w->points, w->n, &w->settings, w->run->results, &w->run->out);
+    return NULL;
+}
+
+int smem_run_devices(struct smem_device_run *runs, int n_runs, const struct smem_point *points, size_t n,
+                     const struct smem_run_settings *s)
+{
+    struct worker *w = calloc((size_t)n_runs, sizeof(*w));
+    pthread_t *t = calloc((size_t)n_runs, sizeof(*t));
+    int rc = SMEM_OK;
+
+    if (!w || !t) {
+        rc = SMEM_ENOMEM;
+        goto out;
+    }
+    for (int d = 0; d < n_runs; d++) {
+        w[d] = (struct worker){ .run = &runs[d], .points = points, .n = n, .settings = *s };
+        if (n_runs > 1)
+            w[d].settings.progress = false;   /* one bar cannot show several devices */
+        if (pthread_create(&t[d], NULL, work, &w[d])) {
+            smem_error("cannot start a thread for device %d", runs[d].dev.ordinal);
+            for (int k = 0; k < d; k++)
+                pthread_join(t[k], NULL);
+            rc = SMEM_ENOMEM;
+            goto out;
+        }
+    }
+    for (int d = 0; d < n_runs; d++) {
+        pthread_join(t[d], NULL);
+        if (w[d].rc)
+            rc = w[d].rc;
+    }
+out:
+    free(w);
+    free(t);
+    return rc;
 }
 
 void smem_results_free(struct smem_result *results, size_t n)
