@@ -1,6 +1,7 @@
 /* NVML, loaded at run time (dlopen of libnvidia-ml.so.1, which ships with the driver): temperature,
  * power, SM clock and clock-event reasons of a device found by its PCI bus id, so NVML's numbering
- * and CUDA's are matched by the bus, never by position. Nothing is needed at build time. */
+ * and CUDA's are matched by the bus, never by position. Nothing is needed at build time, and
+ * -Dnvml=disabled leaves the loading code out (every reading absent). */
 #ifndef SMEM_NVML_H
 #define SMEM_NVML_H
 

@@ -1,14 +1,16 @@
 /* The spread between devices, computed once from the per-device runs and read as it is by the JSON
  * (and the table): which device was fastest and slowest at each point, over the devices that
- * measured it. */
+ * measured it; and an NVML reading that cannot be made, recorded as absent. */
 #include <math.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 
 #include "bench.h"
+#include "nvml.h"
 #include "report_json.h"
 #include "runner.h"
+#include "smem.h"
 
 static struct smem_point points[2];
 static struct smem_result results[3][2];
@@ -75,5 +77,24 @@ Test(spread, the_json_records_only_points_two_devices_measured, .init = three_de
     cr_assert_eq(cJSON_GetObjectItem(o, "slowest_device_index")->valueint, 1);
     cr_assert_eq(cJSON_GetObjectItem(o, "fastest_median_ns")->valueint, 90);
     cr_assert_float_eq(cJSON_GetObjectItem(o, "spread_pct")->valuedouble, s[0].pct, 1e-12);
+    cJSON_Delete(doc);
+}
+
+/* NVML: a reading that cannot be made (no driver, a bus id no device has, or a build with
+ * -Dnvml=disabled, which has no NVML code at all) is absent, and the device records null. */
+Test(nvml, a_reading_that_cannot_be_made_is_recorded_as_absent)
+{
+    static char *argv[] = { "smembench" };
+    struct smem_run_info info = { .argc = 1, .argv = argv, .mode = "measure", .sweep = "bank", .started = "" };
+    struct smem_device dev;
+    cJSON *doc;
+
+    memset(&dev, 0, sizeof(dev));
+    smem_fmt(dev.name, sizeof(dev.name), "a device NVML cannot see");
+    smem_fmt(dev.pci_bus_id, sizeof(dev.pci_bus_id), "00000000:ff:1f.7");
+    smem_nvml_read(dev.pci_bus_id, &dev.nvml_start);
+    cr_assert_not(dev.nvml_start.ok);
+    doc = smem_report_new(&info, &dev);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "device"), "nvml")));
     cJSON_Delete(doc);
 }
