@@ -123,7 +123,11 @@ Test(physics, bank_conflicts_follow_the_bank_model)
     struct smem_result *r = run(&req, &n, false);
 
     for (size_t i = 0; i < n; i++) {
-        double want = metric(&r[i], "predicted_slowdown"), got = metric(&r[i], "slowdown");
+        double want, got;
+        if (strcmp(r[i].point->bench->name, "bank"))   /* the sweep's other benchmarks have tests of their own */
+            continue;
+        want = metric(&r[i], "predicted_slowdown");
+        got = metric(&r[i], "slowdown");
         cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
         cr_assert_leq(metric(&r[i], "bytes_per_clk_sm"), 128.0);
         cr_assert_float_eq(got, want, 0.15 * want, "stride %lld: slowdown %.2f, the model %.0f",
