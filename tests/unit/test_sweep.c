@@ -144,8 +144,7 @@ Test(sweep, axis_override_applies_to_every_bench_that_has_it)
 
 Test(sweep, quick_bounds_the_plan)
 {
-    const char *sw[] = { "bank" };
-    struct smem_plan_request full = { .sweeps = sw, .n_sweeps = 1 }, quick = full;
+    struct smem_plan_request full = { .bench = "bank" }, quick = full;
     struct smem_point *p;
     size_t nf, nq;
 
