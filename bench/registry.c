@@ -6,6 +6,7 @@
 #define SMEM_BENCHES(X) \
     X(bandwidth)        \
     X(bank)             \
+    X(broadcast)        \
     X(copy)             \
     X(cublas)           \
     X(dynamic)          \
