@@ -245,6 +245,27 @@ static const struct smem_result *find(const struct smem_result *r, size_t n, con
     return NULL;
 }
 
+Test(physics, a_broadcast_takes_one_pass_like_the_stride_1_load)
+{
+    /* all 32 lanes reading one word is one bank, one distinct word: one pass, so the bank model
+     * says it runs exactly as fast as the conflict-free stride-1 load (slowdown 1) */
+    const char *sw[] = { "bank" };
+    struct smem_override o[] = { { "width_bytes", "4" }, { "stride_elems", "1" } };
+    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 2 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+    const struct smem_result *b = find(r, n, "broadcast", "width_bytes", 4);
+
+    cr_assert_eq(b->status, SMEM_POINT_OK, "%s", b->reason);
+    cr_assert(b->verified);
+    cr_assert_eq(metric(b, "wavefronts"), 1);
+    cr_assert_leq(metric(b, "bytes_per_clk_sm"), 128.0, "above the physical ceiling");
+    cr_assert_float_eq(metric(b, "slowdown"), 1.0, 0.15, "slowdown %.3f against stride 1, the model 1",
+                       metric(b, "slowdown"));
+    smem_results_free(r, n);
+    free(r);
+}
+
 Test(scratchpad, tiles_beat_global_and_every_kernel_verifies)
 {
     const char *sw[] = { "tile" };
