@@ -29,15 +29,11 @@ static int broadcast_plan(const struct smem_point *pt, const struct smem_device 
     return SMEM_OK;
 }
 
-/* Loop iterations of one launch: the target cycles over what an iteration takes, each resident warp
- * making SMEM_BROADCAST_UNROLL requests of the bank model's passes (one). At least 8. */
+/* Loop iterations of one launch: SMEM_BROADCAST_UNROLL requests of the bank model's passes (one)
+ * per warp and iteration, for the planned target cycles. */
 static int64_t iterations(const struct smem_case *c)
 {
-    double warps_per_sm = (double)c->grid * c->plan->block / c->dev->sm_count / 32.0;
-    int64_t iters = (int64_t)((double)c->plan->work /
-                              (smem_bank_wavefronts(4, 0) * SMEM_BROADCAST_UNROLL * warps_per_sm));
-
-    return iters < 8 ? 8 : iters;
+    return smem_shared_iterations(c, smem_bank_wavefronts(4, 0), SMEM_BROADCAST_UNROLL);
 }
 
 static void broadcast_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)

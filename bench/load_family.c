@@ -59,16 +59,19 @@ int smem_load_plan(const struct smem_point *pt, double target_cycles, struct sme
     return SMEM_OK;
 }
 
-int64_t smem_load_iterations(const struct smem_case *c)
+int64_t smem_shared_iterations(const struct smem_case *c, int passes, int unroll)
 {
-    /* each iteration is SMEM_LOAD_UNROLL requests per resident warp, each taking the model's passes */
     size_t threads = (size_t)c->grid * c->plan->block;
     double threads_per_sm = (double)threads / c->dev->sm_count;
-    double passes = (double)smem_bank_wavefronts(ACCESS_WIDTH(c), ACCESS_STRIDE(c)) * SMEM_LOAD_UNROLL *
-                    (threads_per_sm / 32.0);
-    int64_t iters = (int64_t)((double)c->plan->work / passes);
+    double per_iteration = (double)passes * unroll * (threads_per_sm / 32.0);
+    int64_t iters = (int64_t)((double)c->plan->work / per_iteration);
 
     return iters < 8 ? 8 : iters;
+}
+
+int64_t smem_load_iterations(const struct smem_case *c)
+{
+    return smem_shared_iterations(c, smem_bank_wavefronts(ACCESS_WIDTH(c), ACCESS_STRIDE(c)), SMEM_LOAD_UNROLL);
 }
 
 double smem_load_bytes(const struct smem_case *c)

@@ -22,8 +22,12 @@ int smem_bank_wavefronts(int width_bytes, int stride);
 int smem_load_plan(const struct smem_point *pt, double target_cycles, struct smem_plan *p, char *why,
                    size_t why_len);
 
-/* Loop iterations one launch runs: the planned target cycles over the passes an iteration takes with
- * the case's resolved grid resident (at least 8). */
+/* Loop iterations of a shared-memory load loop: plan.work (target cycles per SM) over what one
+ * iteration takes with the case's resolved grid resident, each warp making unroll requests of
+ * passes wavefronts. At least 8. */
+int64_t smem_shared_iterations(const struct smem_case *c, int passes, int unroll);
+
+/* The load family's iterations: its bank model's passes, SMEM_LOAD_UNROLL requests an iteration. */
 int64_t smem_load_iterations(const struct smem_case *c);
 
 /* Bytes a launch requests from shared memory, and bytes/clock/SM for a timing. */
