@@ -24,10 +24,10 @@ static void bandwidth_metrics(const struct smem_case *c, const struct smem_timin
 {
     double bpc = smem_load_bytes_per_clk_sm(c, t);
 
-    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM", bpc, SMEM_BYTES_PER_CLK_SM);
+    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM", bpc, SMEM_BYTES_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
     smem_metrics_add(m, "gbytes_per_s", "GB/s", smem_load_bytes(c) / t->seconds / 1e9,
-                     SMEM_BYTES_PER_CLK_SM * c->dev->sm_count * t->clock_hz / 1e9);
-    smem_metrics_add(m, "pct_of_peak", "%", 100 * bpc / SMEM_BYTES_PER_CLK_SM, 100);
+                     SMEM_BYTES_PER_CLK_SM * c->dev->sm_count * t->clock_hz / 1e9, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "pct_of_peak", "%", 100 * bpc / SMEM_BYTES_PER_CLK_SM, 100, SMEM_HIGHER_IS_BETTER);
 }
 
 const struct smem_bench smem_bandwidth_bench = {

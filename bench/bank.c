@@ -31,14 +31,16 @@ static void bank_metrics(const struct smem_case *c, const struct smem_timing *t,
     int width = (int)smem_axis_value(c, "width_bytes"), stride = (int)smem_axis_value(c, "stride_elems");
     int ways = smem_bank_wavefronts(width, stride);
 
-    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM", smem_load_bytes_per_clk_sm(c, t), SMEM_BYTES_PER_CLK_SM);
-    smem_metrics_add(m, "wavefronts", "passes/request", ways, 0);
-    smem_metrics_add(m, "predicted_slowdown", "x", (double)ways / smem_bank_wavefronts(width, 1), 0);
+    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM", smem_load_bytes_per_clk_sm(c, t), SMEM_BYTES_PER_CLK_SM,
+                     SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "wavefronts", "passes/request", ways, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "predicted_slowdown", "x", (double)ways / smem_bank_wavefronts(width, 1), 0,
+                     SMEM_LOWER_IS_BETTER);
 }
 
 static const struct smem_baseline bank_baseline = {
     .axis = "stride_elems", .value = 1, .metric = "bytes_per_clk_sm", .derived = "slowdown", .unit = "x",
-    .scale = 1,
+    .scale = 1, .better = SMEM_LOWER_IS_BETTER,
 };
 
 const struct smem_bench smem_bank_bench = {

@@ -34,11 +34,12 @@ int64_t smem_axis_get(const struct smem_bench *b, const int64_t *values, const c
     return values[a];
 }
 
-void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit, double value, double ceiling)
+void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit, double value, double ceiling,
+                      enum smem_better better)
 {
     if (m->n >= SMEM_MAX_METRICS)
         return;
-    m->m[m->n++] = (struct smem_metric){ name, unit, value, ceiling };
+    m->m[m->n++] = (struct smem_metric){ name, unit, value, ceiling, better };
 }
 
 static const struct smem_bench *find_in(const struct smem_bench *const *benches, size_t n, const char *name)
@@ -78,6 +79,11 @@ static bool has_metric(const struct smem_metrics *m, const char *name)
     return false;
 }
 
+static bool is_direction(enum smem_better b)
+{
+    return b == SMEM_HIGHER_IS_BETTER || b == SMEM_LOWER_IS_BETTER;
+}
+
 int smem_bench_check(const struct smem_bench *const *benches, size_t n, const struct smem_device *dev, char *why,
                      size_t why_len)
 {
@@ -96,11 +102,22 @@ int smem_bench_check(const struct smem_bench *const *benches, size_t n, const st
             return SMEM_EINVAL;
         }
 #endif
+        if (!sample_metrics(b, NULL, 0, dev, &mine))
+            for (size_t k = 0; k < mine.n; k++)
+                if (!is_direction(mine.m[k].better)) {
+                    smem_fmt(why, why_len, "metric %s of %s declares no direction", mine.m[k].name, b->name);
+                    return SMEM_EINVAL;
+                }
         if (!bl)
             continue;
+        if (!is_direction(bl->better)) {
+            smem_fmt(why, why_len, "the baseline of %s: metric %s declares no direction", b->name, bl->derived);
+            return SMEM_EINVAL;
+        }
         base = bl->bench ? find_in(benches, n, bl->bench) : b;
         if (!base) {
-            smem_fmt(why, why_len, "the baseline of %s names benchmark \"%s\", which does not exist", b->name, bl->bench);
+            smem_fmt(why, why_len, "the baseline of %s names benchmark \"%s\", which does not exist", b->name,
+                     bl->bench);
             return SMEM_EINVAL;
         }
         if (bl->axis && smem_bench_axis(base, bl->axis) < 0) {

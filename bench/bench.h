@@ -73,12 +73,20 @@ struct smem_timing {
     double kernel_cycles;   /* cycles between the kernel's clock marks */
 };
 
+/* Which way a metric improves; every metric declares one (0 is no direction: a bug the unit tests
+ * catch), and the result file records it ("better": "higher" | "lower"). */
+enum smem_better {
+    SMEM_HIGHER_IS_BETTER = 1,  /* throughputs, rates, percentages of a reference or a peak */
+    SMEM_LOWER_IS_BETTER,       /* times, latencies, slowdowns, passes, bytes spent */
+};
+
 /* A derived number. ceiling > 0 is the physical limit in the same unit: a value above it is an error. */
 struct smem_metric {
     const char *name;
     const char *unit;
     double value;
     double ceiling;
+    enum smem_better better;
 };
 
 struct smem_metrics {
@@ -99,6 +107,7 @@ struct smem_baseline {
     const char *unit;
     bool this_over_baseline;
     double scale;
+    enum smem_better better;    /* of the derived metric */
 };
 
 struct smem_bench {
@@ -151,12 +160,12 @@ int64_t smem_axis_get(const struct smem_bench *b, const int64_t *values, const c
 
 /* Appends a metric to m. */
 void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit, double value,
-                      double ceiling);
+                      double ceiling, enum smem_better better);
 
 /* Checks what the descriptors of benches[0..n) say of each other: every baseline names a benchmark
  * that exists, an axis it has, and a metric both produce (their metrics run on a case planned for
- * dev with a made-up timing), and every kernel_file-less benchmark has no kernel. SMEM_EINVAL with
- * the first problem in why. */
+ * dev with a made-up timing), every metric and derived metric declares which way is better, and
+ * every kernel_file-less benchmark has no kernel. SMEM_EINVAL with the first problem in why. */
 int smem_bench_check(const struct smem_bench *const *benches, size_t n, const struct smem_device *dev, char *why,
                      size_t why_len);
 

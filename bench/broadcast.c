@@ -43,14 +43,14 @@ static void broadcast_metrics(const struct smem_case *c, const struct smem_timin
 
     smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM",
                      t->seconds > 0 && t->clock_hz > 0 ? bytes / (t->seconds * t->clock_hz * c->dev->sm_count) : 0,
-                     SMEM_BYTES_PER_CLK_SM);
-    smem_metrics_add(m, "wavefronts", "passes/request", smem_bank_wavefronts(4, 0), 0);
+                     SMEM_BYTES_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "wavefronts", "passes/request", smem_bank_wavefronts(4, 0), 0, SMEM_LOWER_IS_BETTER);
 }
 
 /* slowdown = the stride-1 load's bytes/clk/SM over this one's: 1 by the bank model */
 static const struct smem_baseline vs_stride_1 = {
     .bench = "bank", .axis = "stride_elems", .value = 1, .metric = "bytes_per_clk_sm", .derived = "slowdown",
-    .unit = "x", .scale = 1,
+    .unit = "x", .scale = 1, .better = SMEM_LOWER_IS_BETTER,
 };
 
 #if SMEM_HAVE_CUDA

@@ -10,7 +10,7 @@
 
 const struct smem_baseline smem_vs_copy = {
     .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
-    .scale = 100,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
 };
 
 const int64_t smem_carveout_pcts[11] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };

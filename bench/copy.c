@@ -25,7 +25,8 @@ static int copy_plan(const struct smem_point *pt, const struct smem_device *dev,
 
 static void copy_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan->work / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan->work / t->seconds / 1e9, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

@@ -54,7 +54,8 @@ static int footprint_plan(const struct smem_point *pt, const struct smem_device 
 static void footprint_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
     /* each element read once and written once */
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan->work * sizeof(float) / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan->work * sizeof(float) / t->seconds / 1e9, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

@@ -37,10 +37,11 @@ static void gather_metrics(const struct smem_case *c, const struct smem_timing *
 {
     double gathers = (double)c->grid * c->plan->block * (double)c->plan->work;
 
-    smem_metrics_add(m, "ggathers_per_s", "G/s", gathers / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "ggathers_per_s", "G/s", gathers / t->seconds / 1e9, 0, SMEM_HIGHER_IS_BETTER);
     /* 4 bytes each; no SM delivers more than 128 bytes per clock from L1 */
     smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM",
-                     t->clock_hz > 0 ? 4 * gathers / (t->seconds * t->clock_hz * c->dev->sm_count) : 0, 128);
+                     t->clock_hz > 0 ? 4 * gathers / (t->seconds * t->clock_hz * c->dev->sm_count) : 0, 128,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

@@ -20,7 +20,7 @@ const int64_t smem_gemm_sizes_quick[1] = { 1024 };
 
 const struct smem_baseline smem_vs_cublas = {
     .bench = "cublas", .metric = "gflops", .derived = "pct_of_cublas", .unit = "%", .this_over_baseline = true,
-    .scale = 100,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
 };
 
 int smem_fp32_lanes_per_sm(int cc_major, int cc_minor)
@@ -37,9 +37,9 @@ void smem_gemm_metrics(const struct smem_case *c, const struct smem_timing *t, s
                                         c->dev->sm_count * t->clock_hz / 1e9
                                   : 0;
 
-    smem_metrics_add(m, "gflops", "GFLOP/s", flops / t->seconds / 1e9, peak);
+    smem_metrics_add(m, "gflops", "GFLOP/s", flops / t->seconds / 1e9, peak, SMEM_HIGHER_IS_BETTER);
     if (peak > 0)
-        smem_metrics_add(m, "pct_of_fp32_peak", "%", 100 * flops / t->seconds / 1e9 / peak, 100);
+        smem_metrics_add(m, "pct_of_fp32_peak", "%", 100 * flops / t->seconds / 1e9 / peak, 100, SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

@@ -41,8 +41,8 @@ static void latency_metrics(const struct smem_case *c, const struct smem_timing 
 {
     double cycles = t->kernel_cycles / (double)c->plan->work;
 
-    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0);
-    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0);
+    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0, SMEM_LOWER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

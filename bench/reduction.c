@@ -38,7 +38,8 @@ static int reduction_plan(const struct smem_point *pt, const struct smem_device 
 
 static void reduction_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", (double)c->plan->work * sizeof(float) / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", (double)c->plan->work * sizeof(float) / t->seconds / 1e9, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

@@ -25,8 +25,9 @@ void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t,
 {
     double bytes = (double)c->plan->work * sizeof(float) + (double)c->grid * c->plan->block * sizeof(float);
 
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0);
-    smem_metrics_add(m, "alloc_bytes", "B", (double)(c->plan->dyn_smem + c->plan->static_smem), 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "alloc_bytes", "B", (double)(c->plan->dyn_smem + c->plan->static_smem), 0,
+                     SMEM_LOWER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

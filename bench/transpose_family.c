@@ -37,7 +37,7 @@ void smem_transpose_metrics(const struct smem_case *c, const struct smem_timing 
 {
     double bytes = 2.0 * (double)c->plan->work * (double)c->plan->work * sizeof(float);
 
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0, SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA

@@ -138,7 +138,7 @@ static void uninit_metrics(const struct smem_case *c, const struct smem_timing *
 #endif
 
     (void)t;
-    smem_metrics_add(m, "stale_pct", "%", pct, 100);
+    smem_metrics_add(m, "stale_pct", "%", pct, 100, SMEM_HIGHER_IS_BETTER);
 }
 
 const struct smem_bench smem_uninit_bench = {

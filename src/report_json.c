@@ -224,6 +224,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         smem_json_number(mo, "value", m->value);
         cJSON_AddStringToObject(mo, "unit", m->unit);
         smem_json_number(mo, "ceiling", m->ceiling > 0 ? m->ceiling : NAN);
+        cJSON_AddStringToObject(mo, "better", m->better == SMEM_LOWER_IS_BETTER ? "lower" : "higher");
     }
 
     occ = cJSON_AddObjectToObject(o, "occupancy");

@@ -155,7 +155,7 @@ void smem_run_derive(struct smem_result *results, size_t n)
                 continue;
             smem_metrics_add(&r->metrics, bl->derived, bl->unit,
                              bl->scale * (bl->this_over_baseline ? mine->value / theirs->value
-                                                                 : theirs->value / mine->value), 0);
+                                                                 : theirs->value / mine->value), 0, bl->better);
             break;
         }
     }

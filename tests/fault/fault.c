@@ -70,7 +70,7 @@ fail:
 static void fault_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
     (void)c;
-    smem_metrics_add(m, "launches_per_s", "1/s", 1 / t->seconds, 0);
+    smem_metrics_add(m, "launches_per_s", "1/s", 1 / t->seconds, 0, SMEM_HIGHER_IS_BETTER);
 }
 
 static void fault_teardown(struct smem_case *c)

@@ -116,6 +116,9 @@ Test(baselines, a_typo_in_a_baseline_fails_the_check)
     bl = *smem_bench_find("transpose")->baseline;
     bl.metric = "gbytes_per_sec";
     planted_baseline_fails("transpose", bl, "metric \"gbytes_per_sec\"");
+    bl = *smem_bench_find("bank")->baseline;
+    bl.better = 0;
+    planted_baseline_fails("bank", bl, "metric slowdown declares no direction");
 }
 
 /* Every default and quick point of every benchmark plans on every model (or is skipped with a
