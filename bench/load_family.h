@@ -35,6 +35,8 @@ double smem_load_bytes(const struct smem_case *c);
 double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_timing *t);
 
 #if SMEM_HAVE_CUDA
+/* The family's GPU operations, as the bench contract names them: the kernel of the case's width,
+ * random words in and poisoned sums out, one launch, and the check against the host's sums. */
 const void *smem_load_kernel(const struct smem_case *c);
 int smem_load_setup(struct smem_case *c);
 int smem_load_run(struct smem_case *c);

@@ -18,6 +18,8 @@ void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const str
 void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 
 #if SMEM_HAVE_CUDA
+/* The family's GPU operations: random floats in, poisoned sums out; one launch of the dynamic or
+ * static kernel (plan.variant); the check against the host's sums in the kernel's order. */
 int smem_stream_setup(struct smem_case *c);
 int smem_stream_launch(struct smem_case *c);
 int smem_stream_verify(struct smem_case *c);

@@ -29,6 +29,8 @@ int smem_transpose_plan(const struct smem_point *pt, int variant, struct smem_pl
 void smem_transpose_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 
 #if SMEM_HAVE_CUDA
+/* The family's GPU operations: the kernel of the plan's variant, a random matrix in and a poisoned
+ * one out, one launch, and the exact check of every element. */
 const void *smem_transpose_kernel(const struct smem_case *c);
 int smem_transpose_setup(struct smem_case *c);
 int smem_transpose_run(struct smem_case *c);
