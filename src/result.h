@@ -40,8 +40,13 @@ struct smem_result {
     int carveout_requested;             /* -1: driver default */
     bool optin;                         /* the dynamic limit was raised above the default */
     /* time */
-    double *samples_ns;                 /* owned */
+    double *samples_ns;                 /* owned; per launch */
     size_t n_samples;
+    size_t batch;                       /* launches per sample, 0 when not timed */
+    struct smem_throttled_sample *throttled;    /* owned; samples left out for a throttled clock */
+    size_t n_throttled;
+    bool throttled_used;                /* every sample was throttled: the statistics are theirs */
+    double throttle_below_mhz;          /* a sample under this clock counted as throttled, 0 if unknown */
     struct smem_stats time_ns;
     double clock_mhz;                   /* median measured SM clock, 0 when not measured */
     struct smem_metrics metrics;

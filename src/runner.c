@@ -153,7 +153,9 @@ void smem_results_free(struct smem_result *results, size_t n)
 {
     for (size_t i = 0; results && i < n; i++) {
         free(results[i].samples_ns);
+        free(results[i].throttled);
         results[i].samples_ns = NULL;
+        results[i].throttled = NULL;
     }
 }
 
@@ -303,10 +305,16 @@ run:
         if (rc != SMEM_EINTR)
             fail_point(r, rc, "timing");
         free(m.samples_ns);
+        free(m.throttled);
         goto out;
     }
     r->samples_ns = m.samples_ns;
     r->n_samples = m.n;
+    r->batch = m.batch;
+    r->throttled = m.throttled;
+    r->n_throttled = m.n_throttled;
+    r->throttled_used = m.throttled_used;
+    r->throttle_below_mhz = m.throttle_below_mhz;
     r->time_ns = m.stats;
     r->clock_mhz = m.median.clock_hz / 1e6;
     b->metrics(&c, &m.median, &r->metrics);
