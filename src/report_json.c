@@ -260,7 +260,9 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     else
         cJSON_AddNullToObject(occ, "limiter");
     json_opt_int(occ, "effective_carveout", r->occ.effective_carveout_pct);
-    json_opt_int(occ, "smem_config_bytes", r->occ.smem_config_bytes);
+    json_opt_int(occ, "smem_config_requested_bytes", r->occ.smem_config_requested);
+    json_opt_int(occ, "smem_config_predicted_bytes", r->occ.smem_config_predicted);
+    json_opt_int(occ, "smem_config_inferred_min_bytes", r->occ.smem_config_inferred_min);
     json_opt_int(occ, "measured_sms", r->occ.measured_sms);
     json_opt_int(occ, "probe_regs", r->occ.probe_regs);
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);

@@ -23,7 +23,10 @@ struct smem_occ_record {
     double occupancy_pct;
     char limiter[64];
     int effective_carveout_pct;         /* inferred from measured residency; -1 when unknown */
-    long long smem_config_bytes;        /* per-SM configuration the calculator picked */
+    /* the per-SM shared-memory configuration, each from its own source; -1 when that source has none */
+    long long smem_config_requested;    /* the step the carveout hint asks for */
+    long long smem_config_predicted;    /* the driver's choice by the fitted rule (occupancy.h) */
+    long long smem_config_inferred_min; /* the smallest step holding the measured residency: a lower bound */
     bool hint_overridden;               /* measured residency differs from the API's */
     int measured_sms;                   /* SMs the probe's blocks landed on */
     int probe_regs;                     /* registers per thread of the probe variant */

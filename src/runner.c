@@ -25,7 +25,7 @@ static void result_init(struct smem_result *r, const struct smem_point *pt)
     r->occ.api = r->occ.predicted = r->occ.measured = -1;
     r->occ.warps_per_sm = -1;
     r->occ.effective_carveout_pct = -1;
-    r->occ.smem_config_bytes = -1;
+    r->occ.smem_config_requested = r->occ.smem_config_predicted = r->occ.smem_config_inferred_min = -1;
     r->occ.measured_sms = -1;
     r->occ.probe_regs = -1;
 }
@@ -49,13 +49,20 @@ static void plan_func(const struct smem_device *d, const struct smem_plan *p, bo
     f->max_threads_per_block = (int)p->block;
 }
 
-static void record_prediction(struct smem_result *r, const struct smem_prediction *pr)
+/* blocks_per_sm: the API's residency on a GPU, the calculator's on a model. */
+static void record_prediction(const struct smem_device *d, struct smem_result *r, const struct smem_prediction *pr,
+                              int blocks_per_sm)
 {
+    struct smem_config_query q = { .block = (int)r->block, .smem_bytes = (int64_t)(r->static_smem + r->dyn_smem),
+                                   .carveout_pct = r->carveout_requested, .blocks_per_sm = blocks_per_sm,
+                                   .blocks_without_smem = pr->blocks_without_smem };
+
     r->occ.predicted = pr->blocks_per_sm;
     r->occ.warps_per_sm = pr->warps_per_sm;
     r->occ.occupancy_pct = pr->occupancy_pct;
     smem_fmt(r->occ.limiter, sizeof(r->occ.limiter), "%s", pr->limiter);
-    r->occ.smem_config_bytes = pr->smem_config_bytes;
+    r->occ.smem_config_requested = smem_occupancy_config_requested(d, r->carveout_requested);
+    r->occ.smem_config_predicted = smem_occupancy_config_driver(d, &q);
 }
 
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
@@ -85,7 +92,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
             smem_fmt(r->reason, sizeof(r->reason), "the occupancy calculator rejects this configuration on %s", dev->name);
             continue;
         }
-        record_prediction(r, &pr);
+        record_prediction(dev, r, &pr, pr.blocks_per_sm);
         r->status = SMEM_POINT_PREDICTED;
         if (pr.blocks_per_sm == 0) {
             r->status = SMEM_POINT_SKIPPED;
@@ -261,7 +268,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
     smem_occupancy_api(fn, (int)c.plan.block, c.plan.dyn_smem, &r->occ.api);
     if (!smem_occupancy_predict(d, &f, (int)c.plan.block, c.plan.dyn_smem, c.plan.carveout_pct, &pr))
-        record_prediction(r, &pr);
+        record_prediction(d, r, &pr, r->occ.api);
     if (r->occ.api >= 0) {
         r->occ.warps_per_sm = r->occ.api * (int)((c.plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
@@ -337,6 +344,9 @@ run:
             r->occ.hint_overridden = r->occ.measured != r->occ.api;
         if (r->occ.measured > 0 && strstr(r->occ.limiter, "shared_memory") && pr.smem_per_block_bytes > 0)
             r->occ.effective_carveout_pct = carveout_pct_for(d, (int64_t)r->occ.measured * pr.smem_per_block_bytes);
+        if (r->occ.measured > 0 && pr.smem_per_block_bytes > 0)
+            r->occ.smem_config_inferred_min =
+                smem_occupancy_config_holding(d, (double)r->occ.measured * (double)pr.smem_per_block_bytes);
     }
     rc = SMEM_OK;
 out:
