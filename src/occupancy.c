@@ -159,9 +159,11 @@ int64_t smem_occupancy_config_driver(const struct smem_device *d, const struct s
     int warps, n0;
     double need;
 
-    if (d->cc_major != 9 || d->cc_minor != 0 || steps == 0 || q->block <= 0 || u < 0)
-        return -1;
+    if (d->cc_major != 9 || d->cc_minor != 0 || steps == 0 || q->block <= 0 || u < 0 || q->blocks_per_sm == 0)
+        return -1;  /* (no block resident: the launch fails, there is no configuration) */
     largest = (int64_t)kib[steps - 1] * (int64_t)SMEM_KIB;
+    if (f > largest)
+        return -1;
     if (q->carveout_pct >= 0 && (u > 0 || q->carveout_pct > 0)) {
         double h = q->carveout_pct / 100.0 * (double)d->smem_per_sm;
         if (u == 0)

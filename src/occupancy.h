@@ -57,7 +57,7 @@ struct smem_config_query {
 /* The per-SM shared-memory configuration the driver picks for q on d, in bytes, from the rule fitted
  * to Nsight Compute's launch__shared_mem_config_size (tests/ncu/README.md); -1 where the rule was
  * not measured (another compute capability than 9.0, or, without a hint, a block whose residency
- * without shared memory the probe did not cover). */
+ * without shared memory the probe did not cover) and where no block can be resident. */
 int64_t smem_occupancy_config_driver(const struct smem_device *d, const struct smem_config_query *q);
 
 /* Largest overlap of [start, end) intervals on any one SM: the achieved residency in blocks.

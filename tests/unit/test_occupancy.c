@@ -267,6 +267,8 @@ Test(driver_config, unknown_outside_what_was_measured)
     cr_assert_eq(driver_config(256, 2 * KIB, -1, 6, 6), -1, "registers bind: the probe never did");
     cr_assert_eq(driver_config(96, 2 * KIB, -1, 21, 21), -1, "21 blocks by warps: not probed");
     cr_assert_geq(driver_config(256, 2 * KIB, 50, 6, 6), 0, "with a hint residency plays no part");
+    cr_assert_eq(driver_config(256, 228 * KIB, -1, 0, 8), -1, "228 + 1 KiB fits no configuration");
+    cr_assert_eq(driver_config(256, 100 * KIB, 50, 0, 8), -1, "not resident (no opt-in): no launch");
 }
 
 Test(driver_config, requested_is_the_hints_step)
