@@ -500,6 +500,8 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
             break;
         }
         out->done = i + 1;
+        if (!i && smem_test_hooks.announce)
+            fputs("smembench-test: sweep\n", stderr);   /* smembench-hooks only: a point is in the file */
         if (rc == SMEM_ESTICKY) {
             out->sticky = true;
             smem_fmt(out->sticky_reason, sizeof(out->sticky_reason), "benchmark %s: %s", points[i].bench->name,

@@ -254,16 +254,18 @@ PY
 
   for sig in $signals; do
     out="$d/sig$sig.json"
-    "$exe" --sweep bank --min-samples 300 --max-samples 300 -q -o "$out" 2>"$d/err" &
+    "$faulty" --sweep bank --min-samples 300 --max-samples 300 -q -o "$out" 2>"$d/err" &
     pid=$!
-    sleep 4
+    wait_for "$d/err" "smembench-test: sweep"   # the first point is done
+    sleep 2
     kill -$sig $pid
     wait $pid
     rc=$?
     want=$((128 + ${signum[$sig]}))
     [ $rc -eq $want ] || fail "SIG$sig during a measured sweep: exit $rc, expected $want: $(cat "$d/err")"
     no_hidden "$d" "SIG$sig during a measured sweep"
-    check "$out" "some 99" true measure
+    grep -q "interrupted by SIG$sig after [0-9]* of [0-9]* points" "$d/err" || fail "SIG$sig: $(cat "$d/err")"
+    check "$out" "some $(grep -o 'after [0-9]* of [0-9]*' "$d/err" | awk '{print $4}')" true measure
     echo "SIG$sig during a measured sweep: exit $rc, $(grep -o 'after [0-9]* of [0-9]* points' "$d/err") written"
   done
   for sig in $signals; do
