@@ -15,6 +15,7 @@
 #include "report_json.h"
 #include "runner.h"
 #include "smem.h"
+#include "smem_git.h"
 #include "table.h"
 
 #if SMEM_HAVE_CUDA
@@ -221,7 +222,7 @@ int main(int argc, char **argv)
         return SMEM_EXIT_OK;
     }
     if (o.version) {
-        printf("smembench %s (schema %s)\n", SMEM_VERSION, SMEM_SCHEMA);
+        printf("smembench %s (commit %s, schema %s)\n", SMEM_VERSION, SMEM_GIT, SMEM_SCHEMA);
         return SMEM_EXIT_OK;
     }
     if (o.list) {

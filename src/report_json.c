@@ -14,10 +14,7 @@
 #include <unistd.h>
 
 #include "smem.h"
-
-#ifndef SMEM_GIT
-#define SMEM_GIT "unknown"
-#endif
+#include "smem_git.h"
 
 const char *smem_point_status_name(enum smem_point_status s)
 {
