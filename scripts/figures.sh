@@ -12,3 +12,5 @@ r=$root/results
   "$r"/nvidia-h200_20261129_{bandwidth-latency-bank,carveout,dynamic,tile,reduction}.json
 "$python" "$root/scripts/plot.py" -o "$out/generations" \
   "$r"/nvidia-h200_20261129_{carveout,dynamic}.json "$r"/predict/*.json
+# the README shows the PNGs; plot.py's SVGs of the same figures are not kept
+rm -f "$out"/*.svg "$out"/generations/*.svg

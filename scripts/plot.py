@@ -31,7 +31,6 @@ import math
 import os
 import sys
 import tempfile
-import textwrap
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import smem_results  # noqa: E402
@@ -81,13 +80,15 @@ class Series:
     """One device's results from one file: what a figure draws in one colour and one marker (by its
     position among the figure's series)."""
 
-    def __init__(self, doc, path, index, label=None):
+    def __init__(self, doc, path, index, label=None, files=None):
         self.doc = doc
         self.path = path
+        self.files = files or {}   # the files its points came from: _file number -> (path, doc)
         self.index = index
         self.label = label or smem_results.device_label(doc)
         self.color = COLORS[index % len(COLORS)]
         self.marker = MARKERS[index % len(MARKERS)]
+        self.width = 1.5   # of its step lines; relabel makes earlier series wider
         self.keys = set()   # the points it holds, but for the references (make_series)
 
     def points(self, bench):
@@ -101,7 +102,7 @@ class Series:
         """The same series (label, colour, marker) over the points for which keep(point) holds."""
         doc = dict(self.doc)
         doc["results"] = [r for r in self.doc["results"] if keep(r)]
-        return Series(doc, self.path, self.index, self.label)
+        return Series(doc, self.path, self.index, self.label, self.files)
 
 
 def time_us(r):
@@ -156,10 +157,12 @@ def load(paths, note):
 
 
 def _attrs(s):
-    run = s.doc["run"]
-    started = str(run.get("started") or "")
-    return [started[:10], str(s.doc["tool"].get("git") or ""), started[11:19] + " UTC" if len(started) >= 19 else "",
-            os.path.basename(s.path)]
+    """What may tell two series apart, in the order it is tried: date, commit, time, file name. Taken
+    from the first file whose points the figure draws (s.source)."""
+    path, doc = s.source
+    started = str(doc["run"].get("started") or "")
+    return [started[:10], str(doc["tool"].get("git") or ""), started[11:19] + " UTC" if len(started) >= 19 else "",
+            os.path.basename(path)]
 
 
 def _disambiguate(group, depth=0):
@@ -194,30 +197,37 @@ def _session(doc):
 
 def make_series(loaded):
     """One Series per device of each file, in order. Files of one session whose points do not
-    overlap (say the tile and the reduction sweep of one GPU) make one series; a reference point
-    (copy, cuBLAS) both ran is taken from the first. Files that ran the same points stay apart."""
+    overlap but for the references (say the tile and the reduction sweep of one GPU, each with its
+    own copy) make one series; files that ran the same points stay apart."""
     out = []
-    for path, doc in loaded:
+    for k, (path, doc) in enumerate(loaded):
         for d in smem_results.split_devices(doc):
+            # each point remembers its file: a kernel is compared with the reference run beside it
+            d = dict(d, results=[dict(r, _file=k) for r in d["results"]])
             keys = {smem_results.point_key(r) for r in d["results"] if r["bench"] not in REFERENCES}
             into = next((s for s in out if _session(s.doc) == _session(d) and not keys & s.keys), None)
             if into is None:
-                out.append(Series(d, path, len(out)))
+                out.append(Series(d, path, len(out), files={k: (path, d)}))
                 out[-1].keys = keys
                 continue
-            have = {smem_results.point_key(r) for r in into.doc["results"]}
-            into.doc = dict(into.doc, results=into.doc["results"] +
-                            [r for r in d["results"] if smem_results.point_key(r) not in have])
+            into.doc = dict(into.doc, results=into.doc["results"] + d["results"])
+            into.files[k] = (path, d)
             into.keys |= keys
             into.path = f"{into.path} + {os.path.basename(path)}"
     return out
 
 
-def relabel(series):
-    """The series of one figure, labelled by device plus what tells apart those that read the same
-    in this figure (so a file's label is as short as the company it is drawn in allows)."""
-    out = [Series(s.doc, s.path, i) for i, s in enumerate(series)]
+def relabel(series, benches=None):
+    """The series of one figure (drawing benches), labelled by device plus what tells apart those
+    that read the same in this figure (so a file's label is as short as its company allows)."""
+    out = [Series(s.doc, s.path, i, files=s.files) for i, s in enumerate(series)]
+    for s in out:
+        drawn = sorted({r.get("_file") for r in s.doc["results"] if benches is None or r["bench"] in benches} &
+                       set(s.files))
+        s.source = s.files[drawn[0]] if drawn else (s.path, s.doc)
     _disambiguate(out)
+    for s in out:   # a later series' step line that repeats an earlier one leaves it visible around it
+        s.width = min(4.5, 1.5 + 0.6 * (len(out) - 1 - s.index))
     return out
 
 
@@ -229,7 +239,13 @@ def title(fig, what, series):
     devices = list(dict.fromkeys(smem_results.device_label(s.doc) for s in series))
     dates = sorted({smem_results.run_date(s.doc) for s in series})
     width = int(fig.get_figwidth() * 11)
-    fig.suptitle("\n".join([what] + textwrap.wrap(f"{', '.join(devices)}; {', '.join(dates)}", width)))
+    items = [d + "," for d in devices[:-1]] + [devices[-1] + ";", ", ".join(dates)]
+    lines = [what, ""]
+    for item in items:     # wrapped between devices, never inside a name
+        if lines[-1] and len(lines[-1]) + 1 + len(item) > width:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {item}".strip()
+    fig.suptitle("\n".join(lines))
 
 
 def new_figure(plt, rows, width=9.0, height=2.9, **kw):
@@ -246,8 +262,8 @@ def proxies(specs):
 
 def series_handles(series, linestyle="-", marker=True):
     from matplotlib.lines import Line2D
-    return [Line2D([], [], color=s.color, marker=s.marker if marker else "", linestyle=linestyle, label=s.label)
-            for s in series]
+    return [Line2D([], [], color=s.color, marker=s.marker if marker else "", linestyle=linestyle, label=s.label,
+                   linewidth=s.width if not marker else None) for s in series]
 
 
 def right_legends(ax, *groups):
@@ -289,7 +305,7 @@ def fig_carveout(plt, series):
     series = [s for s in series if s.points("footprint") or s.points("gather")]
     if not series:
         return None
-    series = relabel(series)
+    series = relabel(series, ("footprint", "gather"))
     timed = [s for s in series if s.timed("footprint") or s.timed("gather")]
     has_config = any(occ(r, "smem_config_bytes") is not None for s in series for r in s.points("footprint"))
     rows = (1 if timed else 0) + 1 + (1 if has_config else 0)
@@ -314,10 +330,11 @@ def fig_carveout(plt, series):
         fp = s.points("footprint")
         x, api = xy(fp, lambda r: param(r, "carveout_pct"), lambda r: occ(r, "api"))
         if x:
-            ax.plot(x, api, "-", drawstyle="steps-mid", color=s.color)
+            ax.plot(x, api, "-", drawstyle="steps-mid", color=s.color, linewidth=s.width)
         x, pred = xy(fp, lambda r: param(r, "carveout_pct"), lambda r: occ(r, "predicted"))
         if x:
-            ax.plot(x, pred, "--", drawstyle="steps-mid", color=s.color, marker=".", markersize=5)
+            ax.plot(x, pred, "--", drawstyle="steps-mid", color=s.color, marker=".", markersize=5,
+                    linewidth=s.width)
         x, meas = xy(fp, lambda r: param(r, "carveout_pct"), lambda r: occ(r, "measured"))
         if x:
             ax.plot(x, meas, "x", color=s.color, markersize=8)
@@ -342,7 +359,7 @@ def fig_carveout(plt, series):
                         lambda r: occ(r, "smem_config_bytes") and occ(r, "smem_config_bytes") / 1024)
             if x:
                 ax.plot(x, kib, "-", drawstyle="steps-mid", color=s.color, marker=s.marker, markersize=4,
-                        label=s.label)
+                        linewidth=s.width)
         ax.set_ylabel("shared memory per SM\nconfigured (KiB)")
         ax.set_ylim(bottom=0)
     axes_all = fig.axes
@@ -355,7 +372,7 @@ def fig_occupancy(plt, series):
     series = [s for s in series if s.points("dynamic")]
     if not series:
         return None
-    series = relabel(series)
+    series = relabel(series, ("dynamic", "static"))
     timed = [s for s in series if s.timed("dynamic") or s.timed("static")]
     fig, axes = new_figure(plt, 2 if timed else 1, height=3.2, sharex=True)
     ax = axes[0]
@@ -364,10 +381,11 @@ def fig_occupancy(plt, series):
         dyn = s.points("dynamic")
         x, api = xy(dyn, kib, lambda r: occ(r, "api"))
         if x:
-            ax.plot(x, api, "-", drawstyle="steps-post", color=s.color)
+            ax.plot(x, api, "-", drawstyle="steps-post", color=s.color, linewidth=s.width)
         x, pred = xy(dyn, kib, lambda r: occ(r, "predicted"))
         if x:
-            ax.plot(x, pred, "--", drawstyle="steps-post", color=s.color, marker=".", markersize=4)
+            ax.plot(x, pred, "--", drawstyle="steps-post", color=s.color, marker=".", markersize=4,
+                    linewidth=s.width)
         x, meas = xy(dyn, kib, lambda r: occ(r, "measured"))
         if x:
             ax.plot(x, meas, "x", color=s.color, markersize=7)
@@ -408,7 +426,7 @@ def fig_bank(plt, series):
     series = [s for s in series if s.timed("bank")]
     if not series:
         return None
-    series = relabel(series)
+    series = relabel(series, ("bank",))
     widths = sorted({param(r, "width_bytes") for s in series for r in s.timed("bank")} - {None})
     fig, axes = new_figure(plt, len(widths), height=2.4, sharex=True)
     stride = lambda r: param(r, "stride_elems")  # noqa: E731
@@ -435,7 +453,7 @@ def fig_bandwidth(plt, series):
     series = [s for s in series if s.timed("bandwidth") or s.timed("latency")]
     if not series:
         return None
-    series = relabel(series)
+    series = relabel(series, ("bandwidth", "latency"))
     from matplotlib.patches import Patch
     panels = [p for p in (
         ("bandwidth", "width_bytes", lambda v: f"{v} B", "bytes_per_clk_sm", "bytes per clock per SM",
@@ -477,7 +495,7 @@ def fig_tile(plt, series):
     series = [s for s in series if s.timed("matmul") or s.timed("matmul_rb")]
     if not series:
         return None
-    series = relabel(series)
+    series = relabel(series, ("matmul", "matmul_rb", "cublas"))
     from matplotlib.ticker import NullFormatter
     k = len(series)
     fig, axes = plt.subplots(1, k, figsize=(5.2 * k + 2.6, 4.6), squeeze=False, sharey=True, layout="constrained")
@@ -541,38 +559,40 @@ def fig_memory(plt, series):
     series = [s for s in series if s.timed("transpose") or s.timed("reduction") or s.timed("transpose_naive")]
     if not series:
         return None
-    series = relabel(series)
-    rows = []   # (mib, kernel order, series index, label, colour, hatch, GB/s, % of the copy)
+    series = relabel(series, ("transpose", "transpose_naive", "reduction"))
+    rows = []   # (mib, series index, file, kernel order, label, colour, hatch, GB/s, % of the copy)
     for si, s in enumerate(series):
-        copy = {}
+        copy, compared = {}, set()
         for r in s.timed("copy"):
             v = smem_results.metric(r, "gbytes_per_s")
             if v is not None and param(r, "mib") is not None:
-                copy[param(r, "mib")] = max(copy.get(param(r, "mib"), 0), v)
+                copy[(r["_file"], param(r, "mib"))] = max(copy.get((r["_file"], param(r, "mib")), 0), v)
+        for b in ("transpose", "transpose_naive", "reduction"):
+            compared |= {(r["_file"], param(r, "mib")) for r in s.timed(b)}
         for order, (bench, test, name, color) in enumerate(MEMORY_KERNELS):
             for r in s.timed(bench):
-                v, mib = smem_results.metric(r, "gbytes_per_s"), param(r, "mib")
-                if v is None or mib is None or not test(r["params"]):
-                    continue
-                if bench == "copy" and not any(param(q, "mib") == mib for b in ("transpose", "transpose_naive",
-                                                                                 "reduction")
-                                               for q in s.timed(b)):
-                    continue    # a copy size nothing is compared with
-                pct = None if bench == "copy" or not copy.get(mib) else 100 * v / copy[mib]
+                v, mib, where = smem_results.metric(r, "gbytes_per_s"), param(r, "mib"), (r["_file"], param(r, "mib"))
+                if v is None or mib is None or not test(r["params"]) or (bench == "copy" and where not in compared):
+                    continue    # a copy nothing is compared with is left out
+                pct = None if bench == "copy" else smem_results.metric(r, "pct_of_copy")
+                if pct is None and bench != "copy" and copy.get(where):
+                    pct = 100 * v / copy[where]
                 who = f" ({s.label})" if len(series) > 1 else ""
-                rows.append((mib, order, si, f"{name}, {mib:g} MiB{who}", color, HATCHES[si % len(HATCHES)], v, pct))
-    rows.sort(key=lambda t: t[:3])
+                rows.append((mib, si, r["_file"], order, f"{name}, {mib:g} MiB{who}", color,
+                             HATCHES[si % len(HATCHES)], v, pct))
+    rows.sort(key=lambda t: t[:4])
+    rows = [r[4:] for r in rows]    # label, colour, hatch, GB/s, % of the copy
     fig, ax = plt.subplots(figsize=(10, 1.2 + 0.3 * len(rows)), layout="constrained")
     y = list(range(len(rows)))
-    ax.barh(y, [r[6] for r in rows], color=[r[4] for r in rows], hatch=None, edgecolor="white")
-    for yi, r in zip(y, rows):
-        if r[5]:
-            ax.barh([yi], [r[6]], color="none", hatch=r[5], edgecolor="white", linewidth=0)
-        text = f" {r[6]:.0f} GB/s" + (f", {r[7]:.0f} % of the copy" if r[7] is not None else "")
-        ax.text(r[6], yi, text, va="center", ha="left", fontsize=7)
-    ax.set_yticks(y, [r[3] for r in rows], fontsize=7)
+    ax.barh(y, [r[3] for r in rows], color=[r[1] for r in rows], edgecolor="white")
+    for yi, (name, color, hatch, v, pct) in zip(y, rows):
+        if hatch:
+            ax.barh([yi], [v], color="none", hatch=hatch, edgecolor="white", linewidth=0)
+        text = f" {v:.0f} GB/s" + (f", {pct:.0f} % of the copy beside it" if pct is not None else "")
+        ax.text(v, yi, text, va="center", ha="left", fontsize=7)
+    ax.set_yticks(y, [r[0] for r in rows], fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlim(0, max(r[6] for r in rows) * 1.3)
+    ax.set_xlim(0, max(r[3] for r in rows) * 1.35)
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("GB/s (bytes read + written; the reductions read only)")
     if len(series) > 1:
