@@ -487,7 +487,9 @@ def fig_bandwidth(plt, series):
     if panels[0][0] == "bandwidth":
         handles += proxies([("ceiling: 32 banks x 4 B", {"color": "red", "linestyle": "--"})])
     right_legends(axes[0][-1], (handles, None))
-    title(fig, "Shared-memory bandwidth (conflict-free loads) and latency", series)
+    title(fig, {("bandwidth",): "Shared-memory bandwidth (conflict-free loads)",
+                ("latency",): "Shared-memory load-to-use latency"}.get(
+        tuple(p[0] for p in panels), "Shared-memory bandwidth (conflict-free loads) and latency"), series)
     return fig
 
 

@@ -26,12 +26,12 @@ import smem_results  # noqa: E402
 
 CSS = """
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0 auto;
-       max-width: 1400px; padding: 0 16px 40px; color: #1b1f24; }
+       max-width: 1600px; padding: 0 16px 40px; color: #1b1f24; }
 h1 { font-size: 24px; margin: 20px 0 4px; } h2 { font-size: 19px; margin: 32px 0 8px;
      border-bottom: 1px solid #d0d7de; padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
 p.sub { color: #57606a; margin: 0 0 12px; }
 nav a { margin-right: 12px; }
-table { border-collapse: collapse; font-size: 12.5px; margin: 6px 0 12px; }
+table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
 th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap; }
 td.wrap { white-space: normal; min-width: 18em; }
 th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
@@ -127,11 +127,11 @@ SCRIPT = """
 """
 
 # the columns of a sweep's point table: (heading, sort type)
-POINT_COLUMNS = (("benchmark", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
-                 ("noise (%)", "num"), ("samples", "num"), ("API", "num"), ("predicted", "num"),
+POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
+                 ("noise (%)", "num"), ("n", "num"), ("API", "num"), ("predicted", "num"),
                  ("measured", "num"), ("limiter", "text"), ("verified", "text"), ("metrics", "num"),
                  ("of ceiling", "num"))
-TITLES = {"noise (%)": "relative noise: stdev / mean of the samples",
+TITLES = {"noise (%)": "relative noise: stdev / mean of the samples", "n": "samples timed",
           "API": "resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor",
           "predicted": "resident blocks per SM: cuda_occupancy.h on the device's properties or the model",
           "measured": "resident blocks per SM: the residency probe's largest overlap on one SM",
@@ -221,7 +221,7 @@ def settings_text(settings):
 
 def runs_section(loaded):
     cols = (("file", "text"), ("device", "text"), ("cc", "text"), ("SMs", "num"), ("SM clock (MHz)", "num"),
-            ("smem per SM / opt-in per block (KiB)", "text"), ("driver / runtime", "text"),
+            ("smem/SM, opt-in/block (KiB)", "text"), ("driver / runtime", "text"),
             ("mode", "text"), ("sweep", "text"), ("started (UTC)", "text"), ("commit", "text"), ("points", "text"))
     rows, notes, spread = [], [], []
     for path, doc in loaded:

@@ -95,11 +95,11 @@ def committed_figures_regenerate_from_the_committed_files():
                        if os.sep + "before" + os.sep not in p)
     assert len(committed) >= 8, committed
     with tempfile.TemporaryDirectory() as d:
-        p = subprocess.run(["bash", os.path.join(SCRIPTS, "figures.sh"), d], capture_output=True, text=True,
+        p = subprocess.run(["bash", os.path.join(SCRIPTS, "figures.sh"), d, "plots"], capture_output=True, text=True,
                            timeout=600, env=dict(os.environ, PYTHON=sys.executable))
         assert p.returncode == 0, p.stderr
-        made = sorted(glob.glob(os.path.join(d, "**", "*.png"), recursive=True))
-        assert [os.path.relpath(m, d) for m in made] == \
+        made = sorted(glob.glob(os.path.join(d, "plots", "**", "*.png"), recursive=True))
+        assert [os.path.relpath(m, os.path.join(d, "plots")) for m in made] == \
             [os.path.relpath(c, os.path.join(RESULTS, "plots")) for c in committed], (made, committed)
         exact = 0
         for c, m in zip(committed, made):
