@@ -676,12 +676,21 @@ def write_atomically(path, render):
         raise
 
 
+def texts(fig):
+    """Every text the figure shows (titles, labels, ticks, legends, notes), one a line, in drawing
+    order: the PNG's Description, for readers that cannot see it and for comparing figures made by
+    different matplotlib versions (whose pixels differ by a little everywhere)."""
+    from matplotlib.text import Text
+    fig.canvas.draw()
+    return "\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
+
+
 def save(plt, fig, outdir, name):
     made = []
     try:
         for ext in ("png", "svg"):
             path = os.path.join(outdir, f"{name}.{ext}")
-            meta = {"Date": None} if ext == "svg" else {}
+            meta = {"Date": None} if ext == "svg" else {"Description": texts(fig)}
             try:
                 write_atomically(path, lambda f: fig.savefig(f, format=ext, metadata=meta))
             except OSError as e:

@@ -10,7 +10,6 @@ import copy
 import glob
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -25,10 +24,13 @@ import smem_results  # noqa: E402
 
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else None
 TESTS = []
-# largest RMS difference (0..255 per channel) allowed between a committed figure and a fresh one made
-# by another matplotlib version: text antialiasing and hinting differ; a moved or missing element
-# is far above it
-RMS_TOLERANCE = 8.0
+# Another matplotlib version draws text a little differently and may move an edge by a pixel: a
+# committed figure and a fresh one made by it must show the same texts (the PNG's Description) and
+# differ in at most this share of pixels, a pixel counting as the same when one within SHIFT pixels
+# of it has nearly its colour (3.6.3 against 3.9.2: 0.044 % at most, about 200 pixels; a moved
+# legend or a missing bar is thousands)
+MAX_UNMATCHED = 0.001
+SHIFT = 2
 
 
 class Skip(Exception):
@@ -63,18 +65,24 @@ def one_line(err):
     return lines[0]
 
 
-def png_software(path):
-    """The Software text a PNG was written with (matplotlib records its version there)."""
-    data = open(path, "rb").read()
-    pos = 8
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        if kind == b"tEXt":
-            key, _, value = data[pos + 8:pos + 8 + n].partition(b"\0")
-            if key == b"Software":
-                return value.decode("latin-1")
-        pos += 12 + n
-    return None
+def png_text(path):
+    """The text chunks of a PNG: Software (matplotlib names its version) and Description."""
+    from PIL import Image
+    with Image.open(path) as img:
+        return dict(img.text)
+
+
+def unmatched(a, b):
+    """The share of a's pixels with no pixel of nearly their colour within SHIFT pixels in b."""
+    import numpy as np
+    h, w = a.shape[:2]
+    pad = np.pad(b, ((SHIFT, SHIFT), (SHIFT, SHIFT), (0, 0)), mode="edge")
+    best = np.full((h, w), np.inf)
+    for dy in range(-SHIFT, SHIFT + 1):
+        for dx in range(-SHIFT, SHIFT + 1):
+            moved = pad[SHIFT + dy:SHIFT + dy + h, SHIFT + dx:SHIFT + dx + w]
+            best = np.minimum(best, np.abs(a - moved).max(axis=2))
+    return float((best > 0.25).mean())
 
 
 def figures_of(paths):
@@ -90,7 +98,7 @@ def labels(paths):
 @test
 def committed_figures_regenerate_from_the_committed_files():
     import matplotlib
-    from matplotlib.testing.compare import compare_images
+    import matplotlib.image
     committed = sorted(p for p in glob.glob(os.path.join(RESULTS, "plots", "**", "*.png"), recursive=True)
                        if os.sep + "before" + os.sep not in p)
     assert len(committed) >= 8, committed
@@ -101,18 +109,24 @@ def committed_figures_regenerate_from_the_committed_files():
         made = sorted(glob.glob(os.path.join(d, "plots", "**", "*.png"), recursive=True))
         assert [os.path.relpath(m, os.path.join(d, "plots")) for m in made] == \
             [os.path.relpath(c, os.path.join(RESULTS, "plots")) for c in committed], (made, committed)
-        exact = 0
+        exact, worst = 0, 0.0
         for c, m in zip(committed, made):
-            if png_software(c) == png_software(m):
+            tc, tm = png_text(c), png_text(m)
+            assert tc.get("Description") and tc.get("Description") == tm.get("Description"), \
+                f"{c} shows other texts than a fresh figure: run scripts/figures.sh"
+            if tc.get("Software") == tm.get("Software"):
                 # the same matplotlib: the bytes must be the same
                 assert open(c, "rb").read() == open(m, "rb").read(), \
                     f"{c} differs from a fresh figure (matplotlib {matplotlib.__version__}): run scripts/figures.sh"
                 exact += 1
             else:
-                diff = compare_images(c, m, tol=RMS_TOLERANCE)
-                assert diff is None, f"{c}: {diff}"
+                a, b = matplotlib.image.imread(c)[..., :3], matplotlib.image.imread(m)[..., :3]
+                assert a.shape == b.shape, (c, a.shape, b.shape)
+                share = max(unmatched(a, b), unmatched(b, a))
+                assert share <= MAX_UNMATCHED, f"{c}: {100 * share:.3f} % of the pixels differ"
+                worst = max(worst, share)
         print(f"# {exact} of {len(made)} figures byte-identical (matplotlib {matplotlib.__version__}), "
-              f"the rest within RMS {RMS_TOLERANCE}")
+              f"the rest at most {100 * worst:.3f} % of pixels apart")
 
 
 @test
