@@ -301,13 +301,32 @@ def plain_log2(ax, axis="y", suffix=""):
 # ---------------------------------------------------------------------------------------------
 # the figures: each takes the series and returns a figure, or None when none has its points
 
+# the per-SM shared-memory configurations a footprint point records: (legend, line style, width factor)
+CONFIGS = {
+    "requested": ("the carveout hint's step", {"linestyle": "-", "drawstyle": "steps-mid"}, 1.0),
+    "predicted": ("the driver's pick (rule fitted to\nNsight Compute, where measured)",
+                  {"linestyle": "--", "drawstyle": "steps-mid", "marker": ".", "markersize": 5}, 0.7),
+    "inferred_min": ("smallest that holds the\nmeasured residency", {"linestyle": "", "marker": "^", "markersize": 5},
+                     1.0),
+}
+
+
+def config_kib(r, kind):
+    """A footprint point's configuration of that kind in KiB. Files before issue 12 recorded one,
+    smem_config_bytes: the calculator's assumption, the hint's step on a carveout sweep."""
+    v = occ(r, f"smem_config_{kind}_bytes")
+    if v is None and kind == "requested":
+        v = occ(r, "smem_config_bytes")
+    return v / 1024 if v is not None else None
+
+
 def fig_carveout(plt, series):
     series = [s for s in series if s.points("footprint") or s.points("gather")]
     if not series:
         return None
     series = relabel(series, ("footprint", "gather"))
     timed = [s for s in series if s.timed("footprint") or s.timed("gather")]
-    has_config = any(occ(r, "smem_config_bytes") is not None for s in series for r in s.points("footprint"))
+    has_config = any(config_kib(r, k) is not None for s in series for r in s.points("footprint") for k in CONFIGS)
     rows = (1 if timed else 0) + 1 + (1 if has_config else 0)
     fig, axes = new_figure(plt, rows, sharex=True)
     axes = list(axes)
@@ -354,14 +373,17 @@ def fig_carveout(plt, series):
                   (series_handles(series, marker=False) if len(series) > 1 else [], None))
     if has_config:
         ax = axes.pop(0)
+        drawn = set()
         for s in series:
-            x, kib = xy(s.points("footprint"), lambda r: param(r, "carveout_pct"),
-                        lambda r: occ(r, "smem_config_bytes") and occ(r, "smem_config_bytes") / 1024)
-            if x:
-                ax.plot(x, kib, "-", drawstyle="steps-mid", color=s.color, marker=s.marker, markersize=4,
-                        linewidth=s.width)
-        ax.set_ylabel("shared memory per SM\nconfigured (KiB)")
+            for kind, style in CONFIGS.items():
+                x, kib = xy(s.points("footprint"), lambda r: param(r, "carveout_pct"), lambda r: config_kib(r, kind))
+                if x:
+                    ax.plot(x, kib, color=s.color, **dict(style[1], linewidth=s.width * style[2]))
+                    drawn.add(kind)
+        ax.set_ylabel("shared memory per SM\n(KiB)")
         ax.set_ylim(bottom=0)
+        right_legends(ax, (proxies([(v[0], dict(v[1], linewidth=1.5 * v[2])) for k, v in CONFIGS.items()
+                                    if k in drawn]), "configuration"))
     axes_all = fig.axes
     axes_all[-1].set_xlabel("preferred shared-memory carveout (%)")
     title(fig, "L1/shared carveout: shared-memory footprint kernel vs L1-reliant gather", series)

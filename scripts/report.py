@@ -136,7 +136,7 @@ TITLES = {"noise (%)": "relative noise: stdev / mean of the samples", "n": "samp
           "predicted": "resident blocks per SM: cuda_occupancy.h on the device's properties or the model",
           "measured": "resident blocks per SM: the residency probe's largest overlap on one SM",
           "limiter": "what limits the resident blocks",
-          "metrics": "sorted by the first metric",
+          "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better (where the file says)",
           "of ceiling": "the first metric with a physical ceiling, as a share of it"}
 
 
@@ -187,8 +187,9 @@ def point_row(r, series_label=None):
     o = r.get("occupancy") or {}
     metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
     first = smem_results.metric(r, metrics[0][0]) if metrics else None
-    mtext = "<br>".join(esc(f"{n} {fnum(smem_results.metric(r, n))} {m.get('unit', '')}") for n, m in metrics
-                        if smem_results.metric(r, n) is not None)
+    arrow = {"higher": " \u2191", "lower": " \u2193"}
+    mtext = "<br>".join(esc(f"{n} {fnum(smem_results.metric(r, n))} {m.get('unit', '')}") +
+                        arrow.get(m.get("better"), "") for n, m in metrics if smem_results.metric(r, n) is not None)
     pct, ctext = ceiling_of(r)
     status = r["status"]
     cls = "good" if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
