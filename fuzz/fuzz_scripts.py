@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""libFuzzer target (through atheris) for the command lines of compare.py, export.py and plot.py: an
+"""libFuzzer target (through atheris) for the command lines of compare.py, export.py, plot.py and
+report.py (where the tree has it): an
 argv is built from the input and given to the script's main(). main() must return one of the script's
 documented exit statuses (or raise SystemExit with one, as argparse does for --help); any other
 exception is a bug.
 
-Input: the tool on the first line (compare, export or plot; anything else picks one by its bytes),
+Input: the tool on the first line (compare, export, plot, report; anything else picks one by its bytes),
 then one argument per line, then a NUL byte and the bytes of a file the arguments can name. In an
 argument, @good, @two, @tile (committed result files), @fuzz (the bytes after the NUL), @missing,
 @dir, @null and @out (a fresh directory name) stand for paths; other text is used as it is, less any
@@ -31,18 +32,23 @@ try:
 except ImportError:
     HAVE_PLOT = False
 
-with atheris.instrument_imports(include=["compare", "export", "plot", "smem_results"]):
+HAVE_REPORT = HAVE_PLOT and os.path.exists(os.path.join(ROOT, "scripts", "report.py"))
+with atheris.instrument_imports(include=["compare", "export", "plot", "report", "smem_results"]):
     import compare
     import export
     import smem_results  # noqa: F401
     if HAVE_PLOT:
         import plot
+    if HAVE_REPORT:
+        import report
 
 # the exit statuses each script documents
-EXITS = {"compare": {0, 1, 2}, "export": {0, 2}, "plot": {0, 1, 2}}
+EXITS = {"compare": {0, 1, 2}, "export": {0, 2}, "plot": {0, 1, 2, 3}, "report": {0, 2, 3}}
 TOOLS = {"compare": compare, "export": export}
 if HAVE_PLOT:
     TOOLS["plot"] = plot
+if HAVE_REPORT:
+    TOOLS["report"] = report
 
 WORK = tempfile.mkdtemp(prefix="smem-fuzz-scripts-")
 atexit.register(shutil.rmtree, WORK, True)

@@ -215,6 +215,24 @@ def script_cases():
         # schema.json): not an error of its own
         if f not in ("array.json", "noschema.json"):
             cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
+    # the HTML report (smembench-report), where this tree has it
+    report = [
+        C("report", [], 2),
+        C("report", ["good.json"], 2),
+        C("report", ["good.json", "-o", "existing.json"], 2),
+        C("report", ["good.json", "-o", "existing.json/report"], 2),
+        C("report", ["good.json", "-o", "/dev/null"], 2),
+        C("report", ["good.json", "-o", "out", "--baseline", "missing.json"], 2),
+        C("report", ["good.json", "-o", "out", "--baseline", "truncated.json"], 2),
+        C("report", ["good.json", "-o", "out", "--threshold", "-1"], 2),
+        C("report", ["good.json", "-o", "out", "--alpha", "0"], 2),
+        C("report", ["good.json", "-o", "out", "--frobnicate"], 2),
+    ] + [C("report", [f, "-o", "out"], 2) for f in ("missing.json", "sub", "empty.json", "text.json", "schema2.json",
+                                                     "badutf8.json", "nested.json", "bigint.json", "nan.json",
+                                                     "truncated.json", "/dev/null")]
+    for c in report:
+        c.needs = "report"
+    cases += report
     for f in ["nullcount.json"]:
         cases.append(C("compare", ["good.json", f], 2))
         cases.append(C("export", [f, "--format", "openmetrics"], 2))
@@ -402,6 +420,8 @@ def main():
         fixtures(d, exe)
         if make_readonly(d):
             have.add("readonly")
+        if os.path.exists(os.path.join(SCRIPTS, "report.py")) and "matplotlib" in have:
+            have.add("report")
         before, devs = snapshot(d), devices()
         for i, case in enumerate(CASES, 1):
             name = f"{case.tool} {shown(case.args)}"
@@ -409,8 +429,9 @@ def main():
                 name += f" (stdout {case.stdout})"
             if case.needs and case.needs not in have:
                 skipped += 1
-                why = "no directory can be made read-only here" if case.needs == "readonly" else \
-                    f"{case.needs} is not installed for {sys.executable}"
+                why = {"readonly": "no directory can be made read-only here",
+                       "report": "no scripts/report.py in this tree, or no matplotlib"}.get(
+                    case.needs, f"{case.needs} is not installed for {sys.executable}")
                 print(f"ok {i} - {name} # SKIP {why}") if not table else None
                 rows.append((case, name, None, f"(not run: {why})"))
                 continue
