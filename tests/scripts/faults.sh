@@ -95,6 +95,7 @@ predict_mode() {
   # 2. signals during the sweep
   for sig in $signals; do
     out="$d/sweep$sig.json"
+    rm -f "$d/err"   # wait_for must not find the last run's words
     SMEM_TEST_POINT_DELAY_MS=60 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: sweep"
@@ -114,6 +115,7 @@ predict_mode() {
   for named in "" 1; do
     for sig in $signals; do
       out="$d/write$sig$named.json"
+      rm -f "$d/err"   # wait_for must not find the last run's words
       SMEM_TEST_NAMED_TEMP=$named SMEM_TEST_WRITE_DELAY_MS=200 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
       pid=$!
       wait_for "$d/err" "smembench-test: write"
@@ -132,6 +134,7 @@ predict_mode() {
 
   # a second SIGINT during the write: the default action, nothing left behind
   out="$d/twice.json"
+  rm -f "$d/err"   # wait_for must not find the last run's words
   SMEM_TEST_WRITE_DELAY_MS=300 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
   pid=$!
   wait_for "$d/err" "smembench-test: write"
@@ -254,6 +257,7 @@ PY
 
   for sig in $signals; do
     out="$d/sig$sig.json"
+    rm -f "$d/err"   # wait_for must not find the last run's words
     "$faulty" --sweep bank --min-samples 300 --max-samples 300 -q -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: sweep"   # the first point is done
@@ -270,6 +274,7 @@ PY
   done
   for sig in $signals; do
     out="$d/write$sig.json"
+    rm -f "$d/err"   # wait_for must not find the last run's words
     SMEM_TEST_WRITE_DELAY_MS=500 "$faulty" --sweep bandwidth --quick -q -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: write"
