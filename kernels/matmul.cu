@@ -84,8 +84,10 @@ __global__ void __launch_bounds__(1024) matmul_tiled64_kernel(const float *a, co
 #define RB_TM 8
 #define RB_TN 8
 
+/* bk = 64 asks for one resident block: its 64 KiB slab allows few anyway, and left to aim for two
+ * (128 registers), ptxas for sm_100 spills the 8 x 8 accumulator tile */
 template <int BK>
-__global__ void __launch_bounds__(256) matmul_regblock_kernel(const float *a, const float *b, float *c, int n,
+__global__ void __launch_bounds__(256, BK == 64 ? 1 : 0) matmul_regblock_kernel(const float *a, const float *b, float *c, int n,
                                                               smem_clock *clk)
 {
     extern __shared__ float4 smem4[];
