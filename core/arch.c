@@ -32,49 +32,49 @@ const struct smem_arch smem_archs[] = {
     /* 7.5 Turing: PG 20.6.4 "the unified data cache has a size of 96 KB, and the shared memory
      * capacity can be set to either 32 KB or 64 KB"; "a single thread block [can] address the full
      * capacity ... 64 KB on Turing", so nothing is reserved; Table 27: 16 blocks, 1024 threads */
-    { 7, 5, "Turing", 96, STEPS_TURING, 2, 64, 64, 0, 16, 1024,
+    { 7, 5, "Turing", SMEM_ARCH_LIMITS_75, STEPS_TURING, 2,
       PG_T27 "; 20.6.4 (a block addresses the full 64 KB)", "CUDA C++ Programming Guide 13.0, 20.6.4" },
     /* 8.0 Ampere A100: PG 20.7.3 unified 192 KB, capacity 0..164 KB; 163 KB per block, "the 1 KB
      * of shared memory not made available to a thread block is reserved for system use";
      * Table 27: 32 blocks, 2048 threads */
-    { 8, 0, "Ampere", 192, STEPS_164, 8, 164, 163, 1024, 32, 2048,
+    { 8, 0, "Ampere", SMEM_ARCH_LIMITS_80, STEPS_164, 8,
       PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
     /* 8.6 Ampere GA10x: PG 20.7.3 unified 128 KB, capacity 0..100 KB, 99 KB per block;
      * Table 27: 16 blocks, 1536 threads */
-    { 8, 6, "Ampere", 128, STEPS_100, 6, 100, 99, 1024, 16, 1536,
+    { 8, 6, "Ampere", SMEM_ARCH_LIMITS_86, STEPS_100, 6,
       PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
     /* 8.7 Orin: PG 20.7.3 groups it with 8.0 (unified 192 KB, 0..164 KB, 163 KB per block);
      * Table 27: 16 blocks, 1536 threads */
-    { 8, 7, "Ampere", 192, STEPS_164, 8, 164, 163, 1024, 16, 1536,
+    { 8, 7, "Ampere", SMEM_ARCH_LIMITS_87, STEPS_164, 8,
       PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
     /* 8.9 Ada: PG 20.7.3 groups it with 8.6 (unified 128 KB, 0..100 KB, 99 KB per block);
      * Table 27: 24 blocks, 1536 threads */
-    { 8, 9, "Ada", 128, STEPS_100, 6, 100, 99, 1024, 24, 1536,
+    { 8, 9, "Ada", SMEM_ARCH_LIMITS_89, STEPS_100, 6,
       PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
     /* 9.0 Hopper: PG 20.8.3 unified 256 KB, "0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB",
      * 227 KB per block; Table 27: 32 blocks, 2048 threads */
-    { 9, 0, "Hopper", 256, STEPS_228, 10, 228, 227, 1024, 32, 2048,
+    { 9, 0, "Hopper", SMEM_ARCH_LIMITS_90, STEPS_228, 10,
       PG_T27 "; 20.8.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.8.3" },
     /* 10.0 Blackwell B200: PG 20.9.3 "identical to compute capability 9.0": unified 256 KB,
      * 0..228 KB, 227 KB per block; Table 27: 32 blocks, 2048 threads */
-    { 10, 0, "Blackwell", 256, STEPS_228, 10, 228, 227, 1024, 32, 2048,
+    { 10, 0, "Blackwell", SMEM_ARCH_LIMITS_100, STEPS_228, 10,
       PG_T27 "; 20.9.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.9.3" },
     /* 10.3 Blackwell B300: not in the 13.0 guide's Table 27; PG13 column 10.x (228/227 KB, 32
      * blocks, 2048 threads, unified 256 KB); OCC has the same steps for 10.0, 10.1 and 10.3 */
-    { 10, 3, "Blackwell", 256, STEPS_228, 10, 228, 227, 1024, 32, 2048,
+    { 10, 3, "Blackwell", SMEM_ARCH_LIMITS_103, STEPS_228, 10,
       PG13 " (column 10.x); " OCC, PG13 " (Table 32, 10.x); " OCC },
     /* 11.0 Blackwell Thor: Table 27 column 11.0 (228 KB per SM, 227 KB per block, 24 blocks, 1536
      * threads; OCC agrees on 24 blocks); no shared-memory section, so the steps come from OCC
      * (the 10.x list) and the unified 256 KB from PG13 Table 32 */
-    { 11, 0, "Blackwell", 256, STEPS_228, 10, 228, 227, 1024, 24, 1536,
+    { 11, 0, "Blackwell", SMEM_ARCH_LIMITS_110, STEPS_228, 10,
       PG_T27 "; " OCC, PG13 " (Table 32, 11.0); " OCC },
     /* 12.0 Blackwell GeForce / RTX PRO: PG 20.10.3 capacity 0..100 KB, 99 KB per block; Table 27:
      * 24 blocks, 1536 threads. 20.10.1 calls the unified cache 100 KB, but Table 27's L1 working
      * set (28 KB ~ 128 KB) and PG13 Table 32 (12.x) both make it 128 KB: 128 is used */
-    { 12, 0, "Blackwell", 128, STEPS_100, 6, 100, 99, 1024, 24, 1536,
+    { 12, 0, "Blackwell", SMEM_ARCH_LIMITS_120, STEPS_100, 6,
       PG_T27 "; 20.10.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.10.3; " PG13 " (Table 32)" },
     /* 12.1 Blackwell DGX Spark: PG13 column 12.x (as 12.0); OCC has the same steps for 12.0 and 12.1 */
-    { 12, 1, "Blackwell", 128, STEPS_100, 6, 100, 99, 1024, 24, 1536,
+    { 12, 1, "Blackwell", SMEM_ARCH_LIMITS_121, STEPS_100, 6,
       PG13 " (column 12.x); " OCC, PG13 " (Table 32, 12.x); " OCC },
 };
 const size_t smem_n_archs = sizeof(smem_archs) / sizeof(smem_archs[0]);
