@@ -120,6 +120,12 @@ struct smem_bench {
     const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
     bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
     const char *kernel_file;        /* kernels/<kernel_file>.cu; NULL: a library call, no kernel of ours */
+    /* The lowest compute capability with the hardware the benchmark needs (major x 10 + minor: 90
+     * for 9.0) and what that hardware is ("thread block clusters"); 0: any. Below it every point is
+     * skipped with the reason, and so on a device whose kernel this binary carries only as code
+     * compiled for a lower one (a PTX build for an older architecture, JIT-compiled). */
+    int min_cc;
+    const char *min_cc_feature;
     /* Fills p for one point; returns SMEM_ESKIP with a reason when the point cannot run on dev. */
     int (*plan)(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
                 char *why, size_t why_len);

@@ -18,6 +18,8 @@
 
 #define KIB 1024
 
+extern const struct smem_bench smem_footprint_bench;
+
 static const struct smem_device *model(const char *key)
 {
     const struct smem_gpu_model *m = smem_gpu_find(key);
@@ -214,4 +216,58 @@ Test(generations, every_model_has_its_table_limits)
         cr_assert_eq(d->max_blocks_per_sm, a->max_blocks_per_sm);
         cr_assert_eq(d->max_threads_per_sm, a->max_threads_per_sm);
     }
+}
+
+Test(generations, a_benchmark_needing_newer_hardware_is_skipped_with_its_reason)
+{
+    /* footprint as if it needed 9.0 (clusters): skipped on the RTX 4090 (8.9), predicted on the H200 */
+    struct smem_bench needs90 = smem_footprint_bench;
+    const char *keys[] = { "rtx4090", "h200" };
+
+    needs90.min_cc = 90;
+    needs90.min_cc_feature = "thread block clusters";
+    for (int k = 0; k < 2; k++) {
+        const struct smem_device *d = model(keys[k]);
+        const char *sw[] = { "carveout" };
+        struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1, .quick = true, .predict = true };
+        struct smem_point *p;
+        struct smem_result *res;
+        size_t n, seen = 0;
+
+        cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
+        res = calloc(n, sizeof(*res));
+        for (size_t i = 0; i < n; i++)
+            if (p[i].bench == &smem_footprint_bench)
+                p[i].bench = &needs90;
+        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        for (size_t i = 0; i < n; i++) {
+            if (p[i].bench != &needs90)
+                continue;
+            seen++;
+            if (k == 0) {
+                cr_assert_eq(res[i].status, SMEM_POINT_SKIPPED);
+                cr_assert(strstr(res[i].reason, "needs compute capability 9.0") &&
+                          strstr(res[i].reason, "thread block clusters") && strstr(res[i].reason, "8.9"),
+                          "%s", res[i].reason);
+            } else {
+                cr_assert_eq(res[i].status, SMEM_POINT_PREDICTED, "%s", res[i].reason);
+            }
+        }
+        cr_assert_eq(seen, 3);
+        free(res);
+        free(p);
+    }
+}
+
+Test(generations, min_cc_without_a_feature_is_a_descriptor_error)
+{
+    struct smem_bench bad = smem_footprint_bench;
+    const struct smem_bench *list[] = { &bad };
+    char why[256];
+
+    bad.min_cc = 90;
+    cr_assert_eq(smem_bench_check(list, 1, model("h200"), why, sizeof(why)), SMEM_EINVAL);
+    cr_assert(strstr(why, "footprint"), "%s", why);
+    bad.min_cc_feature = "thread block clusters";
+    cr_assert_eq(smem_bench_check(list, 1, model("h200"), why, sizeof(why)), SMEM_OK, "%s", why);
 }
