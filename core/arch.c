@@ -127,10 +127,10 @@ size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *ou
     put(out, max, &n, (struct smem_published){ "smem_bytes_per_clock_per_sm", "B/clk/SM", 128, NULL, 0,
                                                BPG ": 32 banks x 32 bits per clock" });
     put(out, max, &n, (struct smem_published){ "banks", "banks", 32, NULL, 0, BPG "; " PG_T27 });
-    put(out, max, &n, (struct smem_published){ "bank_width_bytes", "bytes", 4, NULL, 0, BPG });
-    put(out, max, &n, (struct smem_published){ "smem_per_sm_bytes", "bytes", a->smem_per_sm_kib * 1024.0, NULL, 0,
+    put(out, max, &n, (struct smem_published){ "bank_width_bytes", "B", 4, NULL, 0, BPG });
+    put(out, max, &n, (struct smem_published){ "smem_per_sm_bytes", "B", a->smem_per_sm_kib * 1024.0, NULL, 0,
                                                a->src_limits });
-    put(out, max, &n, (struct smem_published){ "smem_per_block_optin_bytes", "bytes",
+    put(out, max, &n, (struct smem_published){ "smem_per_block_optin_bytes", "B",
                                                a->smem_per_block_optin_kib * 1024.0, NULL, 0, a->src_limits });
     put(out, max, &n, (struct smem_published){ "carveout_steps_kib", "KiB", 0, a->carveout_kib,
                                                (size_t)a->n_carveouts, a->src_carveouts });
