@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arch.h"
 #include "nvml.h"
 #include "signals.h"
 #include "smem.h"
@@ -88,6 +89,28 @@ static cJSON *nvml_reading(const struct smem_nvml *n)
     return o;
 }
 
+/* What is published for the device's compute capability: {"name": {"value", "unit", "source"}}. */
+static cJSON *published_record(const struct smem_device *d)
+{
+    struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
+    size_t n = smem_arch_published(d->cc_major, d->cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
+    cJSON *pub = cJSON_CreateObject();
+
+    for (size_t i = 0; i < n; i++) {
+        cJSON *v = cJSON_AddObjectToObject(pub, p[i].name);
+        if (p[i].list) {
+            cJSON *list = cJSON_AddArrayToObject(v, "value");
+            for (size_t k = 0; k < p[i].n_list; k++)
+                cJSON_AddItemToArray(list, cJSON_CreateNumber(p[i].list[k]));
+        } else {
+            cJSON_AddNumberToObject(v, "value", p[i].value);
+        }
+        cJSON_AddStringToObject(v, "unit", p[i].unit);
+        cJSON_AddStringToObject(v, "source", p[i].source);
+    }
+    return pub;
+}
+
 /* Everything known of a device (or a model). */
 static cJSON *device_record(const struct smem_device *d)
 {
@@ -135,6 +158,7 @@ static cJSON *device_record(const struct smem_device *d)
     } else {
         cJSON_AddNullToObject(dev, "nvml");
     }
+    cJSON_AddItemToObject(dev, "published", published_record(d));
     return dev;
 }
 

@@ -79,6 +79,16 @@ static void record_prediction(const struct smem_device *d, struct smem_result *r
     r->occ.smem_config_predicted = smem_occupancy_config_driver(d, &q);
 }
 
+/* Whether b needs hardware dev lacks (b->min_cc); the reason in why. */
+static bool lacks_feature(const struct smem_bench *b, const struct smem_device *dev, char *why, size_t len)
+{
+    if (!b->min_cc || dev->cc_major * 10 + dev->cc_minor >= b->min_cc)
+        return false;
+    smem_fmt(why, len, "needs compute capability %d.%d or later (%s); %s is %d.%d", b->min_cc / 10, b->min_cc % 10,
+             b->min_cc_feature ? b->min_cc_feature : "its hardware", dev->name, dev->cc_major, dev->cc_minor);
+    return true;
+}
+
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
                      const struct smem_run_settings *s, struct smem_result *results, struct smem_run_outcome *out)
 {
@@ -101,7 +111,8 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         }
         out->done = i + 1;   /* nothing below waits: a prediction is never left half made */
         result_init(r, &points[i]);
-        if (b->plan(&points[i], dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+        if (lacks_feature(b, dev, r->reason, sizeof(r->reason)) ||
+            b->plan(&points[i], dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
             r->status = SMEM_POINT_SKIPPED;
             continue;
         }
@@ -359,7 +370,8 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     c.clk = clk;
     c.seed = s->seed;
     smem_cuda_clear();
-    if (b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+    if (lacks_feature(b, d, r->reason, sizeof(r->reason)) ||
+        b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
         r->status = SMEM_POINT_SKIPPED;
         return SMEM_OK;
     }
@@ -376,6 +388,14 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     fn = b->kernel(&c);
     if ((rc = smem_occupancy_func(fn, &f)))
         return fail_point(r, rc, &c, "reading the kernel's attributes");
+    if (b->min_cc && f.ptx_version && f.ptx_version < b->min_cc) {
+        /* the device has the hardware, this binary's code for it does not (compute_80 PTX on a 9.0) */
+        r->status = SMEM_POINT_SKIPPED;
+        smem_fmt(r->reason, sizeof(r->reason), "needs compute capability %d.%d code (%s); this binary's kernel was "
+                 "compiled from compute_%d PTX: build with -Dgpu_arch=all or for this device", b->min_cc / 10,
+                 b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f.ptx_version);
+        return SMEM_OK;
+    }
     if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
         return fail_point(r, rc, &c, "setting the kernel's attributes");
     if ((rc = smem_occupancy_func(fn, &f)))

@@ -367,10 +367,10 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             if (list) {
                 if (smem_sweep_parse_list(list, ax, vals[a], SMEM_MAX_AXIS_VALUES, &counts[a]))
                     goto fail;
-            } else if (dev && b->device_defaults && !r->quick &&
-                       (counts[a] = b->device_defaults(dev, ax->name, smem_run_blocks_per_sm, vals[a],
+            } else if (dev && b->device_defaults && ax->from_device &&
+                       (counts[a] = b->device_defaults(dev, ax->name, r->quick, smem_run_blocks_per_sm, vals[a],
                                                        SMEM_MAX_AXIS_VALUES)) > 0) {
-                /* the device's own cliffs */
+                /* the device's own values: its cliffs, its carveout steps, sizes from its limits */
             } else {
                 const int64_t *d = r->quick && ax->quick ? ax->quick : ax->defaults;
                 counts[a] = r->quick && ax->quick ? ax->n_quick : ax->n_defaults;
