@@ -16,6 +16,10 @@
 #include "runner.h"
 #include "sweep.h"
 
+/* predict mode as the command line runs it by default */
+static const struct smem_run_settings predict_settings;
+static struct smem_run_outcome predict_outcome;
+
 #define KIB 1024
 
 extern const struct smem_bench smem_footprint_bench;
@@ -92,7 +96,7 @@ Test(generations, footprint_at_full_carveout_is_limited_by_shared_memory_at_r_bl
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        cr_assert_eq(smem_run_predict(d, p, n, &predict_settings, res, &predict_outcome), 0);
         for (size_t i = 0; i < n; i++) {
             if (strcmp(p[i].bench->name, "footprint"))
                 continue;
@@ -178,7 +182,7 @@ Test(generations, predict_runs_carveout_dynamic_and_tile_on_every_model)
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        cr_assert_eq(smem_run_predict(d, p, n, &predict_settings, res, &predict_outcome), 0);
         for (size_t i = 0; i < n; i++) {
             cr_assert(res[i].status == SMEM_POINT_PREDICTED ||
                       (res[i].status == SMEM_POINT_SKIPPED && res[i].reason[0]),
@@ -239,7 +243,7 @@ Test(generations, a_benchmark_needing_newer_hardware_is_skipped_with_its_reason)
         for (size_t i = 0; i < n; i++)
             if (p[i].bench == &smem_footprint_bench)
                 p[i].bench = &needs90;
-        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        cr_assert_eq(smem_run_predict(d, p, n, &predict_settings, res, &predict_outcome), 0);
         for (size_t i = 0; i < n; i++) {
             if (p[i].bench != &needs90)
                 continue;
