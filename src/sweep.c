@@ -15,9 +15,16 @@ const struct smem_sweep smem_sweeps[] = {
     { "bandwidth", "peak shared-memory load throughput, bytes/clock/SM against 128", { "bandwidth", NULL }, false },
     { "bank", "stride 1..33 at 4/8/16-byte accesses: slowdown against the bank model's conflict degree", { "bank", NULL }, false },
     { "carveout", "preferred carveout 0..100 %: a shared-memory footprint kernel against an L1-reliant gather", { "footprint", "gather", NULL }, true },
+    { "cluster", "cc 9.0: distributed shared memory in a thread block cluster (size 1..16): remote latency, bandwidth "
+      "and atomics beside local, cluster.sync(), cluster occupancy API vs measured (predict mode: skipped, the "
+      "calculator has no clusters)",
+      { "dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy", NULL }, true },
     { "dynamic", "dynamic shared memory 0 .. opt-in maximum: the occupancy staircase, the 48 KiB opt-in, static vs dynamic", { "dynamic", "static", NULL }, true },
     { "latency", "shared-memory load-to-use latency in cycles (pointer chase)", { "latency", NULL }, false },
     { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", { "reduction", "copy", NULL }, false },
+    { "staging", "global -> shared by loads/stores, cp.async (cc 8.0) and cp.async.bulk + mbarrier (cc 9.0), tiles of "
+      "1 KiB to the opt-in maximum: GB/s against the measured global read bandwidth", { "staging", "global_read", NULL },
+      true },
     { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy",
       { "matmul", "matmul_rb", "cublas", "transpose", "transpose_naive", "copy", NULL }, true },
     { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", { "uninit", NULL }, false },

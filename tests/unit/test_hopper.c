@@ -1,0 +1,300 @@
+/* The Hopper benchmarks' host logic without a GPU: which points a device or a model can run and why
+ * not, the launch geometry their plans promise, the cluster residency count, and the staging hash.
+ * Expected values are worked out by hand in the comments beside them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "chase.h"
+#include "cluster.h"
+#include "gpus.h"
+#include "smem.h"
+#include "staging.h"
+#include "sweep.h"
+
+/* A model as if it were the real device: cluster points need one. */
+static struct smem_device real(const char *model)
+{
+    struct smem_device d = smem_gpu_find(model)->dev;
+
+    d.is_model = false;
+    d.ordinal = 0;
+    return d;
+}
+
+/* Plans the point of bench with values on dev; the status, the plan and the reason. */
+static int plan(const char *bench, const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why)
+{
+    const struct smem_bench *b = smem_bench_find(bench);
+
+    cr_assert_not_null(b, "benchmark %s is registered", bench);
+    memset(p, 0, sizeof(*p));
+    p->carveout_pct = -1;
+    why[0] = '\0';
+    return b->plan(v, dev, p, why, 256);
+}
+
+Test(cluster_plan, older_than_hopper_is_skipped_with_the_reason)
+{
+    const char *benches[] = { "dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy" };
+    /* the first two axes of every one: cluster_size 2, then a valid second value */
+    const int64_t v[][3] = { { 2, 2, 1024 }, { 2, 2, 16 }, { 2, 2, 0 }, { 2, 32, 0 }, { 2, 0, 0 } };
+    struct smem_device t4 = real("t4"), a100 = real("a100");
+    struct smem_plan p;
+    char why[256];
+
+    for (size_t i = 0; i < 5; i++) {
+        cr_assert_eq(plan(benches[i], v[i], &t4, &p, why), SMEM_ESKIP, "%s on a T4", benches[i]);
+        cr_assert(strstr(why, "needs compute capability 9.0") && strstr(why, "is 7.5"), "%s", why);
+        cr_assert_eq(plan(benches[i], v[i], &a100, &p, why), SMEM_ESKIP, "%s on an A100", benches[i]);
+        cr_assert(strstr(why, "is 8.0"), "%s", why);
+    }
+}
+
+Test(cluster_plan, a_hopper_model_is_skipped_the_calculator_has_no_clusters)
+{
+    const int64_t v[] = { 4, 2, 1024 };
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("dsm_latency", v, &smem_gpu_find("h100")->dev, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "occupancy calculator has no thread block clusters"), "%s", why);
+}
+
+Test(cluster_plan, one_cluster_of_one_block_per_sm_for_the_latency)
+{
+    const int64_t v[] = { 16, SMEM_DSM_REMOTE, 1024 };
+    struct smem_device h100 = real("h100");
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("dsm_latency", v, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.cluster, 16);
+    cr_assert_eq(p.grid, 16, "one cluster");
+    /* 227 KiB of the SM's 228: a second block cannot fit, so rank 15 is on another SM */
+    cr_assert_eq(p.dyn_smem, 227 * 1024);
+    cr_assert_gt(2 * (p.dyn_smem + (size_t)h100.reserved_smem_per_block), (size_t)h100.smem_per_sm);
+    cr_assert(p.optin, "above 48 KiB: opted in");
+}
+
+Test(cluster_plan, remote_needs_a_second_block)
+{
+    const int64_t remote1[] = { 1, SMEM_DSM_REMOTE, 16 }, self1[] = { 1, SMEM_DSM_SELF, 16 };
+    struct smem_device h100 = real("h100");
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("dsm_bandwidth", remote1, &h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "no other block"), "%s", why);
+    cr_assert_eq(plan("dsm_bandwidth", self1, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 0, "as many clusters as fit: the driver asks cudaOccupancyMaxActiveClusters");
+    cr_assert_eq(p.block, 1024);
+}
+
+Test(cluster_plan, sync_takes_whole_warps)
+{
+    const int64_t odd[] = { 2, 48 }, warps[] = { 2, 64 };
+    struct smem_device h100 = real("h100");
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("cluster_sync", odd, &h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "not a whole number of warps"), "%s", why);
+    cr_assert_eq(plan("cluster_sync", warps, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.block, 64);
+    cr_assert_eq(p.grid, 2);
+}
+
+Test(cluster_plan, occupancy_probe_launches_more_clusters_than_can_fit)
+{
+    struct smem_device h100 = real("h100");
+    const int64_t none[] = { 1, 0 }, big[] = { 16, 200 * 1024 }, over[] = { 2, 228 * 1024 };
+    struct smem_plan p;
+    char why[256];
+
+    /* 128 threads: 2048 / 128 = 16 blocks per SM (under the 32-block limit), 132 SMs: 2112, two more */
+    cr_assert_eq(plan("cluster_occupancy", none, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 2114);
+    cr_assert_eq(p.dyn_smem, 0, "the probe's footprint is the axis, not the one-block-per-SM allocation");
+    /* 200 KiB + 1 KiB: one block per SM; ceil(132 / 16) = 9 clusters, two more = 11 clusters of 16 */
+    cr_assert_eq(plan("cluster_occupancy", big, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 11 * 16);
+    cr_assert(p.optin);
+    cr_assert_eq(plan("cluster_occupancy", over, &h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "opt-in ceiling"), "%s", why);
+}
+
+static struct smem_cluster_record rec(uint32_t cluster, uint32_t rank, uint32_t n, unsigned long long start,
+                                      unsigned long long end)
+{
+    return (struct smem_cluster_record){ .smid = rank, .cluster = cluster, .rank = rank, .nranks = n,
+                                         .start = start, .end = end };
+}
+
+Test(cluster_resident, counts_the_clusters_running_at_one_instant)
+{
+    /* clusters 0 and 1 run together over [15, 90); cluster 2 starts when cluster 0 has ended */
+    struct smem_cluster_record r[] = {
+        rec(0, 0, 2, 10, 100), rec(0, 1, 2, 12, 90),
+        rec(1, 0, 2, 15, 120), rec(1, 1, 2, 11, 130),
+        rec(2, 0, 2, 100, 200), rec(2, 1, 2, 90, 210),
+    };
+    char why[256] = "";
+    int n = -1;
+
+    cr_assert_eq(smem_cluster_resident(r, 6, 2, &n, why, sizeof(why)), SMEM_OK, "%s", why);
+    cr_assert_eq(n, 2);
+}
+
+Test(cluster_resident, a_cluster_is_resident_only_while_all_its_blocks_run)
+{
+    /* cluster 0's first block ends at 50, before cluster 1's last block starts (50): never 2 at once */
+    struct smem_cluster_record r[] = {
+        rec(0, 0, 2, 0, 50), rec(0, 1, 2, 0, 100),
+        rec(1, 0, 2, 50, 150), rec(1, 1, 2, 10, 150),
+    };
+    char why[256] = "";
+    int n = -1;
+
+    cr_assert_eq(smem_cluster_resident(r, 4, 2, &n, why, sizeof(why)), SMEM_OK, "%s", why);
+    cr_assert_eq(n, 1);
+}
+
+Test(cluster_resident, rejects_wrong_records)
+{
+    struct smem_cluster_record misplaced[] = { rec(0, 1, 2, 0, 10), rec(0, 0, 2, 0, 10) };
+    struct smem_cluster_record apart[] = { rec(0, 0, 2, 0, 10), rec(0, 1, 2, 10, 20) };
+    struct smem_cluster_record poisoned[] = { rec(0, 0, 2, 0, 10), rec(0, 1, 2, 0, 10) };
+    char why[256];
+    int n;
+
+    cr_assert_eq(smem_cluster_resident(misplaced, 2, 2, &n, why, sizeof(why)), SMEM_EVERIFY);
+    cr_assert(strstr(why, "block 0 recorded cluster 0 rank 1"), "%s", why);
+    cr_assert_eq(smem_cluster_resident(apart, 2, 2, &n, why, sizeof(why)), SMEM_EVERIFY);
+    cr_assert(strstr(why, "never all ran at once"), "%s", why);
+    memset(&poisoned[1], 0xff, sizeof(poisoned[1]));   /* a block that never wrote its record */
+    cr_assert_eq(smem_cluster_resident(poisoned, 2, 2, &n, why, sizeof(why)), SMEM_EVERIFY);
+    cr_assert_eq(smem_cluster_resident(misplaced, 2, 3, &n, why, sizeof(why)), SMEM_EVERIFY, "not whole clusters");
+}
+
+Test(staging_plan, each_method_needs_its_generation)
+{
+    const int64_t cp_async[] = { SMEM_STAGING_CP_ASYNC, 16, 8192, 256 }, bulk[] = { SMEM_STAGING_BULK, 16, 8192, 256 };
+    const int64_t plain[] = { SMEM_STAGING_PLAIN, 4, 8192, 256 };
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("staging", plain, &smem_gpu_find("t4")->dev, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(plan("staging", cp_async, &smem_gpu_find("t4")->dev, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "needs compute capability 8.0 (cp.async)"), "%s", why);
+    cr_assert_eq(plan("staging", cp_async, &smem_gpu_find("a100")->dev, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(plan("staging", bulk, &smem_gpu_find("a100")->dev, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "needs compute capability 9.0"), "%s", why);
+    cr_assert_eq(plan("staging", bulk, &smem_gpu_find("h100")->dev, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(plan("staging", bulk, &smem_gpu_find("rtx5090")->dev, &p, why), SMEM_OK, "cc 12.0 is newer: %s", why);
+}
+
+Test(staging_plan, rejects_what_the_copy_engine_cannot_move)
+{
+    const int64_t bulk4[] = { SMEM_STAGING_BULK, 4, 8192, 256 }, odd[] = { SMEM_STAGING_CP_ASYNC, 4, 1000, 256 };
+    const int64_t huge[] = { SMEM_STAGING_PLAIN, 16, 228 * 1024, 256 };
+    const struct smem_device *h100 = &smem_gpu_find("h100")->dev;
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("staging", bulk4, h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "width_bytes=16 only"), "%s", why);
+    cr_assert_eq(plan("staging", odd, h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "not a multiple of 16"), "%s", why);
+    cr_assert_eq(plan("staging", huge, h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "opt-in ceiling of 232448 bytes"), "%s", why);
+}
+
+Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_four_deep)
+{
+    const struct smem_device *h100 = &smem_gpu_find("h100")->dev;
+    const int64_t cp8k[] = { SMEM_STAGING_CP_ASYNC, 16, 8192, 256 };
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_PLAIN, 8192, h100), 1, "plain loads are synchronous");
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 4);
+    /* 227 KiB / 100 KiB = 2; the bulk kernel's 64 bytes of barriers leave 232384 for one largest tile */
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 100 * 1024, h100), 2);
+    cr_assert_eq(smem_staging_max_tile(h100), 232384);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232384, h100), 1);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232400, h100), 0);
+    cr_assert_eq(plan("staging", cp8k, h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.dyn_smem, 4 * 8192);
+    cr_assert_eq(p.grid, 0, "a full wave");
+}
+
+Test(staging_plan, default_tiles_run_from_1k_to_the_device_maximum)
+{
+    const struct smem_bench *b = smem_bench_find("staging");
+    int64_t v[32];
+    size_t n;
+
+    cr_assert_not_null(b->device_defaults);
+    n = b->device_defaults(&smem_gpu_find("h100")->dev, 2, v, 32);
+    cr_assert_eq(n, 9, "1, 2, 4 ... 128 KiB and the largest");
+    cr_assert_eq(v[0], 1024);
+    cr_assert_eq(v[7], 128 * 1024);
+    cr_assert_eq(v[8], 232384);
+    n = b->device_defaults(&smem_gpu_find("t4")->dev, 2, v, 32);
+    cr_assert_eq(v[n - 1], 64 * 1024 - 64, "the T4's 64 KiB less the barriers");
+    cr_assert_eq(b->device_defaults(&smem_gpu_find("t4")->dev, 0, v, 32), 0, "only the tile axis");
+}
+
+Test(staging_ref, hashes_each_threads_words_in_order)
+{
+    /* grid 2, block 2, tiles of 3 words, 2 tiles per block: block b takes tiles b and b + 2.
+     * Block 0: tiles {0,1,2} and {6,7,8}; thread 0 folds words 0, 2, 6, 8, thread 1 words 1, 7.
+     *   h0 = ((0*33 + 2)*33 + 6)*33 + 8 = 2384; h1 = 1*33 + 7 = 40.
+     * Block 1: tiles {3,4,5} and {9,10,11}: h0 = ((3*33 + 5)*33 + 9)*33 + 11 = 113564; h1 = 4*33 + 10 = 142. */
+    uint32_t in[12], out[4];
+
+    for (uint32_t i = 0; i < 12; i++)
+        in[i] = i;
+    smem_staging_ref(in, 3, 2, 2, 2, out);
+    cr_assert_eq(out[0], 2384);
+    cr_assert_eq(out[1], 40);
+    cr_assert_eq(out[2], 113564);
+    cr_assert_eq(out[3], 142);
+    in[7] = 6, in[6] = 7;   /* two words swapped: thread 0 and 1 of block 0 both see it */
+    smem_staging_ref(in, 3, 2, 2, 2, out);
+    cr_assert_neq(out[0], 2384);
+    cr_assert_neq(out[1], 40);
+}
+
+Test(staging_sweep, is_held_against_global_read_on_the_same_data)
+{
+    const struct smem_bench *s = smem_bench_find("staging"), *g = smem_bench_find("global_read");
+    const struct smem_sweep *sw = smem_sweep_find("staging");
+
+    cr_assert_not_null(g);
+    cr_assert_str_eq(s->baseline->bench, "global_read");
+    cr_assert_str_eq(s->baseline->metric, "gbytes_per_s");
+    cr_assert_geq(smem_bench_axis(s, "mib"), 0, "the baseline point is matched on the data size");
+    cr_assert_geq(smem_bench_axis(g, "mib"), 0);
+    cr_assert_str_eq(sw->benches[0], "staging");
+    cr_assert_str_eq(sw->benches[1], "global_read");
+}
+
+Test(chase, one_cycle_through_every_slot)
+{
+    uint32_t next[64], seen[64] = { 0 }, j = 0;
+
+    cr_assert_eq(smem_chase_cycle(next, 50, 64, 7), SMEM_OK);
+    for (int i = 0; i < 50; i++) {
+        cr_assert_lt(j, 50);
+        cr_assert_eq(seen[j]++, 0, "slot %u visited twice before the cycle closed", j);
+        j = next[j];
+    }
+    cr_assert_eq(j, 0, "back at the start after exactly 50 loads");
+    cr_assert_eq(smem_chase_end(next, 50), 0);
+    cr_assert_eq(smem_chase_end(next, 1), next[0]);
+    for (uint32_t i = 50; i < 64; i++)
+        cr_assert_eq(next[i], i, "slots past the cycle point to themselves");
+}
