@@ -14,12 +14,13 @@
 #include <criterion/options.h>
 
 #include "device.h"
+#include "gpu_test.h"
 #include "gpus.h"
 #include "runner.h"
 
-static struct smem_device dev;
+struct smem_device dev;
 
-static void open_device(void)
+void open_device(void)
 {
     char why[512];
 
@@ -33,8 +34,7 @@ TestSuite(optin, .init = open_device);
 
 static bool cold_mode;
 
-/* Runs the points of a request and returns the results (n of them). */
-static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
+struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
 {
     struct smem_point *p;
     struct smem_result *r;
@@ -53,7 +53,7 @@ static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no
     return r;
 }
 
-static double metric(const struct smem_result *r, const char *name)
+double metric(const struct smem_result *r, const char *name)
 {
     for (size_t i = 0; i < r->metrics.n; i++)
         if (!strcmp(r->metrics.m[i].name, name))
