@@ -12,6 +12,11 @@ bandwidth.*  shared-memory bytes per clock per SM against the 128 ceiling, and l
 tile.*       matrix-multiply GFLOP/s against n for every tile and the register-blocked kernel, with
              cuBLAS as the reference line
 memory.*     transposes and reductions in GB/s against a device-to-device copy of the same bytes
+cluster.*    distributed shared memory by cluster size: remote, own-block-through-the-cluster and local
+             latency (with the published H800 anchors), bandwidth against the 128 ceiling, atomics,
+             cluster.sync() and clusters resident at once (API and measured)
+staging.*    global -> shared staging against the same run's global read bandwidth, by transfer size,
+             with the 90 % line and the smallest transfer that reaches it
 
 Several files overlay (one colour each, labelled by device and date; a several-device file, or
 many nodes' files, gives one colour per GPU); bandwidth and latency are
@@ -269,6 +274,117 @@ def plot_memory(docs, outdir, made):
     save(fig, outdir, "memory", made)
 
 
+# Luo et al., "Dissecting the NVIDIA Hopper Architecture through Microbenchmarking and Multiple Level
+# Analysis" (arXiv 2501.12084), H800 PCIe: remote shared-memory latency ~181 cycles at cluster size 2
+# and 180-213 at 16, 33 cycles for the own block through the cluster path; a dependent chain of
+# 4-byte DSM loads reached about 16 B/clk/SM.
+ANCHOR_REMOTE = {2: (181, 181), 16: (180, 213)}
+ANCHOR_SELF = 33
+ANCHOR_CHAIN_BPC = 16
+PATHS = {0: "ld.shared (own block)", 1: "own block via cluster window", 2: "remote block"}
+METHODS = {0: "ld/st", 1: "cp.async", 2: "cp.async.bulk"}
+
+
+def series(pts, key, value):
+    """{key(r): [(cluster_size, value(r))...]} sorted by cluster size, values that exist only."""
+    out = {}
+    for r in pts:
+        v = value(r)
+        if v is not None:
+            out.setdefault(key(r), []).append((r["params"]["cluster_size"], v))
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def plot_cluster(docs, outdir, made):
+    benches = ("dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy")
+    docs = [d for d in docs if any(points(d, b) for b in benches)]
+    if not docs:
+        return
+    fig, axes = plt.subplots(2, 3, figsize=(13, 7.5))
+    (lat, bw, occ), (atom, sync, legend_ax) = axes
+    styles = {0: ":", 1: "--", 2: "-"}
+    for i, d in enumerate(docs):
+        c = COLORS[i % len(COLORS)]
+        tag = "" if len(docs) == 1 else f" ({label(d)})"
+        for path, xy in series(points(d, "dsm_latency"), lambda r: r["params"]["path"],
+                               lambda r: smem_results.metric(r, "latency_cycles")).items():
+            lat.plot(*zip(*xy), styles[path], marker="o", color=c, label=PATHS[path] + tag)
+        for (path, w), xy in series(points(d, "dsm_bandwidth"), lambda r: (r["params"]["path"], r["params"]["width_bytes"]),
+                                    lambda r: smem_results.metric(r, "bytes_per_clk_sm")).items():
+            if path == 2 or w == 16:
+                bw.plot(*zip(*xy), styles[path], marker={4: "v", 8: "s", 16: "o"}[w], color=c,
+                        alpha=1.0 if path == 2 else 0.5, label=f"{PATHS[path]}, {w} B{tag}")
+        for path, xy in series(points(d, "dsm_atomics"), lambda r: r["params"]["path"],
+                               lambda r: smem_results.metric(r, "atomics_per_clk_sm")).items():
+            atom.plot(*zip(*xy), styles[path], marker="o", color=c, label=PATHS[path] + tag)
+        for t, xy in series(points(d, "cluster_sync"), lambda r: r["params"]["block_threads"],
+                            lambda r: smem_results.metric(r, "sync_cycles")).items():
+            sync.plot(*zip(*xy), "-" if t >= 1024 else "--", marker="o", color=c, label=f"{t} threads/block{tag}")
+        for smem, xy in series(points(d, "cluster_occupancy"), lambda r: r["params"]["smem_bytes"],
+                               lambda r: smem_results.metric(r, "clusters_api")).items():
+            occ.plot(*zip(*xy), "-", color=c, alpha=0.4 + 0.6 * smem / (228 * 1024),
+                     label=f"{smem // 1024} KiB: API (line), measured (x){tag}")
+        for smem, xy in series(points(d, "cluster_occupancy"), lambda r: r["params"]["smem_bytes"],
+                               lambda r: smem_results.metric(r, "clusters_measured")).items():
+            occ.plot(*zip(*xy), "x", color=c, markersize=8, alpha=0.4 + 0.6 * smem / (228 * 1024))
+    for size, (lo, hi) in ANCHOR_REMOTE.items():
+        lat.plot([size, size], [lo, hi], color="gray", linewidth=4, alpha=0.6,
+                 label="H800 remote (Luo et al.)" if size == 2 else None)
+    lat.axhline(ANCHOR_SELF, color="gray", linestyle="-.", linewidth=1, label="H800 own block via cluster (Luo et al.)")
+    bw.axhline(128, color="red", linestyle="--", linewidth=1, label="ceiling: 32 banks x 4 B")
+    bw.axhline(ANCHOR_CHAIN_BPC, color="gray", linestyle="-.", linewidth=1, label="H800 dependent chain, 4 B (Luo et al.)")
+    atom.axhline(32, color="red", linestyle="--", linewidth=1, label="ceiling: one word per bank per clock")
+    for ax, ylabel in ((lat, "load latency (cycles)"), (bw, "bytes per clock per SM"), (atom, "atomics per clock per SM"),
+                       (sync, "cycles per cluster.sync()"), (occ, "clusters resident at once")):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks([1, 2, 4, 8, 16], ["1", "2", "4", "8", "16"])
+        ax.set_xlabel("cluster size (blocks, one per SM)" if ax is not occ else "cluster size (blocks)")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=6)
+    occ.set_yscale("log", base=2)
+    bw.set_ylim(0, 140)
+    legend_ax.axis("off")
+    legend_ax.text(0, 0.5, "remote: block rank size-1 (latency) or the next\nrank (bandwidth, atomics), on another SM;\n"
+                   "every point verified against the host", fontsize=8, va="center")
+    title(fig, "Distributed shared memory across a thread block cluster", docs)
+    fig.tight_layout()
+    save(fig, outdir, "cluster", made)
+
+
+def plot_staging(docs, outdir, made):
+    docs = [d for d in docs if points(d, "staging")]
+    if not docs:
+        return
+    fig, axes = plt.subplots(1, len(docs), figsize=(7.5 * len(docs), 4.5), squeeze=False)
+    for ax, d in zip(axes[0], docs):
+        curves = {}
+        for r in points(d, "staging"):
+            v = smem_results.metric(r, "pct_of_read")
+            if v is not None:
+                curves.setdefault((r["params"]["method"], r["params"]["width_bytes"]), []).append(
+                    (r["params"]["transfer_bytes"], v))
+        smallest = smem_results.staging_smallest(d)
+        for k, ((method, w), xy) in enumerate(sorted(curves.items())):
+            xy.sort()
+            name = METHODS[method] + ("" if method == 2 else f" {w} B")
+            if smallest.get((method, w)):
+                name += f" (90 % from {smallest[(method, w)] // 1024} KiB)"
+            ax.plot(*zip(*xy), ("-", "--", "-")[method], marker="os^"[method], color=COLORS[k % len(COLORS)],
+                    linewidth=2.5 if method == 2 else 1.2, label=name)
+        read = [smem_results.metric(r, "gbytes_per_s") for r in points(d, "global_read")]
+        sizes = sorted({t for xy in curves.values() for t, _ in xy})
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [f"{t // 1024}K" if t % 1024 == 0 else f"{t / 1024:.1f}K" for t in sizes])
+        ax.axhline(90, color="red", linestyle="--", linewidth=1, label="90 % of the global read bandwidth")
+        ax.set_xlabel("transfer per operation (bytes)")
+        ax.set_ylabel("% of the global read bandwidth" + (f" ({max(read):.0f} GB/s)" if read else ""))
+        ax.legend(fontsize=7)
+        ax.set_title(label(d), fontsize=8)
+    title(fig, "Staging global memory into shared memory", docs)
+    fig.tight_layout()
+    save(fig, outdir, "staging", made)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", help="smembench result files")
@@ -281,7 +397,8 @@ def main(argv=None):
         return 2
     os.makedirs(a.output, exist_ok=True)
     made = []
-    for fn in (plot_carveout, plot_occupancy, plot_bank, plot_bandwidth, plot_tile, plot_memory):
+    for fn in (plot_carveout, plot_occupancy, plot_bank, plot_bandwidth, plot_tile, plot_memory, plot_cluster,
+               plot_staging):
         fn(docs, a.output, made)
     if not made:
         print("plot.py: nothing to plot: no finished points of a plotted benchmark", file=sys.stderr)
