@@ -43,11 +43,6 @@ static int dsm_bandwidth_plan(const int64_t *v, const struct smem_device *dev, s
     return SMEM_OK;
 }
 
-static int plan_path(const struct smem_plan *p)
-{
-    return p->variant / 32;
-}
-
 static int plan_width(const struct smem_plan *p)
 {
     return p->variant % 32;
@@ -70,6 +65,11 @@ static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_t
 }
 
 #if SMEM_HAVE_CUDA
+
+static int plan_path(const struct smem_plan *p)
+{
+    return p->variant / 32;
+}
 
 struct dsm_bandwidth_state {
     uint32_t *in, *out, *smid;          /* device */
