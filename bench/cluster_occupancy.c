@@ -4,18 +4,15 @@
  * is resident while all its blocks run, and the most clusters resident at one instant is the
  * measured figure. The records are checked (every block where the launch put it, every cluster's
  * blocks running together); API and measured either agree or the point says by how much they
- * differ (clusters_mismatch). */
+ * differ (clusters_mismatch, |measured - API|). */
 #include <stdlib.h>
 
-#include "../kernels/cluster_occupancy.h"
-#include "../src/smem.h"
 #include "bench.h"
-#include "cluster.h"
+#include "cluster_family.h"
+#include "cluster_occupancy.h"
+#include "common.h"
 #include "feature.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 #define K 1024
 /* far above %globaltimer's resolution and a wave's launch skew, so every resident cluster overlaps */
@@ -31,21 +28,23 @@ static const struct smem_axis cluster_occupancy_axes[] = {
       .min = 0, .max = 228 * K },
 };
 
-static int cluster_occupancy_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why,
-                                  size_t len)
+static int cluster_occupancy_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                                  char *why, size_t len)
 {
-    int rc = smem_cluster_plan(v[0], SMEM_CLUSTER_OCC_BLOCK, dev, p, why, len);
+    int64_t size = smem_axis_value(pt, "cluster_size"), smem = smem_axis_value(pt, "smem_bytes");
+    int rc = smem_cluster_plan(size, SMEM_CLUSTER_OCC_BLOCK, dev, p, why, len);
 
     if (rc)
         return rc;
-    if (v[1] > dev->smem_per_block_optin) {
-        smem_fmt(why, len, "%lld bytes exceed the opt-in ceiling of %lld bytes per block on %s", (long long)v[1],
+    if (smem > dev->smem_per_block_optin) {
+        smem_fmt(why, len, "%lld bytes exceed the opt-in ceiling of %lld bytes per block on %s", (long long)smem,
                  (long long)dev->smem_per_block_optin, dev->name);
         return SMEM_ESKIP;
     }
-    p->dyn_smem = (size_t)v[1];
-    p->optin = v[1] > dev->smem_per_block;
-    p->grid = smem_cluster_probe_clusters(dev, (unsigned)v[0], SMEM_CLUSTER_OCC_BLOCK, (size_t)v[1]) * (unsigned)v[0];
+    /* the footprint under test, not the family's one-block-per-SM allocation */
+    p->dyn_smem = (size_t)smem;
+    p->optin = smem > dev->smem_per_block;
+    p->grid = smem_cluster_probe_clusters(dev, (unsigned)size, SMEM_CLUSTER_OCC_BLOCK, (size_t)smem) * (unsigned)size;
     return SMEM_OK;
 }
 
@@ -59,17 +58,20 @@ static void cluster_occupancy_metrics(const struct smem_case *c, const struct sm
     const struct cluster_occupancy_state *s = c->priv;
 
     (void)t;
-    smem_metrics_add(m, "clusters_api", "clusters", c->clusters, 0);
-    smem_metrics_add(m, "clusters_measured", "clusters", s ? s->resident : 0, 0);
-    smem_metrics_add(m, "clusters_mismatch", "clusters", s ? s->resident - c->clusters : 0, 0);
-    smem_metrics_add(m, "clusters_launched", "clusters", c->grid / c->plan.cluster, 0);
+    smem_metrics_add(m, "clusters_api", "clusters", c->clusters, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "clusters_measured", "clusters", s ? s->resident : 0, 0, SMEM_HIGHER_IS_BETTER);
+    /* 0 when the API and the probe agree; the sign is in the two figures above */
+    smem_metrics_add(m, "clusters_mismatch", "clusters", s ? abs(s->resident - c->clusters) : 0, 0,
+                     SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "clusters_launched", "clusters", c->plan->cluster ? c->grid / c->plan->cluster : 0, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
 
-static const void *cluster_occupancy_kernel(const struct smem_plan *p)
+static const void *cluster_occupancy_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_cluster_occupancy_fn();
 }
 
@@ -98,7 +100,7 @@ static int cluster_occupancy_launch(struct smem_case *c)
     struct cluster_occupancy_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_cluster_occupancy_launch(c->grid, c->plan.cluster, c->plan.dyn_smem, SPIN_NS, s->rec,
+    SMEM_CUDA_CHECK(smem_cluster_occupancy_launch(c->grid, c->plan->cluster, c->plan->dyn_smem, SPIN_NS, s->rec,
                                                   c->stream));
     return SMEM_OK;
 fail:
@@ -108,11 +110,11 @@ fail:
 static int cluster_occupancy_verify(struct smem_case *c)
 {
     struct cluster_occupancy_state *s = c->priv;
-    unsigned launched = c->grid / c->plan.cluster;
+    unsigned launched = c->grid / c->plan->cluster;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_rec, s->rec, (size_t)c->grid * sizeof(*s->h_rec), cudaMemcpyDeviceToHost));
-    if ((rc = smem_cluster_resident(s->h_rec, c->grid, c->plan.cluster, &s->resident, c->reason, sizeof(c->reason))))
+    if ((rc = smem_cluster_resident(s->h_rec, c->grid, c->plan->cluster, &s->resident, c->reason, sizeof(c->reason))))
         return rc;
     if (s->resident >= (int)launched) {
         smem_fmt(c->reason, sizeof(c->reason), "all %u launched clusters were resident at once: the probe cannot "
@@ -144,6 +146,9 @@ const struct smem_bench smem_cluster_occupancy_bench = {
                "%clusterid/%smid/%globaltimer records, by cluster size and shared memory per block",
     .axes = cluster_occupancy_axes,
     .n_axes = SMEM_ARRAY_LEN(cluster_occupancy_axes),
+    .sweeps = { "cluster" },
+    .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .kernel_file = "cluster_occupancy",
     .plan = cluster_occupancy_plan,
     .metrics = cluster_occupancy_metrics,
 #if SMEM_HAVE_CUDA

@@ -6,15 +6,12 @@
  * host expects. */
 #include <stdlib.h>
 
-#include "../kernels/dsm_atomics.h"
-#include "../src/smem.h"
 #include "bench.h"
-#include "cluster.h"
+#include "cluster_family.h"
+#include "common.h"
+#include "dsm_atomics.h"
 #include "feature.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 #define ITERS 1024
 #define ATOMICS_PER_CLK_SM 32.0   /* 32 banks, one 4-byte word each per clock */
@@ -24,32 +21,33 @@ static const struct smem_axis dsm_atomics_axes[] = {
     SMEM_DSM_PATH_AXIS,
 };
 
-static int dsm_atomics_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why,
-                            size_t len)
+static int dsm_atomics_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                            char *why, size_t len)
 {
-    int rc = smem_cluster_plan(v[0], SMEM_DSM_ATOMICS_BLOCK, dev, p, why, len);
+    int64_t size = smem_axis_value(pt, "cluster_size"), path = smem_axis_value(pt, "path");
+    int rc = smem_cluster_plan(size, SMEM_DSM_ATOMICS_BLOCK, dev, p, why, len);
 
-    if (rc || (rc = smem_dsm_path_plan(v[1], v[0], why, len)))
+    if (rc || (rc = smem_dsm_path_plan(path, size, why, len)))
         return rc;
     p->grid = 0;    /* as many clusters as fit at once */
-    p->variant = (int)v[1];
+    p->variant = (int)path;
     p->work = ITERS;
     return SMEM_OK;
 }
 
 static double atomics(const struct smem_case *c)
 {
-    return (double)c->grid * SMEM_DSM_ATOMICS_BLOCK * (double)c->plan.work * SMEM_DSM_ATOMICS_UNROLL;
+    return (double)c->grid * SMEM_DSM_ATOMICS_BLOCK * (double)c->plan->work * SMEM_DSM_ATOMICS_UNROLL;
 }
 
 static void dsm_atomics_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
     double per_clk = t->seconds > 0 && t->clock_hz > 0 ? atomics(c) / (t->seconds * t->clock_hz * c->grid) : 0;
 
-    smem_metrics_add(m, "atomics_per_clk_sm", "atomics/clk/SM", per_clk, ATOMICS_PER_CLK_SM);
-    smem_metrics_add(m, "gatomics_per_s", "Gatomics/s", atomics(c) / t->seconds / 1e9,
-                     ATOMICS_PER_CLK_SM * c->grid * t->clock_hz / 1e9);
-    smem_metrics_add(m, "sms", "SMs", (double)c->grid, 0);
+    smem_metrics_add(m, "atomics_per_clk_sm", "atomics/clk/SM", per_clk, ATOMICS_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "gatomics_per_s", "Gatomics/s", t->seconds > 0 ? atomics(c) / t->seconds / 1e9 : 0,
+                     ATOMICS_PER_CLK_SM * c->grid * t->clock_hz / 1e9, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "sms", "SMs", (double)c->grid, 0, SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
@@ -58,9 +56,9 @@ struct dsm_atomics_state {
     uint32_t *out, *h_out;
 };
 
-static const void *dsm_atomics_kernel(const struct smem_plan *p)
+static const void *dsm_atomics_kernel(const struct smem_case *c)
 {
-    return smem_dsm_atomics_fn(p->variant);
+    return smem_dsm_atomics_fn(c->plan->variant);
 }
 
 static size_t n_counters(const struct smem_case *c)
@@ -75,7 +73,7 @@ static int dsm_atomics_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(dsm_atomics_kernel(&c->plan), 90, "distributed shared memory", c->reason,
+    if ((rc = smem_feature_built(dsm_atomics_kernel(c), 90, "distributed shared memory", c->reason,
                                  sizeof(c->reason))))
         return rc;
     if (!(s->h_out = malloc(n_counters(c) * 4)))
@@ -92,8 +90,8 @@ static int dsm_atomics_launch(struct smem_case *c)
     struct dsm_atomics_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_dsm_atomics_launch(c->plan.variant, c->grid, c->plan.cluster, c->plan.dyn_smem, s->out,
-                                            (int)c->plan.work, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_dsm_atomics_launch(c->plan->variant, c->grid, c->plan->cluster, c->plan->dyn_smem, s->out,
+                                            (int)c->plan->work, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -103,7 +101,7 @@ static int dsm_atomics_verify(struct smem_case *c)
 {
     struct dsm_atomics_state *s = c->priv;
     /* each counter receives, from exactly one block, UNROLL adds per iteration */
-    const uint32_t want = (uint32_t)c->plan.work * SMEM_DSM_ATOMICS_UNROLL;
+    const uint32_t want = (uint32_t)c->plan->work * SMEM_DSM_ATOMICS_UNROLL;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, n_counters(c) * 4, cudaMemcpyDeviceToHost));
@@ -138,6 +136,9 @@ const struct smem_bench smem_dsm_atomics_bench = {
                "32), beside the own block; every counter checked exactly",
     .axes = dsm_atomics_axes,
     .n_axes = SMEM_ARRAY_LEN(dsm_atomics_axes),
+    .sweeps = { "cluster" },
+    .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .kernel_file = "dsm_atomics",
     .plan = dsm_atomics_plan,
     .check_work = 2,
     .metrics = dsm_atomics_metrics,

@@ -8,15 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/dsm_bandwidth.h"
-#include "../src/smem.h"
 #include "bench.h"
-#include "cluster.h"
+#include "cluster_family.h"
+#include "common.h"
+#include "dsm_bandwidth.h"
 #include "feature.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 #define ITERS 1024
 #define BYTES_PER_CLK_SM 128.0   /* 32 banks x 4 bytes: one SM's own shared memory */
@@ -30,27 +27,28 @@ static const struct smem_axis dsm_bandwidth_axes[] = {
       .n_defaults = SMEM_ARRAY_LEN(widths), .min = 4, .max = 16, .defaults_only = true },
 };
 
-static int dsm_bandwidth_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why,
-                              size_t len)
+static int dsm_bandwidth_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                              char *why, size_t len)
 {
-    int rc = smem_cluster_plan(v[0], SMEM_DSM_BW_BLOCK, dev, p, why, len);
+    int64_t size = smem_axis_value(pt, "cluster_size"), path = smem_axis_value(pt, "path");
+    int rc = smem_cluster_plan(size, SMEM_DSM_BW_BLOCK, dev, p, why, len);
 
-    if (rc || (rc = smem_dsm_path_plan(v[1], v[0], why, len)))
+    if (rc || (rc = smem_dsm_path_plan(path, size, why, len)))
         return rc;
     p->grid = 0;    /* as many clusters as fit at once */
-    p->variant = (int)(v[1] * 32 + v[2]);
+    p->variant = (int)path;
     p->work = ITERS;
     return SMEM_OK;
 }
 
-static int plan_width(const struct smem_plan *p)
+static int width(const struct smem_case *c)
 {
-    return p->variant % 32;
+    return (int)smem_axis_value(c, "width_bytes");
 }
 
 static double bytes(const struct smem_case *c)
 {
-    return (double)c->grid * SMEM_DSM_BW_BLOCK * (double)c->plan.work * SMEM_DSM_BW_UNROLL * plan_width(&c->plan);
+    return (double)c->grid * SMEM_DSM_BW_BLOCK * (double)c->plan->work * SMEM_DSM_BW_UNROLL * width(c);
 }
 
 static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
@@ -58,27 +56,22 @@ static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_t
     /* one block per SM: blocks are SMs */
     double bpc = t->seconds > 0 && t->clock_hz > 0 ? bytes(c) / (t->seconds * t->clock_hz * c->grid) : 0;
 
-    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM", bpc, BYTES_PER_CLK_SM);
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes(c) / t->seconds / 1e9,
-                     BYTES_PER_CLK_SM * c->grid * t->clock_hz / 1e9);
-    smem_metrics_add(m, "sms", "SMs", (double)c->grid, 0);
+    smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM", bpc, BYTES_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", t->seconds > 0 ? bytes(c) / t->seconds / 1e9 : 0,
+                     BYTES_PER_CLK_SM * c->grid * t->clock_hz / 1e9, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "sms", "SMs", (double)c->grid, 0, SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
-
-static int plan_path(const struct smem_plan *p)
-{
-    return p->variant / 32;
-}
 
 struct dsm_bandwidth_state {
     uint32_t *in, *out, *smid;          /* device */
     uint32_t *h_in, *h_out, *h_smid;    /* host */
 };
 
-static const void *dsm_bandwidth_kernel(const struct smem_plan *p)
+static const void *dsm_bandwidth_kernel(const struct smem_case *c)
 {
-    return smem_dsm_bandwidth_fn(plan_width(p), plan_path(p));
+    return smem_dsm_bandwidth_fn(width(c), c->plan->variant);
 }
 
 static int dsm_bandwidth_setup(struct smem_case *c)
@@ -89,7 +82,7 @@ static int dsm_bandwidth_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(dsm_bandwidth_kernel(&c->plan), 90, "distributed shared memory", c->reason,
+    if ((rc = smem_feature_built(dsm_bandwidth_kernel(c), 90, "distributed shared memory", c->reason,
                                  sizeof(c->reason))))
         return rc;
     if ((rc = smem_gpu_random((size_t)SMEM_DSM_MAX_CLUSTER * SMEM_DSM_BW_WORDS, SMEM_FILL_WORDS, c->seed,
@@ -111,8 +104,8 @@ static int dsm_bandwidth_launch(struct smem_case *c)
     struct dsm_bandwidth_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_dsm_bandwidth_launch(plan_width(&c->plan), plan_path(&c->plan), c->grid, c->plan.cluster,
-                                              c->plan.dyn_smem, s->in, s->out, s->smid, (int)c->plan.work, c->clk,
+    SMEM_CUDA_CHECK(smem_dsm_bandwidth_launch(width(c), c->plan->variant, c->grid, c->plan->cluster,
+                                              c->plan->dyn_smem, s->in, s->out, s->smid, (int)c->plan->work, c->clk,
                                               c->stream));
     return SMEM_OK;
 fail:
@@ -122,8 +115,8 @@ fail:
 static int dsm_bandwidth_verify(struct smem_case *c)
 {
     struct dsm_bandwidth_state *s = c->priv;
-    const unsigned size = c->plan.cluster;
-    const int width = plan_width(&c->plan), path = plan_path(&c->plan);
+    const unsigned size = c->plan->cluster;
+    const int w = width(c), path = c->plan->variant;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, (size_t)c->grid * SMEM_DSM_BW_BLOCK * 4, cudaMemcpyDeviceToHost));
@@ -134,9 +127,9 @@ static int dsm_bandwidth_verify(struct smem_case *c)
         for (unsigned t = 0; t < SMEM_DSM_BW_BLOCK; t++) {
             uint32_t once = 0, want, got = s->h_out[(size_t)b * SMEM_DSM_BW_BLOCK + t];
             for (unsigned u = 0; u < SMEM_DSM_BW_UNROLL; u++)
-                for (int k = 0; k < width / 4; k++)
-                    once += buf[smem_dsm_bw_offset(t, u, (uint32_t)width) / 4 + (unsigned)k];
-            want = once * (uint32_t)c->plan.work;
+                for (int k = 0; k < w / 4; k++)
+                    once += buf[smem_dsm_bw_offset(t, u, (uint32_t)w) / 4 + (unsigned)k];
+            want = once * (uint32_t)c->plan->work;
             if (got != want) {
                 smem_fmt(c->reason, sizeof(c->reason), "block %u (rank %u) thread %u summed 0x%08x, the host "
                          "reference 0x%08x", b, rank, t, got, want);
@@ -147,7 +140,7 @@ static int dsm_bandwidth_verify(struct smem_case *c)
         for (unsigned o = 0; o < b; o++)
             if (s->h_smid[o] == s->h_smid[b]) {
                 smem_fmt(c->reason, sizeof(c->reason), "blocks %u and %u both ran on SM %u: the allocation of %zu "
-                         "bytes did not keep one block per SM", o, b, s->h_smid[b], c->plan.dyn_smem);
+                         "bytes did not keep one block per SM", o, b, s->h_smid[b], c->plan->dyn_smem);
                 return SMEM_EVERIFY;
             }
     }
@@ -180,6 +173,9 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
                "against 128), 4/8/16-byte accesses, eight loads in flight per thread",
     .axes = dsm_bandwidth_axes,
     .n_axes = SMEM_ARRAY_LEN(dsm_bandwidth_axes),
+    .sweeps = { "cluster" },
+    .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .kernel_file = "dsm_bandwidth",
     .plan = dsm_bandwidth_plan,
     .check_work = 2,
     .metrics = dsm_bandwidth_metrics,

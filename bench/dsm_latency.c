@@ -5,16 +5,12 @@
  * marks over the loads; the chase's last slot is checked against the host's replay. */
 #include <stdlib.h>
 
-#include "../kernels/dsm_latency.h"
-#include "../src/smem.h"
 #include "bench.h"
-#include "chase.h"
-#include "cluster.h"
+#include "cluster_family.h"
+#include "common.h"
+#include "dsm_latency.h"
 #include "feature.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 #define STEPS 16384
 
@@ -27,25 +23,26 @@ static const struct smem_axis dsm_latency_axes[] = {
       .defaults = slots, .n_defaults = SMEM_ARRAY_LEN(slots), .min = 2, .max = SMEM_DSM_LATENCY_SLOTS },
 };
 
-static int dsm_latency_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why,
-                            size_t len)
+static int dsm_latency_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                            char *why, size_t len)
 {
-    int rc = smem_cluster_plan(v[0], SMEM_DSM_LATENCY_BLOCK, dev, p, why, len);
+    int64_t size = smem_axis_value(pt, "cluster_size"), path = smem_axis_value(pt, "path");
+    int rc = smem_cluster_plan(size, SMEM_DSM_LATENCY_BLOCK, dev, p, why, len);
 
-    if (rc || (rc = smem_dsm_path_plan(v[1], v[0], why, len)))
+    if (rc || (rc = smem_dsm_path_plan(path, size, why, len)))
         return rc;
-    p->grid = (unsigned)v[0];   /* one cluster */
-    p->variant = (int)v[1];
+    p->grid = (unsigned)size;   /* one cluster */
+    p->variant = (int)path;
     p->work = STEPS;
     return SMEM_OK;
 }
 
 static void dsm_latency_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    double cycles = t->kernel_cycles / (double)c->plan.work;
+    double cycles = t->kernel_cycles / (double)c->plan->work;
 
-    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0);
-    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0);
+    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0, SMEM_LOWER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
@@ -55,9 +52,9 @@ struct dsm_latency_state {
     uint32_t h_next[SMEM_DSM_LATENCY_SLOTS];
 };
 
-static const void *dsm_latency_kernel(const struct smem_plan *p)
+static const void *dsm_latency_kernel(const struct smem_case *c)
 {
-    return smem_dsm_latency_fn(p->variant);
+    return smem_dsm_latency_fn(c->plan->variant);
 }
 
 static int dsm_latency_setup(struct smem_case *c)
@@ -67,10 +64,11 @@ static int dsm_latency_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(smem_dsm_latency_fn(c->plan.variant), 90, "distributed shared memory", c->reason,
+    if ((rc = smem_feature_built(smem_dsm_latency_fn(c->plan->variant), 90, "distributed shared memory", c->reason,
                                  sizeof(c->reason))))
         return rc;
-    if ((rc = smem_chase_cycle(s->h_next, (uint32_t)c->values[2], SMEM_DSM_LATENCY_SLOTS, c->seed)))
+    if ((rc = smem_chase_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_DSM_LATENCY_SLOTS,
+                               c->seed)))
         return rc;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, sizeof(s->h_next)));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
@@ -86,9 +84,9 @@ static int dsm_latency_launch(struct smem_case *c)
     struct dsm_latency_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_dsm_latency_launch(c->plan.variant, c->plan.cluster, c->plan.dyn_smem, s->next,
-                                            (uint32_t)c->values[2], (uint32_t)c->plan.work, s->out, c->clk,
-                                            c->stream));
+    SMEM_CUDA_CHECK(smem_dsm_latency_launch(c->plan->variant, c->plan->cluster, c->plan->dyn_smem, s->next,
+                                            (uint32_t)smem_axis_value(c, "chain_slots"), (uint32_t)c->plan->work,
+                                            s->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -97,7 +95,7 @@ fail:
 static int dsm_latency_verify(struct smem_case *c)
 {
     struct dsm_latency_state *s = c->priv;
-    uint32_t got, want = smem_chase_end(s->h_next, c->plan.work);
+    uint32_t got, want = smem_chase_end(s->h_next, c->plan->work);
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
@@ -130,6 +128,9 @@ const struct smem_bench smem_dsm_latency_bench = {
                "the own block through the cluster window and ld.shared",
     .axes = dsm_latency_axes,
     .n_axes = SMEM_ARRAY_LEN(dsm_latency_axes),
+    .sweeps = { "cluster" },
+    .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .kernel_file = "dsm_latency",
     .plan = dsm_latency_plan,
     .check_work = 64,   /* four unrolled passes of the chase */
     .metrics = dsm_latency_metrics,

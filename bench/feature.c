@@ -1,10 +1,10 @@
 /* Feature checks shared by the Hopper benchmarks (cluster, staging). */
 #include "feature.h"
 
-#include "../src/smem.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
+#include "cuda_status.h"
 #endif
 
 int smem_feature_plan(const struct smem_device *dev, int major, int minor, const char *feature, char *why,

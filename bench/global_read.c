@@ -3,13 +3,10 @@
  * is checked against the host's. The staging sweep's reference line (its pct_of_read). */
 #include <stdlib.h>
 
-#include "../kernels/global_read.h"
-#include "../src/smem.h"
 #include "bench.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "common.h"
+#include "global_read.h"
+#include "smem.h"
 
 static const int64_t mibs[] = { 256 };
 static const int64_t quick_mibs[] = { 64 };
@@ -20,33 +17,34 @@ static const struct smem_axis global_read_axes[] = {
       .max = 16384 },
 };
 
-static int global_read_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why,
-                            size_t len)
+static int global_read_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                            char *why, size_t len)
 {
     (void)dev, (void)why, (void)len;
     p->block = SMEM_GLOBAL_READ_BLOCK;
     p->grid = 0;    /* a full wave, grid-strided */
     p->regs = 32;
-    p->work = v[0] << 20;   /* bytes */
+    p->work = smem_axis_value(pt, "mib") << 20;   /* bytes */
     return SMEM_OK;
 }
 
 static void global_read_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", (double)c->plan.work / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", t->seconds > 0 ? (double)c->plan->work / t->seconds / 1e9 : 0, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
 
-static const void *global_read_kernel(const struct smem_plan *p)
+static const void *global_read_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_global_read_fn();
 }
 
 static int global_read_setup(struct smem_case *c)
 {
-    return smem_io_setup(c, (size_t)c->plan.work / 4, (size_t)c->grid * SMEM_GLOBAL_READ_BLOCK, SMEM_FILL_WORDS);
+    return smem_io_setup(c, (size_t)c->plan->work / 4, (size_t)c->grid * SMEM_GLOBAL_READ_BLOCK, SMEM_FILL_WORDS);
 }
 
 static int global_read_launch(struct smem_case *c)
@@ -54,7 +52,7 @@ static int global_read_launch(struct smem_case *c)
     struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_global_read_launch(c->grid, io->in, (size_t)c->plan.work / 16, io->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_global_read_launch(c->grid, io->in, (size_t)c->plan->work / 16, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -64,7 +62,7 @@ static int global_read_verify(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
     const uint32_t *in = io->h_in, *out = io->h_out;
-    size_t threads = io->n_out, n16 = (size_t)c->plan.work / 16;
+    size_t threads = io->n_out, n16 = (size_t)c->plan->work / 16;
     uint32_t *want = calloc(threads, sizeof(*want));
     int rc;
 
@@ -95,6 +93,9 @@ const struct smem_bench smem_global_read_bench = {
     .summary = "global memory read bandwidth (16-byte loads, no shared memory): the staging sweep's reference",
     .axes = global_read_axes,
     .n_axes = SMEM_ARRAY_LEN(global_read_axes),
+    .sweeps = { "staging" },
+    .predictable = true,
+    .kernel_file = "global_read",
     .plan = global_read_plan,
     .metrics = global_read_metrics,
 #if SMEM_HAVE_CUDA

@@ -5,16 +5,14 @@
  * figure is held against the same run's global read bandwidth (pct_of_read, from global_read):
  * the smallest tile reaching 90 % of it is what a kernel needs to stage per operation. Every word
  * that landed in shared memory is checked through the per-thread hash the host reproduces. */
-#include "staging.h"
+#include "staging_ref.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-#include "../src/smem.h"
+#include "common.h"
 #include "feature.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 #define K 1024
 
@@ -58,16 +56,19 @@ int smem_staging_stages(int method, int64_t tile_bytes, const struct smem_device
     return fit < SMEM_STAGING_STAGES ? (int)fit : SMEM_STAGING_STAGES;
 }
 
-static int staging_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int staging_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                        size_t len)
 {
-    int method = (int)v[0], stages, rc = SMEM_OK;
+    int64_t method = smem_axis_value(pt, "method"), width = smem_axis_value(pt, "width_bytes");
+    int64_t tile = smem_axis_value(pt, "transfer_bytes");
+    int stages, rc = SMEM_OK;
 
-    if (v[2] % 16) {
+    if (tile % 16) {
         smem_fmt(why, len, "transfer_bytes %lld is not a multiple of 16 (the unit of cp.async.bulk and of 16-byte "
-                 "accesses)", (long long)v[2]);
+                 "accesses)", (long long)tile);
         return SMEM_ESKIP;
     }
-    if (method == SMEM_STAGING_BULK && v[1] != 16) {
+    if (method == SMEM_STAGING_BULK && width != 16) {
         smem_fmt(why, len, "cp.async.bulk moves a whole tile in one instruction: it has no per-thread width and "
                  "runs at width_bytes=16 only");
         return SMEM_ESKIP;
@@ -78,29 +79,32 @@ static int staging_plan(const int64_t *v, const struct smem_device *dev, struct 
         rc = smem_feature_plan(dev, 9, 0, "cp.async.bulk and mbarrier transaction counts", why, len);
     if (rc)
         return rc;
-    if (!(stages = smem_staging_stages(method, v[2], dev))) {
+    if (!(stages = smem_staging_stages((int)method, tile, dev))) {
         smem_fmt(why, len, "a %lld-byte tile exceeds the opt-in ceiling of %lld bytes per block on %s",
-                 (long long)v[2], (long long)dev->smem_per_block_optin, dev->name);
+                 (long long)tile, (long long)dev->smem_per_block_optin, dev->name);
         return SMEM_ESKIP;
     }
     p->block = SMEM_STAGING_BLOCK;
     p->grid = 0;    /* a full wave; each block loops over its tiles */
     p->static_smem = method == SMEM_STAGING_BULK ? SMEM_STAGING_BULK_STATIC : 0;
-    p->dyn_smem = (size_t)(stages * v[2]);
+    p->dyn_smem = (size_t)(stages * tile);
     p->optin = (int64_t)p->dyn_smem > dev->smem_per_block - (int64_t)p->static_smem;
     p->regs = 32;
-    p->variant = method * 32 + (int)v[1];
+    p->variant = (int)method;
     p->work = stages;
     return SMEM_OK;
 }
 
 /* Powers of two from 1 KiB and the largest tile every method can stage on this device. */
-static size_t staging_device_defaults(const struct smem_device *dev, size_t axis, int64_t *out, size_t max)
+static size_t staging_device_defaults(const struct smem_device *dev, const char *axis,
+                                      int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
+                                      int64_t *out, size_t max)
 {
     int64_t top = smem_staging_max_tile(dev);
     size_t n = 0;
 
-    if (axis != 2)
+    (void)blocks;
+    if (strcmp(axis, "transfer_bytes"))
         return 0;
     for (int64_t t = K; t < top && n + 1 < max; t *= 2)
         out[n++] = t;
@@ -133,41 +137,44 @@ static double moved_bytes(const struct smem_case *c)
 {
     const struct staging_state *s = c->priv;
 
-    return s ? (double)c->grid * s->tiles_per_block * (double)c->values[2] : 0;
+    return s ? (double)c->grid * s->tiles_per_block * (double)smem_axis_value(c, "transfer_bytes") : 0;
 }
 
 static void staging_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", moved_bytes(c) / t->seconds / 1e9, 0);
-    smem_metrics_add(m, "stages", "tiles", (double)c->plan.work, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", t->seconds > 0 ? moved_bytes(c) / t->seconds / 1e9 : 0, 0,
+                     SMEM_HIGHER_IS_BETTER);
+    /* the pipeline depth the tile allowed: more tiles in flight hide more latency */
+    smem_metrics_add(m, "stages", "tiles", (double)c->plan->work, 0, SMEM_HIGHER_IS_BETTER);
 }
 
 static const struct smem_baseline vs_read = {
     .bench = "global_read", .metric = "gbytes_per_s", .derived = "pct_of_read", .unit = "%",
-    .this_over_baseline = true, .scale = 100,
+    .this_over_baseline = true, .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
 };
 
 #if SMEM_HAVE_CUDA
 
-static const void *staging_kernel(const struct smem_plan *p)
+static const void *staging_kernel(const struct smem_case *c)
 {
-    return smem_staging_fn(p->variant / 32, p->variant % 32);
+    return smem_staging_fn(c->plan->variant, (int)smem_axis_value(c, "width_bytes"));
 }
 
 static int staging_setup(struct smem_case *c)
 {
     struct staging_state *s = calloc(1, sizeof(*s));
-    const int method = (int)c->values[0];
-    const uint64_t tile = (uint64_t)c->values[2], total = (uint64_t)c->values[3] << 20;
+    const int method = c->plan->variant;
+    const uint64_t tile = (uint64_t)smem_axis_value(c, "transfer_bytes");
+    const uint64_t total = (uint64_t)smem_axis_value(c, "mib") << 20;
     size_t n_in, n_out = (size_t)c->grid * SMEM_STAGING_BLOCK;
     int rc = SMEM_OK;
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
     if (method == SMEM_STAGING_CP_ASYNC)
-        rc = smem_feature_built(staging_kernel(&c->plan), 80, "cp.async", c->reason, sizeof(c->reason));
+        rc = smem_feature_built(staging_kernel(c), 80, "cp.async", c->reason, sizeof(c->reason));
     else if (method == SMEM_STAGING_BULK)
-        rc = smem_feature_built(staging_kernel(&c->plan), 90, "cp.async.bulk", c->reason, sizeof(c->reason));
+        rc = smem_feature_built(staging_kernel(c), 90, "cp.async.bulk", c->reason, sizeof(c->reason));
     if (rc)
         return rc;
     /* the same number of tiles for every block, so no block finishes a tile behind the others */
@@ -192,9 +199,9 @@ static int staging_launch(struct smem_case *c)
     struct staging_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_staging_launch((int)c->values[0], (int)c->values[1], c->grid, c->plan.dyn_smem, s->in,
-                                        (uint32_t)c->values[2], s->tiles_per_block, (int)c->plan.work, s->out, c->clk,
-                                        c->stream));
+    SMEM_CUDA_CHECK(smem_staging_launch(c->plan->variant, (int)smem_axis_value(c, "width_bytes"), c->grid,
+                                        c->plan->dyn_smem, s->in, (uint32_t)smem_axis_value(c, "transfer_bytes"),
+                                        s->tiles_per_block, (int)c->plan->work, s->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -242,6 +249,9 @@ const struct smem_bench smem_staging_bench = {
                "of 1 KiB to the opt-in maximum: GB/s against the measured global read bandwidth",
     .axes = staging_axes,
     .n_axes = SMEM_ARRAY_LEN(staging_axes),
+    .sweeps = { "staging" },
+    .predictable = true,
+    .kernel_file = "staging",
     .plan = staging_plan,
     .metrics = staging_metrics,
     .baseline = &vs_read,

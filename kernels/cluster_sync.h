@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernels.h"
+#include "clock.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "dsm.h"
-#include "kernels.h"
 
 #define SMEM_DSM_ATOMICS_BLOCK 1024
 #define SMEM_DSM_ATOMICS_COUNTERS 1024   /* 4 KiB of counters per block */

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "dsm.h"
 #include "portable.h"
-#include "kernels.h"
 
 #define SMEM_DSM_BW_BLOCK 1024
 #define SMEM_DSM_BW_WORDS 8192      /* 32 KiB read per block */

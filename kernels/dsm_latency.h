@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "dsm.h"
-#include "kernels.h"
 
 #define SMEM_DSM_LATENCY_SLOTS 4096     /* the longest chain, 4-byte slots */
 #define SMEM_DSM_LATENCY_UNROLL 16

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "portable.h"
-#include "kernels.h"
 
 #define SMEM_STAGING_BLOCK 256
 #define SMEM_STAGING_MAX_STAGES 8

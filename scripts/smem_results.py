@@ -139,6 +139,13 @@ def metric(r, name):
     return v if isinstance(v, (int, float)) and math.isfinite(v) else None
 
 
+def better(r, name):
+    """Which way metric name of result r improves: "higher", "lower", or None for a file written
+    before metrics recorded their direction."""
+    m = r["metrics"].get(name)
+    return m.get("better") if m else None
+
+
 def device_label(doc):
     return doc["device"]["name"]
 

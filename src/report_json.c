@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nvml.h"
 #include "smem.h"
 
 #ifndef SMEM_GIT
@@ -172,7 +173,26 @@ static void add_stats(cJSON *obj, const struct smem_stats *s)
     json_int(obj, "mean", s->count ? s->mean : NAN);
     json_int(obj, "stdev", s->count > 1 ? s->stdev : NAN);
     smem_json_number(obj, "noise", s->count > 1 ? s->noise : NAN);
+    smem_json_number(obj, "robust_spread", s->count > 1 ? s->robust_spread : NAN);
     cJSON_AddNumberToObject(obj, "count", (double)s->count);
+}
+
+/* Samples left out for a throttled SM clock: which, how long, at what clock. */
+static void add_throttled(cJSON *time, const struct smem_result *r)
+{
+    cJSON *t = cJSON_AddObjectToObject(time, "throttled"), *arr;
+
+    smem_json_number(t, "threshold_mhz", r->throttle_below_mhz > 0 ? r->throttle_below_mhz : NAN);
+    cJSON_AddNumberToObject(t, "count", (double)r->n_throttled);
+    cJSON_AddBoolToObject(t, "used", r->throttled_used);
+    arr = cJSON_AddArrayToObject(t, "samples");
+    for (size_t i = 0; i < r->n_throttled; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", (double)r->throttled[i].index);
+        json_int(o, "ns", r->throttled[i].ns);
+        smem_json_number(o, "clock_mhz", r->throttled[i].clock_mhz);
+        cJSON_AddItemToArray(arr, o);
+    }
 }
 
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
@@ -214,6 +234,11 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     raw = cJSON_AddArrayToObject(time, "raw");
     for (size_t i = 0; i < r->n_samples; i++)
         cJSON_AddItemToArray(raw, cJSON_CreateNumber(round(r->samples_ns[i])));
+    json_opt_int(time, "batch", timed ? (long long)r->batch : -1);
+    if (timed)
+        add_throttled(time, r);
+    else
+        cJSON_AddNullToObject(time, "throttled");
     smem_json_number(o, "clock_mhz", timed && r->clock_mhz > 0 ? r->clock_mhz : NAN);
 
     metrics = cJSON_AddObjectToObject(o, "metrics");
@@ -223,6 +248,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         smem_json_number(mo, "value", m->value);
         cJSON_AddStringToObject(mo, "unit", m->unit);
         smem_json_number(mo, "ceiling", m->ceiling > 0 ? m->ceiling : NAN);
+        cJSON_AddStringToObject(mo, "better", m->better == SMEM_LOWER_IS_BETTER ? "lower" : "higher");
     }
 
     occ = cJSON_AddObjectToObject(o, "occupancy");
@@ -236,7 +262,9 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     else
         cJSON_AddNullToObject(occ, "limiter");
     json_opt_int(occ, "effective_carveout", r->occ.effective_carveout_pct);
-    json_opt_int(occ, "smem_config_bytes", r->occ.smem_config_bytes);
+    json_opt_int(occ, "smem_config_requested_bytes", r->occ.smem_config_requested);
+    json_opt_int(occ, "smem_config_predicted_bytes", r->occ.smem_config_predicted);
+    json_opt_int(occ, "smem_config_inferred_min_bytes", r->occ.smem_config_inferred_min);
     json_opt_int(occ, "measured_sms", r->occ.measured_sms);
     json_opt_int(occ, "probe_regs", r->occ.probe_regs);
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);
@@ -244,49 +272,37 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     return SMEM_OK;
 }
 
-void smem_report_add_devices(cJSON *doc, const struct smem_device *devs, int n)
+void smem_report_add_devices(cJSON *doc, const struct smem_device_run *runs, int n)
 {
     cJSON *arr = cJSON_AddArrayToObject(doc, "devices");
 
     for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, device_record(&devs[i]));
+        cJSON_AddItemToArray(arr, device_record(&runs[i].dev));
 }
 
-void smem_report_spread(cJSON *doc, const struct smem_result *results, const size_t *done, int n_devs, size_t n)
+void smem_report_spread(cJSON *doc, const struct smem_point *points, const struct smem_spread *spread, size_t n)
 {
     cJSON *arr = cJSON_AddArrayToObject(doc, "spread");
 
     for (size_t i = 0; i < n; i++) {
-        int fast = -1, slow = -1, count = 0;
+        const struct smem_spread *sp = &spread[i];
+        const struct smem_bench *b = points[i].bench;
         cJSON *o, *params;
-        const struct smem_bench *b;
 
-        for (int d = 0; d < n_devs; d++) {
-            const struct smem_result *r = &results[(size_t)d * n + i];
-            if (i >= done[d] || r->status != SMEM_POINT_OK)
-                continue;
-            count++;
-            if (fast < 0 || r->time_ns.median < results[(size_t)fast * n + i].time_ns.median)
-                fast = d;
-            if (slow < 0 || r->time_ns.median > results[(size_t)slow * n + i].time_ns.median)
-                slow = d;
-        }
-        if (count < 2)
+        if (sp->devices < 2)
             continue;
-        b = results[i].point->bench;
         o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         cJSON_AddStringToObject(o, "bench", b->name);
         params = cJSON_AddObjectToObject(o, "params");
         for (size_t a = 0; a < b->n_axes; a++)
-            cJSON_AddNumberToObject(params, b->axes[a].name, (double)results[i].point->values[a]);
-        cJSON_AddNumberToObject(o, "devices", count);
-        cJSON_AddNumberToObject(o, "fastest_device_index", fast);
-        cJSON_AddNumberToObject(o, "slowest_device_index", slow);
-        json_int(o, "fastest_median_ns", results[(size_t)fast * n + i].time_ns.median);
-        json_int(o, "slowest_median_ns", results[(size_t)slow * n + i].time_ns.median);
-        smem_json_number(o, "spread_pct", 100.0 * (results[(size_t)slow * n + i].time_ns.median /
-                                                   results[(size_t)fast * n + i].time_ns.median - 1));
+            cJSON_AddNumberToObject(params, b->axes[a].name, (double)points[i].values[a]);
+        cJSON_AddNumberToObject(o, "devices", sp->devices);
+        cJSON_AddNumberToObject(o, "fastest_device_index", sp->fastest);
+        cJSON_AddNumberToObject(o, "slowest_device_index", sp->slowest);
+        json_int(o, "fastest_median_ns", sp->fastest_ns);
+        json_int(o, "slowest_median_ns", sp->slowest_ns);
+        smem_json_number(o, "spread_pct", sp->pct);
     }
 }
 
@@ -331,10 +347,7 @@ int smem_report_write(const cJSON *doc, const char *path, bool force)
         return rc;
     }
     slash = strrchr(path, '/');
-    if (slash)
-        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    else
-        smem_fmt(dir, sizeof(dir), ".");
+    smem_path_dir(path, dir, sizeof(dir));
     smem_fmt(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
     fd = mkstemp(tmp);
     if (fd < 0) {

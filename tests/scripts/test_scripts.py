@@ -109,6 +109,20 @@ def reader_rejects_missing_fields():
 
 
 @test
+def reader_accepts_metrics_with_and_without_a_direction():
+    doc = json.load(open(a_result()))
+    r = next(r for r in doc["results"] if r["metrics"])
+    name = next(iter(r["metrics"]))
+    assert "better" not in r["metrics"][name], "the committed files predate the field"
+    assert smem_results.better(smem_results.parse(json.dumps(doc))["results"][doc["results"].index(r)], name) is None
+    r["metrics"][name]["better"] = "lower"
+    parsed = smem_results.parse(json.dumps(doc))
+    assert smem_results.better(parsed["results"][doc["results"].index(r)], name) == "lower"
+    r["metrics"][name]["better"] = "sideways"
+    rejected(json.dumps(doc), "sideways")
+
+
+@test
 def reader_accepts_a_minor_version():
     doc = json.load(open(a_result()))
     doc["schema"] = "smembench/1.1"

@@ -6,11 +6,11 @@
 
 #include <criterion/criterion.h>
 
-#include "chase.h"
-#include "cluster.h"
+#include "cluster_family.h"
+#include "common.h"
 #include "gpus.h"
 #include "smem.h"
-#include "staging.h"
+#include "staging_ref.h"
 #include "sweep.h"
 
 /* A model as if it were the real device: cluster points need one. */
@@ -23,16 +23,17 @@ static struct smem_device real(const char *model)
     return d;
 }
 
-/* Plans the point of bench with values on dev; the status, the plan and the reason. */
+/* Plans the point of bench with values (in its axis order) on dev; the status, the plan and the reason. */
 static int plan(const char *bench, const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why)
 {
-    const struct smem_bench *b = smem_bench_find(bench);
+    struct smem_point pt = { .bench = smem_bench_find(bench) };
 
-    cr_assert_not_null(b, "benchmark %s is registered", bench);
+    cr_assert_not_null(pt.bench, "benchmark %s is registered", bench);
+    memcpy(pt.values, v, pt.bench->n_axes * sizeof(*v));
     memset(p, 0, sizeof(*p));
     p->carveout_pct = -1;
     why[0] = '\0';
-    return b->plan(v, dev, p, why, 256);
+    return pt.bench->plan(&pt, dev, p, why, 256);
 }
 
 Test(cluster_plan, older_than_hopper_is_skipped_with_the_reason)
@@ -237,14 +238,14 @@ Test(staging_plan, default_tiles_run_from_1k_to_the_device_maximum)
     size_t n;
 
     cr_assert_not_null(b->device_defaults);
-    n = b->device_defaults(&smem_gpu_find("h100")->dev, 2, v, 32);
+    n = b->device_defaults(&smem_gpu_find("h100")->dev, "transfer_bytes", NULL, v, 32);
     cr_assert_eq(n, 9, "1, 2, 4 ... 128 KiB and the largest");
     cr_assert_eq(v[0], 1024);
     cr_assert_eq(v[7], 128 * 1024);
     cr_assert_eq(v[8], 232384);
-    n = b->device_defaults(&smem_gpu_find("t4")->dev, 2, v, 32);
+    n = b->device_defaults(&smem_gpu_find("t4")->dev, "transfer_bytes", NULL, v, 32);
     cr_assert_eq(v[n - 1], 64 * 1024 - 64, "the T4's 64 KiB less the barriers");
-    cr_assert_eq(b->device_defaults(&smem_gpu_find("t4")->dev, 0, v, 32), 0, "only the tile axis");
+    cr_assert_eq(b->device_defaults(&smem_gpu_find("t4")->dev, "method", NULL, v, 32), 0, "only the tile axis");
 }
 
 Test(staging_ref, hashes_each_threads_words_in_order)
@@ -278,8 +279,9 @@ Test(staging_sweep, is_held_against_global_read_on_the_same_data)
     cr_assert_str_eq(s->baseline->metric, "gbytes_per_s");
     cr_assert_geq(smem_bench_axis(s, "mib"), 0, "the baseline point is matched on the data size");
     cr_assert_geq(smem_bench_axis(g, "mib"), 0);
-    cr_assert_str_eq(sw->benches[0], "staging");
-    cr_assert_str_eq(sw->benches[1], "global_read");
+    cr_assert(smem_sweep_has(sw, s) && smem_sweep_has(sw, g), "both in the staging sweep");
+    cr_assert(smem_sweep_predictable(sw), "occupancy of the staging kernels predicts");
+    cr_assert(smem_sweep_predictable(smem_sweep_find("cluster")), "predict mode records the cluster points skipped");
 }
 
 Test(chase, one_cycle_through_every_slot)

@@ -1,15 +1,15 @@
-/* Shared by the cluster benchmarks (dsm_latency, dsm_bandwidth, dsm_atomics, cluster_sync,
- * cluster_occupancy): the cluster-size and path axes, the plan checks every cluster point makes,
- * and the host logic of the cluster residency probe. */
-#ifndef SMEM_BENCH_CLUSTER_H
-#define SMEM_BENCH_CLUSTER_H
+/* The cluster family, shared by dsm_latency, dsm_bandwidth, dsm_atomics, cluster_sync and
+ * cluster_occupancy: the cluster-size and path axes, the plan checks every cluster point makes, and
+ * the host logic of the cluster residency probe. */
+#ifndef SMEM_BENCH_CLUSTER_FAMILY_H
+#define SMEM_BENCH_CLUSTER_FAMILY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kernels/cluster_occupancy.h"
-#include "../kernels/dsm.h"
 #include "bench.h"
+#include "cluster_occupancy.h"
+#include "dsm.h"
 
 #define SMEM_CLUSTER_MAX 16     /* the largest cluster Hopper allows, with the non-portable opt-in */
 

@@ -1,10 +1,10 @@
-/* The cluster benchmarks' common plan and the residency count of the cluster probe. */
-#include "cluster.h"
+/* The cluster family's common plan and the residency count of the cluster probe. */
+#include "cluster_family.h"
 
 #include <stdlib.h>
 
-#include "../src/smem.h"
 #include "feature.h"
+#include "smem.h"
 
 const int64_t smem_cluster_sizes[5] = { 1, 2, 4, 8, 16 };
 const int64_t smem_cluster_quick_sizes[2] = { 2, 8 };

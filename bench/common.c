@@ -1,61 +1,58 @@
-/* CUDA status handling and the random inputs every benchmark draws from. */
-#include "gpu.h"
+/* What the benchmarks share (bench/common.h): the copy baseline, the carveout axis's values, the
+ * pointer-chase cycle, seeded random inputs and the input/output pair. */
+#include "common.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rng.h"
+#include "smem.h"
 
-/* per thread: with --device all each device's thread records its own failures */
-static _Thread_local char last_error[512];
+const struct smem_baseline smem_vs_copy = {
+    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
+};
 
-bool smem_cuda_is_sticky(cudaError_t e)
+const int64_t smem_carveout_pcts[11] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+const int64_t smem_carveout_pcts_quick[3] = { 0, 50, 100 };
+
+int smem_chase_cycle(uint32_t *next, uint32_t n, uint32_t n_total, uint64_t seed)
 {
-    switch (e) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorAssert:
-    case cudaErrorLaunchTimeout:
-    case cudaErrorECCUncorrectable:
-    case cudaErrorUnknown:
-        return true;
-    default:
-        return false;
+    uint32_t *perm = malloc((n ? n : 1) * sizeof(*perm));
+    uint64_t state = seed;
+
+    if (!perm)
+        return SMEM_ENOMEM;
+    for (uint32_t i = 0; i < n_total; i++)
+        next[i] = i;
+    if (n < 2) {    /* no cycle to make: every slot points to itself */
+        free(perm);
+        return SMEM_OK;
     }
+    for (uint32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)(smem_rng_next(&state) % i); /* j < i: Sattolo, one cycle */
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        next[perm[i]] = perm[(i + 1) % n];
+    free(perm);
+    return SMEM_OK;
 }
 
-int smem_cuda_fail(cudaError_t e, const char *call, const char *file, int line)
+uint32_t smem_chase_end(const uint32_t *next, int64_t steps)
 {
-    const char *base = file;
+    uint32_t j = 0;
 
-    for (const char *p = file; *p; p++)
-        if (*p == '/')
-            base = p + 1;
-    smem_fmt(last_error, sizeof(last_error), "%s: %s (%s at %s:%d)", cudaGetErrorName(e),
-             cudaGetErrorString(e), call, base, line);
-    return smem_cuda_is_sticky(e) ? SMEM_ESTICKY : SMEM_ECUDA;
+    for (int64_t i = 0; i < steps; i++)
+        j = next[j];
+    return j;
 }
 
-int smem_cuda_status(cudaError_t e, const char *call, const char *file, int line)
-{
-    return e == cudaSuccess ? SMEM_OK : smem_cuda_fail(e, call, file, line);
-}
-
-const char *smem_cuda_last_error(void)
-{
-    return last_error;
-}
-
-void smem_cuda_clear(void)
-{
-    last_error[0] = '\0';
-}
+#if SMEM_HAVE_CUDA
 
 int smem_gpu_random(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host)
 {
@@ -129,3 +126,5 @@ void smem_io_teardown(struct smem_case *c)
     free(io);
     c->priv = NULL;
 }
+
+#endif

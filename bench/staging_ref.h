@@ -1,12 +1,12 @@
 /* The staging benchmark's plan arithmetic and host reference, for the descriptor and the unit tests. */
-#ifndef SMEM_BENCH_STAGING_H
-#define SMEM_BENCH_STAGING_H
+#ifndef SMEM_BENCH_STAGING_REF_H
+#define SMEM_BENCH_STAGING_REF_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../kernels/staging.h"
 #include "bench.h"
+#include "staging.h"
 
 #define SMEM_STAGING_STAGES 4   /* pipeline depth when the tiles fit; fewer for large tiles */
 
