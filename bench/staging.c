@@ -91,7 +91,7 @@ static int staging_plan(const struct smem_point *pt, const struct smem_device *d
     p->optin = (int64_t)p->dyn_smem > dev->smem_per_block - (int64_t)p->static_smem;
     p->regs = 32;
     p->variant = (int)method;
-    p->work = stages;
+    p->work = smem_axis_value(pt, "mib") << 20;   /* bytes requested; setup rounds to whole tiles per block */
     return SMEM_OK;
 }
 
@@ -104,7 +104,7 @@ static size_t staging_device_defaults(const struct smem_device *dev, const char 
     size_t n = 0;
 
     (void)blocks;
-    if (strcmp(axis, "transfer_bytes"))
+    if (strcmp(axis, "transfer_bytes") || !max)
         return 0;
     for (int64_t t = K; t < top && n + 1 < max; t *= 2)
         out[n++] = t;
@@ -133,6 +133,12 @@ struct staging_state {
     uint32_t *h_in, *h_out, *h_ref;
 };
 
+/* Tiles in flight per block: the plan's dynamic allocation holds exactly that many. */
+static int stages(const struct smem_case *c)
+{
+    return (int)(c->plan->dyn_smem / (size_t)smem_axis_value(c, "transfer_bytes"));
+}
+
 static double moved_bytes(const struct smem_case *c)
 {
     const struct staging_state *s = c->priv;
@@ -145,7 +151,7 @@ static void staging_metrics(const struct smem_case *c, const struct smem_timing 
     smem_metrics_add(m, "gbytes_per_s", "GB/s", t->seconds > 0 ? moved_bytes(c) / t->seconds / 1e9 : 0, 0,
                      SMEM_HIGHER_IS_BETTER);
     /* the pipeline depth the tile allowed: more tiles in flight hide more latency */
-    smem_metrics_add(m, "stages", "tiles", (double)c->plan->work, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "stages", "tiles", stages(c), 0, SMEM_HIGHER_IS_BETTER);
 }
 
 static const struct smem_baseline vs_read = {
@@ -165,7 +171,7 @@ static int staging_setup(struct smem_case *c)
     struct staging_state *s = calloc(1, sizeof(*s));
     const int method = c->plan->variant;
     const uint64_t tile = (uint64_t)smem_axis_value(c, "transfer_bytes");
-    const uint64_t total = (uint64_t)smem_axis_value(c, "mib") << 20;
+    const uint64_t total = (uint64_t)c->plan->work;
     size_t n_in, n_out = (size_t)c->grid * SMEM_STAGING_BLOCK;
     int rc = SMEM_OK;
 
@@ -201,7 +207,7 @@ static int staging_launch(struct smem_case *c)
 
     SMEM_CUDA_CHECK(smem_staging_launch(c->plan->variant, (int)smem_axis_value(c, "width_bytes"), c->grid,
                                         c->plan->dyn_smem, s->in, (uint32_t)smem_axis_value(c, "transfer_bytes"),
-                                        s->tiles_per_block, (int)c->plan->work, s->out, c->clk, c->stream));
+                                        s->tiles_per_block, stages(c), s->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
