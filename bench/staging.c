@@ -187,7 +187,11 @@ static int staging_setup(struct smem_case *c)
     s->tiles_per_block = (uint32_t)(total / tile / c->grid);
     if (s->tiles_per_block < 1)
         s->tiles_per_block = 1;
+    /* the whole request is drawn (the tiles are its first grid * tiles_per_block), so every point of
+     * the sweep, and global_read, share one input and draw it once */
     n_in = (size_t)c->grid * s->tiles_per_block * (size_t)(tile / 4);
+    if (n_in < total / 4)
+        n_in = (size_t)(total / 4);
     if ((rc = smem_gpu_random(n_in, SMEM_FILL_WORDS, c->seed, (void **)&s->in, (void **)&s->h_in)))
         return rc;
     if (!(s->h_out = malloc(n_out * 4)) || !(s->h_ref = malloc(n_out * 4)))
