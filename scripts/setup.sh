@@ -2,11 +2,13 @@
 # Installs what smembench needs and is missing (Debian/Ubuntu, apt), then configures and builds
 # build/ (release; the CUDA part when nvcc is found). Safe to run again.
 #   scripts/setup.sh --dev   also what the full test run needs: clang and its libFuzzer runtime,
-#                            and atheris (pip) for the result-reader fuzzer
+#                            atheris (pip) for the result-reader fuzzer, Chromium for the report's
+#                            browser test and man-db for the man page's
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema)
-[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip)
+pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema
+      help2man)
+[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip chromium man-db)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
