@@ -13,8 +13,9 @@
 #   4. a PTX-only build for compute_80 (configured in OUTDIR/build-ptx80, JIT-compiled on the device):
 #      every cluster point and every cp.async.bulk point skipped "not built for cc 9.0", the rest verified
 #      (HOPPER_NO_PTX=1 leaves this step out)
-#   5. the plots (OUTDIR/plots/cluster.png, staging.png) and the summary table (OUTDIR/summary.txt): the
-#      measured figures beside the published H800 anchors, then one verdict per claim of the issue
+#   5. the plots (OUTDIR/plots/cluster.png, staging.png), the HTML report (OUTDIR/report/index.html) and
+#      the summary table (OUTDIR/summary.txt): the measured figures beside the published H800 anchors,
+#      then one verdict per claim of the issue
 # Logs of every step are in OUTDIR. Exit status: 0 every step passed, 1 a step failed, 77 no cc 9.0 GPU.
 # On an offline host, first: source .devdeps/env.sh (see the README).
 set -uo pipefail
@@ -144,6 +145,8 @@ sf=$out/${gpu}_${day}_staging.json
 if [ -f "$cf" ] && [ -f "$sf" ]; then
   python3 "$root/scripts/plot.py" "$cf" "$sf" -o "$out/plots" >"$out/plots.log" 2>&1 ||
     step FAIL plots "see $out/plots.log"
+  python3 "$root/scripts/report.py" "$cf" "$sf" -o "$out/report" >"$out/report.log" 2>&1 ||
+    step FAIL report "see $out/report.log"
   python3 "$root/tests/scripts/hopper_summary.py" "$cf" "$sf" >"$out/summary.txt" 2>&1
   rc=$?
   cat "$out/summary.txt"
