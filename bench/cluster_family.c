@@ -3,7 +3,6 @@
 
 #include <stdlib.h>
 
-#include "feature.h"
 #include "smem.h"
 
 const int64_t smem_cluster_sizes[5] = { 1, 2, 4, 8, 16 };
@@ -13,10 +12,6 @@ const int64_t smem_dsm_paths[3] = { SMEM_DSM_LOCAL, SMEM_DSM_SELF, SMEM_DSM_REMO
 int smem_cluster_plan(int64_t size, unsigned block, const struct smem_device *dev, struct smem_plan *p, char *why,
                       size_t len)
 {
-    int rc = smem_feature_plan(dev, 9, 0, "thread block clusters", why, len);
-
-    if (rc)
-        return rc;
     if (dev->is_model) {
         smem_fmt(why, len, "the occupancy calculator has no thread block clusters: cluster points need a GPU "
                  "(cudaOccupancyMaxActiveClusters)");

@@ -28,9 +28,9 @@ extern const int64_t smem_dsm_paths[3];
               "rank); 2: another block of the cluster, on another SM",                                     \
       .defaults = smem_dsm_paths, .n_defaults = 3, .min = 0, .max = 2, .defaults_only = true }
 
-/* The plan every cluster point shares: cc 9.0 or later and a real GPU (the occupancy calculator has
- * no clusters), clusters of `size` blocks of `block` threads, one block per SM. SMEM_ESKIP with the
- * reason otherwise. */
+/* The plan every cluster point shares: a real GPU (the occupancy calculator has no clusters; the
+ * descriptors' min_cc keeps older devices out), clusters of `size` blocks of `block` threads, one
+ * block per SM. SMEM_ESKIP with the reason on a model. */
 int smem_cluster_plan(int64_t size, unsigned block, const struct smem_device *dev, struct smem_plan *p, char *why,
                       size_t len);
 

@@ -11,7 +11,6 @@
 #include "cluster_family.h"
 #include "cluster_occupancy.h"
 #include "common.h"
-#include "feature.h"
 #include "smem.h"
 
 #define K 1024
@@ -79,13 +78,10 @@ static int cluster_occupancy_setup(struct smem_case *c)
 {
     struct cluster_occupancy_state *s = calloc(1, sizeof(*s));
     size_t bytes = (size_t)c->grid * sizeof(*s->rec);
-    int rc;
+    int rc = SMEM_OK;
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(smem_cluster_occupancy_fn(), 90, "thread block clusters", c->reason,
-                                 sizeof(c->reason))))
-        return rc;
     if (!(s->h_rec = malloc(bytes)))
         return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->rec, bytes));
@@ -149,6 +145,8 @@ const struct smem_bench smem_cluster_occupancy_bench = {
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "cluster_occupancy",
+    .min_cc = 90,
+    .min_cc_feature = "thread block clusters",
     .plan = cluster_occupancy_plan,
     .metrics = cluster_occupancy_metrics,
 #if SMEM_HAVE_CUDA

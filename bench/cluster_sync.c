@@ -8,7 +8,6 @@
 #include "cluster_family.h"
 #include "cluster_sync.h"
 #include "common.h"
-#include "feature.h"
 #include "smem.h"
 
 #define BARRIERS 4096
@@ -25,7 +24,7 @@ static int cluster_sync_plan(const struct smem_point *pt, const struct smem_devi
                              char *why, size_t len)
 {
     int64_t size = smem_axis_value(pt, "cluster_size"), threads = smem_axis_value(pt, "block_threads");
-    int rc;
+    int rc = SMEM_OK;
 
     if (threads % 32) {
         smem_fmt(why, len, "block_threads %lld is not a whole number of warps", (long long)threads);
@@ -61,12 +60,10 @@ static const void *cluster_sync_kernel(const struct smem_case *c)
 static int cluster_sync_setup(struct smem_case *c)
 {
     struct cluster_sync_state *s = calloc(1, sizeof(*s));
-    int rc;
+    int rc = SMEM_OK;
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(smem_cluster_sync_fn(), 90, "thread block clusters", c->reason, sizeof(c->reason))))
-        return rc;
     if (!(s->h_out = malloc(c->grid * 4)))
         return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, c->grid * 4));
@@ -130,6 +127,8 @@ const struct smem_bench smem_cluster_sync_bench = {
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "cluster_sync",
+    .min_cc = 90,
+    .min_cc_feature = "thread block clusters",
     .plan = cluster_sync_plan,
     .check_work = 4,
     .metrics = cluster_sync_metrics,

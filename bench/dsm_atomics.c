@@ -10,7 +10,6 @@
 #include "cluster_family.h"
 #include "common.h"
 #include "dsm_atomics.h"
-#include "feature.h"
 #include "smem.h"
 
 #define ITERS 1024
@@ -69,13 +68,10 @@ static size_t n_counters(const struct smem_case *c)
 static int dsm_atomics_setup(struct smem_case *c)
 {
     struct dsm_atomics_state *s = calloc(1, sizeof(*s));
-    int rc;
+    int rc = SMEM_OK;
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(dsm_atomics_kernel(c), 90, "distributed shared memory", c->reason,
-                                 sizeof(c->reason))))
-        return rc;
     if (!(s->h_out = malloc(n_counters(c) * 4)))
         return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, n_counters(c) * 4));
@@ -139,6 +135,8 @@ const struct smem_bench smem_dsm_atomics_bench = {
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "dsm_atomics",
+    .min_cc = 90,
+    .min_cc_feature = "distributed shared memory",
     .plan = dsm_atomics_plan,
     .check_work = 2,
     .metrics = dsm_atomics_metrics,

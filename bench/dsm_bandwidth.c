@@ -12,7 +12,6 @@
 #include "cluster_family.h"
 #include "common.h"
 #include "dsm_bandwidth.h"
-#include "feature.h"
 #include "smem.h"
 
 #define ITERS 1024
@@ -78,13 +77,10 @@ static int dsm_bandwidth_setup(struct smem_case *c)
 {
     struct dsm_bandwidth_state *s = calloc(1, sizeof(*s));
     size_t n_out = (size_t)c->grid * SMEM_DSM_BW_BLOCK;
-    int rc;
+    int rc = SMEM_OK;
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(dsm_bandwidth_kernel(c), 90, "distributed shared memory", c->reason,
-                                 sizeof(c->reason))))
-        return rc;
     if ((rc = smem_gpu_random((size_t)SMEM_DSM_MAX_CLUSTER * SMEM_DSM_BW_WORDS, SMEM_FILL_WORDS, c->seed,
                               (void **)&s->in, (void **)&s->h_in)))
         return rc;
@@ -176,6 +172,8 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "dsm_bandwidth",
+    .min_cc = 90,
+    .min_cc_feature = "distributed shared memory",
     .plan = dsm_bandwidth_plan,
     .check_work = 2,
     .metrics = dsm_bandwidth_metrics,

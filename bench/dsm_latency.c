@@ -9,7 +9,6 @@
 #include "cluster_family.h"
 #include "common.h"
 #include "dsm_latency.h"
-#include "feature.h"
 #include "smem.h"
 
 #define STEPS 16384
@@ -64,9 +63,6 @@ static int dsm_latency_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_feature_built(smem_dsm_latency_fn(c->plan->variant), 90, "distributed shared memory", c->reason,
-                                 sizeof(c->reason))))
-        return rc;
     if ((rc = smem_chase_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_DSM_LATENCY_SLOTS,
                                c->seed)))
         return rc;
@@ -131,6 +127,8 @@ const struct smem_bench smem_dsm_latency_bench = {
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "dsm_latency",
+    .min_cc = 90,
+    .min_cc_feature = "distributed shared memory",
     .plan = dsm_latency_plan,
     .check_work = 64,   /* four unrolled passes of the chase */
     .metrics = dsm_latency_metrics,

@@ -22,7 +22,9 @@
     X(matmul)           \
     X(matmul_rb)        \
     X(reduction)        \
-    X(staging)          \
+    X(staging_bulk)     \
+    X(staging_cp_async) \
+    X(staging_plain)    \
     X(static)           \
     X(transpose)        \
     X(transpose_naive)  \

@@ -1,8 +1,8 @@
 /* What lets one source serve every architecture: SMEM_HOST_DEVICE compiles a helper that a kernel
  * and its host reference share for both sides, and SMEM_NOT_BUILT_MARK is what a kernel's fallback
  * body (compiled for an architecture older than the feature it measures) writes instead of a
- * result. The host skips such a point before launching it (bench/feature.c), so the mark is only a
- * guarantee that a fallback can never pass verification. */
+ * result. The driver skips such a point before launching it (the descriptor's min_cc against the
+ * kernel's ptxVersion), so the mark only guarantees that a fallback never passes verification. */
 #ifndef SMEM_PORTABLE_H
 #define SMEM_PORTABLE_H
 

@@ -726,15 +726,16 @@ def fig_cluster(plt, series):
     return fig
 
 
-STAGING_METHODS = {0: ("ld.global + st.shared", "-", "o"), 1: ("cp.async", "--", "s"),
-                   2: ("cp.async.bulk + mbarrier", "-", "^")}
+STAGING_KERNELS = {"staging_plain": ("ld.global + st.shared", "-", "o", 1.2),
+                   "staging_cp_async": ("cp.async", "--", "s", 1.2),
+                   "staging_bulk": ("cp.async.bulk + mbarrier", "-", "^", 2.5)}
 
 
 def fig_staging(plt, series):
-    series = [s for s in series if s.timed("staging")]
+    series = [s for s in series if any(s.timed(b) for b in STAGING_KERNELS)]
     if not series:
         return None
-    series = relabel(series, ("staging", "global_read"))
+    series = relabel(series, tuple(STAGING_KERNELS) + ("global_read",))
     from matplotlib.ticker import NullFormatter
     k = len(series)
     fig, axes = plt.subplots(1, k, figsize=(6.5 * k + 3, 4.4), squeeze=False, sharey=True, layout="constrained")
@@ -742,28 +743,27 @@ def fig_staging(plt, series):
     for ax, s in zip(axes[0], series):
         smallest = smem_results.staging_smallest(s.doc)
         sizes = set()
-        for (method, w), reach in sorted(smallest.items()):
-            name, ls, marker = STAGING_METHODS[method]
-            x, y = xy([r for r in s.timed("staging") if param(r, "method") == method and param(r, "width_bytes") == w],
-                      lambda r: param(r, "transfer_bytes"), lambda r: smem_results.metric(r, "pct_of_read"))
+        for (bench, w), reach in sorted(smallest.items(), key=lambda kv: (list(STAGING_KERNELS).index(kv[0][0]),
+                                                                          kv[0][1] or 0)):
+            name, ls, marker, lw = STAGING_KERNELS[bench]
+            x, y = xy([r for r in s.timed(bench) if param(r, "width_bytes") == w], lambda r: param(r, "transfer_bytes"),
+                      lambda r: smem_results.metric(r, "pct_of_read"))
             if not x:
                 continue
             sizes.update(x)
-            label = name + ("" if method == 2 else f", {w} B")
+            label = name + (f", {w} B" if w else "")
             style = styles.setdefault(label, {"color": COLORS[len(styles) % len(COLORS)], "linestyle": ls,
-                                              "marker": marker, "markersize": 4,
-                                              "linewidth": 2.5 if method == 2 else 1.2})
+                                              "marker": marker, "markersize": 4, "linewidth": lw})
             ax.plot(x, y, **style)
             if reach:
-                ax.annotate(f"{reach // 1024:g}K", (reach, y[x.index(reach)]), textcoords="offset points",
+                ax.annotate(f"{reach / 1024:g}K", (reach, y[x.index(reach)]), textcoords="offset points",
                             xytext=(0, 7), ha="center", fontsize=7, color=style["color"])
         ax.axhline(90, color="red", linestyle="--", linewidth=1)
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted(sizes), [f"{v / 1024:g}K" for v in sorted(sizes)], rotation=45)
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("transfer per operation (bytes)")
-        read = [smem_results.metric(r, "gbytes_per_s") for r in s.timed("global_read")]
-        read = [v for v in read if v is not None]
+        read = [v for v in (smem_results.metric(r, "gbytes_per_s") for r in s.timed("global_read")) if v is not None]
         if k > 1 or read:
             ax.set_title(s.label + (f": global read {max(read):.0f} GB/s" if read else ""))
     axes[0][0].set_ylabel("% of the global read bandwidth\n(same run, same data)")
@@ -782,7 +782,7 @@ FIGURES = (
     ("tile", ("matmul", "matmul_rb", "cublas"), fig_tile),
     ("memory", ("transpose", "transpose_naive", "reduction", "copy"), fig_memory),
     ("cluster", CLUSTER_BENCHES, fig_cluster),
-    ("staging", ("staging", "global_read"), fig_staging),
+    ("staging", tuple(STAGING_KERNELS) + ("global_read",), fig_staging),
 )
 
 

@@ -157,14 +157,18 @@ def run_date(doc):
     return doc["run"]["started"][:10]
 
 
+STAGING_BENCHES = ("staging_plain", "staging_cp_async", "staging_bulk")
+
+
 def staging_smallest(doc, pct=90.0):
-    """The smallest transfer_bytes at which each staging method and width reaches pct % of the same
-    run's global read bandwidth (the pct_of_read metric): {(method, width_bytes): bytes or None}."""
+    """The smallest transfer_bytes at which each staging benchmark (and access width, None for the
+    bulk copy, which has none) reaches pct % of the same run's global read bandwidth (the pct_of_read
+    metric): {(bench, width_bytes): bytes, or None where no transfer does}."""
     best = {}
     for r in ok(doc):
-        if r["bench"] != "staging":
+        if r["bench"] not in STAGING_BENCHES:
             continue
-        key = (r["params"]["method"], r["params"]["width_bytes"])
+        key = (r["bench"], r["params"].get("width_bytes"))
         best.setdefault(key, None)
         v = metric(r, "pct_of_read")
         t = r["params"]["transfer_bytes"]

@@ -3,19 +3,8 @@
 
 #include "bench.h"
 #include "gpus.h"
-#include "runner.h"
 #include "smem.h"
 #include "sweep.h"
-
-/* Whether the axis's defaults depend on the device: asked of the default model. */
-static bool device_specific(const struct smem_bench *b, const char *axis)
-{
-    int64_t values[SMEM_MAX_AXIS_VALUES];
-
-    return b->device_defaults &&
-           b->device_defaults(&smem_gpu_find(SMEM_DEFAULT_MODEL)->dev, axis, smem_run_blocks_per_sm, values,
-                              SMEM_ARRAY_LEN(values)) > 0;
-}
 
 void smem_list_benches(FILE *f)
 {
@@ -29,8 +18,7 @@ void smem_list_benches(FILE *f)
             for (size_t k = 0; k < ax->n_defaults; k++)
                 fprintf(f, "%s%lld", k ? "," : "", (long long)ax->defaults[k]);
             fprintf(f, "  (%s, %lld..%lld)%s\n        %s\n", ax->unit, (long long)ax->min, (long long)ax->max,
-                    device_specific(b, ax->name) ? "; the default adds this device's own values (occupancy cliffs, "
-                                                   "opt-in maximum)" : "", ax->help);
+                    ax->from_device ? "; on a device (or model) the default is derived from it" : "", ax->help);
         }
     }
     fprintf(f, "sweeps:\n");

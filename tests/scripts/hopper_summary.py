@@ -132,23 +132,22 @@ def staging(doc):
     verdict("FAIL" if bad else "PASS", f"staging sweep: {len(doc['results'])} points, {len(bad)} failed or invalid")
     unverified = [r for r in smem_results.ok(doc) if not r.get("verified")]
     verdict("FAIL" if unverified else "PASS", "staging sweep: every staged tile verified (per-thread hash)")
-    sizes = sorted({r["params"]["transfer_bytes"] for r in doc["results"] if r["bench"] == "staging"})
+    sizes = sorted({r["params"]["transfer_bytes"] for r in doc["results"]
+                    if r["bench"] in smem_results.STAGING_BENCHES})
     print("% of the global read bandwidth, by transfer per operation")
-    print(row("method", *(f"{t // 1024}K" if t % 1024 == 0 else str(t) for t in sizes), ">=90% from",
-              widths=(16, 6)))
+    print(row("benchmark", *(f"{t // 1024}K" if t % 1024 == 0 else str(t) for t in sizes), ">=90% from",
+              widths=(18, 6)))
     smallest = smem_results.staging_smallest(doc)
-    for method, name in ((0, "ld/st"), (1, "cp.async"), (2, "bulk")):
-        for w in (4, 8, 16):
-            if method == 2 and w != 16:
-                continue
-            pts = [pick(doc, "staging", method=method, width_bytes=w, transfer_bytes=t) for t in sizes]
+    for bench, name in (("staging_plain", "ld/st"), ("staging_cp_async", "cp.async"), ("staging_bulk", "bulk")):
+        for w in ((4, 8, 16) if bench != "staging_bulk" else (None,)):
+            params = {"width_bytes": w} if w else {}
+            pts = [pick(doc, bench, transfer_bytes=t, **params) for t in sizes]
             if not any(pts):
                 continue
-            s = smallest.get((method, w))
-            print(row(f"{name} {w}B", *(cell(r, "pct_of_read", "{:.0f}") for r in pts),
-                      f"{s // 1024} KiB" if s else "never" if (method, w) in smallest else "-", widths=(16, 6)))
-    bulk = [r for r in smem_results.ok(doc) if r["bench"] == "staging" and r["params"]["method"] == 2
-            and r["params"]["transfer_bytes"] >= 8192]
+            s = smallest.get((bench, w))
+            print(row(f"{name} {w}B" if w else name, *(cell(r, "pct_of_read", "{:.0f}") for r in pts),
+                      f"{s / 1024:g} KiB" if s else "never" if (bench, w) in smallest else "-", widths=(18, 6)))
+    bulk = [r for r in smem_results.ok(doc) if r["bench"] == "staging_bulk" and r["params"]["transfer_bytes"] >= 8192]
     low = [r for r in bulk if (smem_results.metric(r, "pct_of_read") or 0) < 90]
     if bulk:
         verdict("NOTE", "bulk copies from 8 KiB reach 90 % of the read bandwidth at every size" if not low else

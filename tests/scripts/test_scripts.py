@@ -350,7 +350,8 @@ def hopper_doc():
 
     def point(bench, params, **metrics):
         r = copy.deepcopy(proto)
-        r.update(bench=bench, params=params, sweep="staging" if bench in ("staging", "global_read") else "cluster",
+        r.update(bench=bench, params=params, sweep="staging" if bench.startswith("staging") or bench == "global_read"
+                 else "cluster",
                  status="ok", reason=None)
         r["metrics"] = {k: {"value": v, "unit": "x", "ceiling": None} for k, v in metrics.items()}
         return r
@@ -367,12 +368,13 @@ def hopper_doc():
         rs.append(point("cluster_sync", {"cluster_size": size, "block_threads": 1024}, sync_cycles=100 + 10 * size))
         rs.append(point("cluster_occupancy", {"cluster_size": size, "smem_bytes": 0},
                         clusters_api=2112 // size, clusters_measured=2112 // size, clusters_mismatch=0))
-    # staging: method 1 reaches 90 % from 16 KiB, method 2 from 8 KiB, method 0 never
-    for method, reach in ((0, None), (1, 16384), (2, 8192)):
+    # staging: cp.async reaches 90 % from 16 KiB, the bulk copy from 8 KiB, plain loads never
+    for bench, reach in (("staging_plain", None), ("staging_cp_async", 16384), ("staging_bulk", 8192)):
         for t in (1024, 4096, 8192, 16384, 65536):
             pct = 95 if reach and t >= reach else 60
-            rs.append(point("staging", {"method": method, "width_bytes": 16, "transfer_bytes": t, "mib": 256},
-                            gbytes_per_s=pct * 40, pct_of_read=pct))
+            params = {"transfer_bytes": t, "mib": 256} if bench == "staging_bulk" else \
+                {"width_bytes": 16, "transfer_bytes": t, "mib": 256}
+            rs.append(point(bench, params, gbytes_per_s=pct * 40, pct_of_read=pct))
     rs.append(point("global_read", {"mib": 256}, gbytes_per_s=4000))
     doc["results"] = rs
     return doc
@@ -381,8 +383,10 @@ def hopper_doc():
 @test
 def hopper_sweeps_plot_and_the_90_percent_transfer_is_found():
     doc = hopper_doc()
-    assert smem_results.staging_smallest(doc) == {(0, 16): None, (1, 16): 16384, (2, 16): 8192}
-    assert smem_results.staging_smallest(doc, 50) == {(0, 16): 1024, (1, 16): 1024, (2, 16): 1024}
+    assert smem_results.staging_smallest(doc) == {("staging_plain", 16): None, ("staging_cp_async", 16): 16384,
+                                                  ("staging_bulk", None): 8192}
+    assert smem_results.staging_smallest(doc, 50) == {("staging_plain", 16): 1024, ("staging_cp_async", 16): 1024,
+                                                      ("staging_bulk", None): 1024}
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "hopper.json")
         json.dump(doc, open(path, "w"))
@@ -404,7 +408,7 @@ def hopper_summary_puts_anchors_beside_figures_and_fails_on_a_broken_claim():
         assert p.returncode == 0, p.stdout + p.stderr
         assert re.search(r"\n\s+2\s+182\.0\s+33\.0\s+23\.0\s+181\s+33\n", p.stdout), p.stdout
         assert "PASS  cluster occupancy: API and measured agree at every point" in p.stdout, p.stdout
-        assert "bulk 16B" in p.stdout and "8 KiB" in p.stdout, p.stdout
+        assert re.search(r"\n\s+bulk\s+60\s+60\s+95\s+95\s+95\s+8 KiB\n", p.stdout), p.stdout
         for r in doc["results"]:
             if r["bench"] == "dsm_bandwidth" and r["params"]["path"] == 2:
                 r["metrics"]["bytes_per_clk_sm"]["value"] = 140.0

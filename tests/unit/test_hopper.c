@@ -9,8 +9,9 @@
 #include "cluster_family.h"
 #include "common.h"
 #include "gpus.h"
+#include "runner.h"
 #include "smem.h"
-#include "staging_ref.h"
+#include "staging_family.h"
 #include "sweep.h"
 
 /* A model as if it were the real device: cluster points need one. */
@@ -36,31 +37,56 @@ static int plan(const char *bench, const int64_t *v, const struct smem_device *d
     return pt.bench->plan(&pt, dev, p, why, 256);
 }
 
-Test(cluster_plan, older_than_hopper_is_skipped_with_the_reason)
+/* Predicts the points of a sweep on a model; the results (n of them), points kept in *pts. */
+static struct smem_result *predict(const char *sweep, const char *model, struct smem_point **pts, size_t *n)
 {
-    const char *benches[] = { "dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy" };
-    /* the first two axes of every one: cluster_size 2, then a valid second value */
-    const int64_t v[][3] = { { 2, 2, 1024 }, { 2, 2, 16 }, { 2, 2, 0 }, { 2, 32, 0 }, { 2, 0, 0 } };
-    struct smem_device t4 = real("t4"), a100 = real("a100");
-    struct smem_plan p;
-    char why[256];
+    const char *sw[] = { sweep };
+    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1, .predict = true };
+    const struct smem_device *dev = &smem_gpu_find(model)->dev;
+    struct smem_run_settings s = { .no_optin = false };
+    struct smem_run_outcome out;
+    struct smem_result *r;
 
-    for (size_t i = 0; i < 5; i++) {
-        cr_assert_eq(plan(benches[i], v[i], &t4, &p, why), SMEM_ESKIP, "%s on a T4", benches[i]);
-        cr_assert(strstr(why, "needs compute capability 9.0") && strstr(why, "is 7.5"), "%s", why);
-        cr_assert_eq(plan(benches[i], v[i], &a100, &p, why), SMEM_ESKIP, "%s on an A100", benches[i]);
-        cr_assert(strstr(why, "is 8.0"), "%s", why);
+    cr_assert_eq(smem_sweep_expand(&req, pts, n, dev), 0, "%s predicts on %s", sweep, model);
+    cr_assert_gt(*n, 0);
+    r = calloc(*n, sizeof(*r));
+    cr_assert_eq(smem_run_predict(dev, *pts, *n, &s, r, &out), 0);
+    cr_assert_eq(out.done, *n);
+    return r;
+}
+
+Test(cluster_plan, older_than_hopper_every_point_is_skipped_with_the_reason)
+{
+    const char *models[] = { "t4", "a100", "rtx4090" }, *cc[] = { "is 7.5", "is 8.0", "is 8.9" };
+
+    for (size_t m = 0; m < 3; m++) {
+        struct smem_point *p;
+        size_t n;
+        struct smem_result *r = predict("cluster", models[m], &p, &n);
+        for (size_t i = 0; i < n; i++) {
+            cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED, "%s on %s", p[i].bench->name, models[m]);
+            cr_assert(strstr(r[i].reason, "needs compute capability 9.0") && strstr(r[i].reason, cc[m]) &&
+                      (strstr(r[i].reason, "clusters") || strstr(r[i].reason, "distributed shared memory")),
+                      "%s", r[i].reason);
+        }
+        free(r);
+        free(p);
     }
 }
 
-Test(cluster_plan, a_hopper_model_is_skipped_the_calculator_has_no_clusters)
+Test(cluster_plan, a_hopper_model_skips_every_point_the_calculator_has_no_clusters)
 {
-    const int64_t v[] = { 4, 2, 1024 };
-    struct smem_plan p;
-    char why[256];
+    struct smem_point *p;
+    size_t n, calculator = 0;
+    struct smem_result *r = predict("cluster", "h200", &p, &n);
 
-    cr_assert_eq(plan("dsm_latency", v, &smem_gpu_find("h100")->dev, &p, why), SMEM_ESKIP);
-    cr_assert(strstr(why, "occupancy calculator has no thread block clusters"), "%s", why);
+    for (size_t i = 0; i < n; i++) {
+        cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED, "%s: never predicted", p[i].bench->name);
+        calculator += strstr(r[i].reason, "occupancy calculator has no thread block clusters") != NULL;
+    }
+    cr_assert_eq(calculator, n, "the same reason for every point on a model");
+    free(r);
+    free(p);
 }
 
 Test(cluster_plan, one_cluster_of_one_block_per_sm_for_the_latency)
@@ -181,41 +207,54 @@ Test(cluster_resident, rejects_wrong_records)
 
 Test(staging_plan, each_method_needs_its_generation)
 {
-    const int64_t cp_async[] = { SMEM_STAGING_CP_ASYNC, 16, 8192, 256 }, bulk[] = { SMEM_STAGING_BULK, 16, 8192, 256 };
-    const int64_t plain[] = { SMEM_STAGING_PLAIN, 4, 8192, 256 };
-    struct smem_plan p;
-    char why[256];
+    /* predicted where the hardware is there, skipped with the reason where not */
+    const struct { const char *model, *plain, *cp_async, *bulk; } want[] = {
+        { "t4", NULL, "needs compute capability 8.0 or later (cp.async); NVIDIA T4 (model) is 7.5",
+          "needs compute capability 9.0 or later (cp.async.bulk" },
+        { "a100", NULL, NULL, "is 8.0" },
+        { "h200", NULL, NULL, NULL },
+        { "rtx5090", NULL, NULL, NULL },   /* 12.0 is newer than 9.0 */
+    };
 
-    cr_assert_eq(plan("staging", plain, &smem_gpu_find("t4")->dev, &p, why), SMEM_OK, "%s", why);
-    cr_assert_eq(plan("staging", cp_async, &smem_gpu_find("t4")->dev, &p, why), SMEM_ESKIP);
-    cr_assert(strstr(why, "needs compute capability 8.0 (cp.async)"), "%s", why);
-    cr_assert_eq(plan("staging", cp_async, &smem_gpu_find("a100")->dev, &p, why), SMEM_OK, "%s", why);
-    cr_assert_eq(plan("staging", bulk, &smem_gpu_find("a100")->dev, &p, why), SMEM_ESKIP);
-    cr_assert(strstr(why, "needs compute capability 9.0"), "%s", why);
-    cr_assert_eq(plan("staging", bulk, &smem_gpu_find("h100")->dev, &p, why), SMEM_OK, "%s", why);
-    cr_assert_eq(plan("staging", bulk, &smem_gpu_find("rtx5090")->dev, &p, why), SMEM_OK, "cc 12.0 is newer: %s", why);
+    for (size_t m = 0; m < SMEM_ARRAY_LEN(want); m++) {
+        struct smem_point *p;
+        size_t n;
+        struct smem_result *r = predict("staging", want[m].model, &p, &n);
+        for (size_t i = 0; i < n; i++) {
+            const char *name = p[i].bench->name;
+            const char *why = !strcmp(name, "staging_cp_async") ? want[m].cp_async
+                              : !strcmp(name, "staging_bulk")   ? want[m].bulk
+                              : !strcmp(name, "staging_plain")  ? want[m].plain : NULL;
+            if (why) {
+                cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED, "%s on %s", name, want[m].model);
+                cr_assert(strstr(r[i].reason, why), "%s", r[i].reason);
+            } else {
+                cr_assert_eq(r[i].status, SMEM_POINT_PREDICTED, "%s on %s: %s", name, want[m].model, r[i].reason);
+                cr_assert_gt(r[i].occ.predicted, 0);
+            }
+        }
+        free(r);
+        free(p);
+    }
 }
 
-Test(staging_plan, rejects_what_the_copy_engine_cannot_move)
+Test(staging_plan, rejects_what_cannot_be_moved)
 {
-    const int64_t bulk4[] = { SMEM_STAGING_BULK, 4, 8192, 256 }, odd[] = { SMEM_STAGING_CP_ASYNC, 4, 1000, 256 };
-    const int64_t huge[] = { SMEM_STAGING_PLAIN, 16, 228 * 1024, 256 };
+    const int64_t odd[] = { 4, 1000, 256 }, huge[] = { 16, 228 * 1024, 256 };
     const struct smem_device *h100 = &smem_gpu_find("h100")->dev;
     struct smem_plan p;
     char why[256];
 
-    cr_assert_eq(plan("staging", bulk4, h100, &p, why), SMEM_ESKIP);
-    cr_assert(strstr(why, "width_bytes=16 only"), "%s", why);
-    cr_assert_eq(plan("staging", odd, h100, &p, why), SMEM_ESKIP);
+    cr_assert_eq(plan("staging_cp_async", odd, h100, &p, why), SMEM_ESKIP);
     cr_assert(strstr(why, "not a multiple of 16"), "%s", why);
-    cr_assert_eq(plan("staging", huge, h100, &p, why), SMEM_ESKIP);
+    cr_assert_eq(plan("staging_plain", huge, h100, &p, why), SMEM_ESKIP);
     cr_assert(strstr(why, "opt-in ceiling of 232448 bytes"), "%s", why);
 }
 
 Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_four_deep)
 {
     const struct smem_device *h100 = &smem_gpu_find("h100")->dev;
-    const int64_t cp8k[] = { SMEM_STAGING_CP_ASYNC, 16, 8192, 256 };
+    const int64_t cp8k[] = { 16, 8192, 256 }, bulk_max[] = { 232384, 256 };
     struct smem_plan p;
     char why[256];
 
@@ -226,26 +265,34 @@ Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_four_deep)
     cr_assert_eq(smem_staging_max_tile(h100), 232384);
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232384, h100), 1);
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232400, h100), 0);
-    cr_assert_eq(plan("staging", cp8k, h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(plan("staging_cp_async", cp8k, h100, &p, why), SMEM_OK, "%s", why);
     cr_assert_eq(p.dyn_smem, 4 * 8192);
     cr_assert_eq(p.grid, 0, "a full wave");
+    cr_assert_eq(p.work, 256 << 20, "the bytes asked for");
+    cr_assert_eq(plan("staging_bulk", bulk_max, h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.dyn_smem + p.static_smem, 232448, "the largest tile and its barriers fill the opt-in ceiling");
 }
 
 Test(staging_plan, default_tiles_run_from_1k_to_the_device_maximum)
 {
-    const struct smem_bench *b = smem_bench_find("staging");
+    const struct smem_bench *b = smem_bench_find("staging_bulk");
     int64_t v[32];
     size_t n;
 
     cr_assert_not_null(b->device_defaults);
-    n = b->device_defaults(&smem_gpu_find("h100")->dev, "transfer_bytes", NULL, v, 32);
+    cr_assert(b->axes[smem_bench_axis(b, "transfer_bytes")].from_device);
+    n = b->device_defaults(&smem_gpu_find("h100")->dev, "transfer_bytes", false, NULL, v, 32);
     cr_assert_eq(n, 9, "1, 2, 4 ... 128 KiB and the largest");
     cr_assert_eq(v[0], 1024);
     cr_assert_eq(v[7], 128 * 1024);
     cr_assert_eq(v[8], 232384);
-    n = b->device_defaults(&smem_gpu_find("t4")->dev, "transfer_bytes", NULL, v, 32);
+    n = b->device_defaults(&smem_gpu_find("t4")->dev, "transfer_bytes", false, NULL, v, 32);
     cr_assert_eq(v[n - 1], 64 * 1024 - 64, "the T4's 64 KiB less the barriers");
-    cr_assert_eq(b->device_defaults(&smem_gpu_find("t4")->dev, "method", NULL, v, 32), 0, "only the tile axis");
+    /* under --quick the quick tiles that fit: 64 KiB does not on the T4 */
+    n = b->device_defaults(&smem_gpu_find("t4")->dev, "transfer_bytes", true, NULL, v, 32);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(v[1], 8 * 1024);
+    cr_assert_eq(b->device_defaults(&smem_gpu_find("t4")->dev, "mib", false, NULL, v, 32), 0, "only the tile axis");
 }
 
 Test(staging_ref, hashes_each_threads_words_in_order)
@@ -271,15 +318,23 @@ Test(staging_ref, hashes_each_threads_words_in_order)
 
 Test(staging_sweep, is_held_against_global_read_on_the_same_data)
 {
-    const struct smem_bench *s = smem_bench_find("staging"), *g = smem_bench_find("global_read");
+    const char *names[] = { "staging_plain", "staging_cp_async", "staging_bulk" };
+    const struct smem_bench *g = smem_bench_find("global_read");
     const struct smem_sweep *sw = smem_sweep_find("staging");
 
     cr_assert_not_null(g);
-    cr_assert_str_eq(s->baseline->bench, "global_read");
-    cr_assert_str_eq(s->baseline->metric, "gbytes_per_s");
-    cr_assert_geq(smem_bench_axis(s, "mib"), 0, "the baseline point is matched on the data size");
+    cr_assert(smem_sweep_has(sw, g));
     cr_assert_geq(smem_bench_axis(g, "mib"), 0);
-    cr_assert(smem_sweep_has(sw, s) && smem_sweep_has(sw, g), "both in the staging sweep");
+    for (size_t i = 0; i < 3; i++) {
+        const struct smem_bench *s = smem_bench_find(names[i]);
+        cr_assert_not_null(s, "%s", names[i]);
+        cr_assert_str_eq(s->baseline->bench, "global_read");
+        cr_assert_str_eq(s->baseline->metric, "gbytes_per_s");
+        cr_assert_geq(smem_bench_axis(s, "mib"), 0, "the baseline point is matched on the data size");
+        cr_assert(smem_sweep_has(sw, s), "%s in the staging sweep", names[i]);
+    }
+    cr_assert_eq(smem_bench_find("staging_cp_async")->min_cc, 80);
+    cr_assert_eq(smem_bench_find("staging_bulk")->min_cc, 90);
     cr_assert(smem_sweep_predictable(sw), "occupancy of the staging kernels predicts");
     cr_assert(smem_sweep_predictable(smem_sweep_find("cluster")), "predict mode records the cluster points skipped");
 }
