@@ -410,8 +410,20 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         r->occ.warps_per_sm = r->occ.api * (int)((plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
     }
-    c.grid = plan.grid ? plan.grid
-                         : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
+    if (plan.cluster) {
+        rc = smem_occupancy_clusters(fn, plan.cluster, plan.block, plan.dyn_smem, &c.clusters, r->reason,
+                                     sizeof(r->reason));
+        if (rc == SMEM_ESKIP) {
+            r->status = SMEM_POINT_SKIPPED;
+            return SMEM_OK;
+        }
+        if (rc)
+            return fail_point(r, rc, &c, "cluster occupancy");
+    }
+    /* a full wave: every block (or cluster) that fits at once */
+    c.grid = plan.grid      ? plan.grid
+             : plan.cluster ? (unsigned)c.clusters * plan.cluster
+                            : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
     r->grid = c.grid;
 run:
     if ((rc = b->setup(&c))) {

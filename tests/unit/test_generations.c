@@ -16,10 +16,6 @@
 #include "runner.h"
 #include "sweep.h"
 
-/* predict mode as the command line runs it by default */
-static const struct smem_run_settings predict_settings;
-static struct smem_run_outcome predict_outcome;
-
 #define KIB 1024
 
 extern const struct smem_bench smem_footprint_bench;
@@ -30,6 +26,17 @@ static const struct smem_device *model(const char *key)
 
     cr_assert_not_null(m, "model %s", key);
     return &m->dev;
+}
+
+/* smem_run_predict with the default settings, every point done. */
+static int predict_all(const struct smem_device *d, const struct smem_point *p, size_t n, struct smem_result *res)
+{
+    struct smem_run_settings s = { .no_optin = false };
+    struct smem_run_outcome out;
+    int rc = smem_run_predict(d, p, n, &s, res, &out);
+
+    cr_assert_eq(out.done, n);
+    return rc;
 }
 
 /* The values of one axis of one benchmark in the default plan of the named sweep on dev. */
@@ -96,7 +103,7 @@ Test(generations, footprint_at_full_carveout_is_limited_by_shared_memory_at_r_bl
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, &predict_settings, res, &predict_outcome), 0);
+        cr_assert_eq(predict_all(d, p, n, res), 0);
         for (size_t i = 0; i < n; i++) {
             if (strcmp(p[i].bench->name, "footprint"))
                 continue;
@@ -182,7 +189,7 @@ Test(generations, predict_runs_carveout_dynamic_and_tile_on_every_model)
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, &predict_settings, res, &predict_outcome), 0);
+        cr_assert_eq(predict_all(d, p, n, res), 0);
         for (size_t i = 0; i < n; i++) {
             cr_assert(res[i].status == SMEM_POINT_PREDICTED ||
                       (res[i].status == SMEM_POINT_SKIPPED && res[i].reason[0]),
@@ -243,7 +250,7 @@ Test(generations, a_benchmark_needing_newer_hardware_is_skipped_with_its_reason)
         for (size_t i = 0; i < n; i++)
             if (p[i].bench == &smem_footprint_bench)
                 p[i].bench = &needs90;
-        cr_assert_eq(smem_run_predict(d, p, n, &predict_settings, res, &predict_outcome), 0);
+        cr_assert_eq(predict_all(d, p, n, res), 0);
         for (size_t i = 0; i < n; i++) {
             if (p[i].bench != &needs90)
                 continue;
