@@ -154,8 +154,9 @@ Test(hopper, cluster_occupancy_api_and_measured_agree_or_say_by_how_much)
         cr_assert_eq(metric(&r[i], "clusters_mismatch"), got > api ? got - api : api - got);
         cr_assert_lt(got, metric(&r[i], "clusters_launched"), "more were launched than fit");
         if (param(&r[i], "cluster_size") == 1) {
-            /* a cluster of one is a block: the blocks-per-SM API times the SMs, and the probe must see it */
-            cr_assert_eq(api, (double)r[i].occ.api * dev.sm_count, "smem %lld", (long long)param(&r[i], "smem_bytes"));
+            /* The probe must see what the cluster API says. A cluster of one is not a plain block: on
+             * the H200 (driver 580.159.04) 128-thread blocks without shared memory held 16 per SM in a
+             * plain launch (API and probe) but 8 per SM launched as clusters of one (API and probe). */
             cr_assert_eq(got, api, "smem %lld: measured %.0f clusters, the API %.0f",
                          (long long)param(&r[i], "smem_bytes"), got, api);
         } else if (got != api) {
