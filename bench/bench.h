@@ -67,6 +67,8 @@ struct smem_case {
     void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
     uint64_t seed;
     void *priv;
+    bool check;                     /* --check: one launch for a sanitizer, which may serialize blocks, so
+                                     * verify what the kernels computed, not when they ran */
     char reason[SMEM_REASON_LEN];   /* why setup, launch or verify failed, in the benchmark's words */
 };
 

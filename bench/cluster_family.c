@@ -51,7 +51,7 @@ static int by_time(const void *a, const void *b)
     return x->delta - y->delta;   /* an end before a start at the same instant: [start, end) */
 }
 
-int smem_cluster_resident(const struct smem_cluster_record *rec, size_t n, unsigned cluster, int *resident,
+int smem_cluster_resident(const struct smem_cluster_record *rec, size_t n, unsigned cluster, bool timed, int *resident,
                           char *why, size_t len)
 {
     size_t n_clusters = cluster ? n / cluster : 0;
@@ -80,7 +80,7 @@ int smem_cluster_resident(const struct smem_cluster_record *rec, size_t n, unsig
             last_start = b->start > last_start ? b->start : last_start;
             first_end = b->end < first_end ? b->end : first_end;
         }
-        if (last_start >= first_end) {
+        if (timed && last_start >= first_end) {
             smem_fmt(why, len, "the blocks of cluster %zu never all ran at once (last start %llu, first end %llu): "
                      "a cluster's blocks are co-scheduled", k, last_start, first_end);
             free(ev);
@@ -88,6 +88,10 @@ int smem_cluster_resident(const struct smem_cluster_record *rec, size_t n, unsig
         }
         ev[2 * k] = (struct span){ last_start, +1 };
         ev[2 * k + 1] = (struct span){ first_end, -1 };
+    }
+    if (!timed) {
+        free(ev);
+        return SMEM_OK;
     }
     qsort(ev, 2 * n_clusters, sizeof(*ev), by_time);
     for (size_t i = 0; i < 2 * n_clusters; i++) {

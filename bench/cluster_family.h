@@ -4,6 +4,7 @@
 #ifndef SMEM_BENCH_CLUSTER_FAMILY_H
 #define SMEM_BENCH_CLUSTER_FAMILY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,8 +41,10 @@ int smem_dsm_path_plan(int64_t path, int64_t size, char *why, size_t len);
 /* Checks the probe's records of n blocks launched in clusters of `cluster` (block b: cluster
  * b / cluster, rank b % cluster; every block of a cluster running at one time) and counts the most
  * clusters that were resident at once: a cluster is resident from its last block's start to its
- * first block's end. SMEM_EVERIFY with the reason when a record is wrong. */
-int smem_cluster_resident(const struct smem_cluster_record *rec, size_t n, unsigned cluster, int *resident,
+ * first block's end. SMEM_EVERIFY with the reason when a record is wrong. With timed false (--check,
+ * under a sanitizer that may run a cluster's blocks one after another) only the records' identities
+ * are checked and *resident is 0. */
+int smem_cluster_resident(const struct smem_cluster_record *rec, size_t n, unsigned cluster, bool timed, int *resident,
                           char *why, size_t len);
 
 /* Clusters to launch so that more than fit are certain: every SM full by its own limits (blocks,

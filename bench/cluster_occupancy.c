@@ -110,9 +110,10 @@ static int cluster_occupancy_verify(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_rec, s->rec, (size_t)c->grid * sizeof(*s->h_rec), cudaMemcpyDeviceToHost));
-    if ((rc = smem_cluster_resident(s->h_rec, c->grid, c->plan->cluster, &s->resident, c->reason, sizeof(c->reason))))
+    if ((rc = smem_cluster_resident(s->h_rec, c->grid, c->plan->cluster, !c->check, &s->resident, c->reason,
+                                    sizeof(c->reason))))
         return rc;
-    if (s->resident >= (int)launched) {
+    if (!c->check && s->resident >= (int)launched) {
         smem_fmt(c->reason, sizeof(c->reason), "all %u launched clusters were resident at once: the probe cannot "
                  "show the capacity (cudaOccupancyMaxActiveClusters: %d)", launched, c->clusters);
         return SMEM_EVERIFY;

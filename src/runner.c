@@ -369,6 +369,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     c.stream = stream;
     c.clk = clk;
     c.seed = s->seed;
+    c.check = s->check;
     smem_cuda_clear();
     if (lacks_feature(b, d, r->reason, sizeof(r->reason)) ||
         b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
@@ -394,6 +395,14 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         smem_fmt(r->reason, sizeof(r->reason), "needs compute capability %d.%d code (%s); this binary's kernel was "
                  "compiled from compute_%d PTX: build with -Dgpu_arch=all or for this device", b->min_cc / 10,
                  b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f.ptx_version);
+        return SMEM_OK;
+    }
+    if ((int64_t)(plan.dyn_smem + f.static_smem) > d->smem_per_block_optin) {
+        /* the compiled kernel's own static shared memory (barriers, say) is more than the plan assumed */
+        r->status = SMEM_POINT_SKIPPED;
+        smem_fmt(r->reason, sizeof(r->reason), "%zu dynamic and %zu static bytes of shared memory exceed the opt-in "
+                 "ceiling of %lld bytes per block on %s", plan.dyn_smem, f.static_smem,
+                 (long long)d->smem_per_block_optin, d->name);
         return SMEM_OK;
     }
     if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
