@@ -109,6 +109,65 @@ def reader_rejects_missing_fields():
 
 
 @test
+def reader_checks_raw_samples_by_type():
+    doc = json.load(open(a_result()))
+    for bad, needle in ((1.5, "is 1.5"), (True, "is True"), (-3, "is -3"), (2 ** 64, "is an integer of 20 digits"),
+                        ("7", "is '7'"), (None, "is None")):
+        d = copy.deepcopy(doc)
+        d["results"][2]["time_ns"]["raw"][4] = bad
+        rejected(json.dumps(d), f"result 2: time_ns.raw[4] {needle}")
+    d = copy.deepcopy(doc)
+    d["results"][0]["time_ns"]["stats"]["median"] = "fast"       # the schema still sees everything else
+    rejected(json.dumps(d), "results/0/time_ns/stats/median")
+    d = copy.deepcopy(doc)
+    d["results"][1]["time_ns"]["stats"]["count"] = 10 ** 30
+    rejected(json.dumps(d), "results/1/time_ns/stats/count: an integer of 31 digits")
+    d = copy.deepcopy(doc)
+    d["results"][0]["time_ns"]["raw"] = []                      # an ok point without samples is valid
+    assert smem_results.parse(json.dumps(d))["results"][0]["time_ns"]["raw"] == []
+
+
+@test
+def reader_checks_the_published_block():
+    doc = json.load(open(a_result()))
+    block = json.load(open(os.path.join(HERE, "fixtures", "published_cc90.json")))
+    d = copy.deepcopy(doc)
+    d["device"]["published"] = block
+    dev = smem_results.parse(json.dumps(d))["device"]
+    assert smem_results.published(dev)["banks"]["value"] == 32
+    assert smem_results.published(doc["device"]) == {}
+    for bad, needle in (([1, 2], '"published" is not an object'), ({"banks": 32}, 'published "banks" has no "value"'),
+                        ({"banks": {"value": "32"}}, "not a number or a list of numbers"),
+                        ({"banks": {"value": 32, "unit": 5}}, "unit is not a string")):
+        d = copy.deepcopy(doc)
+        d["device"]["published"] = bad
+        rejected(json.dumps(d), needle)
+
+
+@test
+def reader_noise_and_direction_helpers():
+    doc = smem_results.load(a_result())
+    r = doc["results"][0]
+    raw = sorted(r["time_ns"]["raw"])
+    n = len(raw)
+    med = (raw[(n - 1) // 2] + raw[n // 2]) / 2
+    dev = sorted(abs(v - med) for v in raw)
+    mad = (dev[(n - 1) // 2] + dev[n // 2]) / 2
+    assert abs(smem_results.robust_spread(r) - 1.4826 * mad / med) < 1e-12
+    r2 = copy.deepcopy(r)
+    r2["time_ns"]["stats"]["robust_spread"] = 0.0123              # the file's own value wins
+    assert smem_results.robust_spread(r2) == 0.0123
+    want = {"latency_cycles": "lower", "latency_ns": "lower", "bytes_per_clk_sm": "higher", "gbytes_per_s": "higher",
+            "pct_of_peak": "higher", "slowdown": "lower", "predicted_slowdown": "lower", "wavefronts": "lower"}
+    for p in doc["results"]:
+        for name in p["metrics"]:
+            assert smem_results.better(p, name) == want[name], name
+    r3 = copy.deepcopy(r)
+    r3["metrics"]["bytes_per_clk_sm"]["better"] = "lower"
+    assert smem_results.better(r3, "bytes_per_clk_sm") == "lower"
+
+
+@test
 def reader_accepts_a_minor_version():
     doc = json.load(open(a_result()))
     doc["schema"] = "smembench/1.1"
