@@ -22,7 +22,7 @@ how large a change it can tell from chance:
   z         the one-sided normal quantile of --alpha (2.33 at 0.01)
 Each point is then one of:
   slower, faster  |change| >= --threshold, and the raw samples confirm a change beyond the drift:
-                  a one-sided Mann-Whitney U test (SciPy; exact for up to 8 samples a side) of the
+                  a one-sided Mann-Whitney U test (SciPy; exact for small samples without ties) of the
                   new samples against the base samples moved by d has p < --alpha
   same            |change| < --threshold, and the point could have seen a change of the threshold:
                   d + z e <= --threshold
