@@ -66,6 +66,10 @@ def _structure(doc, path):
             _require(key in r, path, f'{where} is missing "{key}"')
         _require(isinstance(r["params"], dict) and isinstance(r["metrics"], dict), path,
                  f"{where}: params and metrics must be objects")
+        # what identifies a point, checked even without the schema validator (a GPU host may lack it)
+        _require(isinstance(r["bench"], str) and isinstance(r["status"], str) and
+                 all(type(v) is int for v in r["params"].values()), path,
+                 f"{where}: bench and status must be strings and params integers")
         stats = r["time_ns"].get("stats") if isinstance(r["time_ns"], dict) else None
         _require(isinstance(stats, dict) and "median" in stats, path, f"{where} has no time_ns.stats.median")
         _require(isinstance(r["time_ns"].get("raw"), list), path, f"{where} has no time_ns.raw list")
