@@ -1,5 +1,6 @@
-/* The benchmark contract. A benchmark is one descriptor: its axes, a plan that turns one point of
- * the axes into a launch geometry without touching the GPU (so predict mode can use it), and the
+/* The benchmark contract. A benchmark is one descriptor, the single source of truth about it: its
+ * axes (read by name), the sweeps it belongs to, whether predict mode runs it, its baseline, its
+ * kernel file, a plan that turns one point into a launch geometry without touching the GPU, and the
  * GPU operations (setup, launch, verify, teardown) that the driver calls in that order. A build
  * without CUDA leaves the GPU operations NULL (the descriptors set them under #if SMEM_HAVE_CUDA). */
 #ifndef SMEM_BENCH_H
@@ -9,10 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../src/device.h"
+#include "device.h"
 
 #define SMEM_MAX_AXES 4
 #define SMEM_MAX_METRICS 8
+#define SMEM_MAX_BENCH_SWEEPS 4
 #define SMEM_REASON_LEN 256
 
 /* One named parameter of a benchmark; values outside [min, max] are rejected before anything runs. */
@@ -28,7 +30,16 @@ struct smem_axis {
     bool defaults_only;     /* the defaults are the only meaningful values (widths 4, 8, 16) */
 };
 
-/* Launch geometry of one point, known without a GPU. */
+/* One point of a benchmark's axes: values in the descriptor's axis order (read them by name with
+ * smem_axis_value), and the sweep that asked for it. */
+struct smem_point {
+    const struct smem_bench *bench;
+    const char *sweep;
+    int64_t values[SMEM_MAX_AXES];
+};
+
+/* Launch geometry of one point, known without a GPU: predict mode records exactly what measure
+ * mode plans, and nothing after planning changes it (the case holds it const). */
 struct smem_plan {
     unsigned block;         /* threads per block; 0: a library call (cuBLAS, cudaMemcpy), no kernel of ours */
     unsigned grid;          /* blocks; 0 = one full wave (SMs x resident blocks per SM) */
@@ -37,22 +48,22 @@ struct smem_plan {
     int regs;               /* register cap per thread (__launch_bounds__), for prediction */
     int carveout_pct;       /* preferred carveout in percent, -1 = driver default */
     bool optin;             /* raise cudaFuncAttributeMaxDynamicSharedMemorySize to dyn_smem */
-    int variant;            /* benchmark-private kernel selector */
-    int64_t work;           /* benchmark-private amount of work per launch (iterations, elements) */
+    int variant;            /* which kernel of the benchmark's kernel file (its own enum or axis value) */
+    int64_t work;           /* amount of work per launch (elements, steps, target cycles), as planned */
 };
 
 /* One point being measured. The driver owns it; the benchmark fills priv in setup. */
 struct smem_case {
     const struct smem_bench *bench;
-    const int64_t *values;          /* one per axis, in the descriptor's order */
+    const int64_t *values;          /* one per axis, in the descriptor's order: use smem_axis_value */
     const struct smem_device *dev;
-    struct smem_plan plan;
+    const struct smem_plan *plan;   /* as planned; never rewritten */
     unsigned grid;                  /* resolved grid */
     void *stream;                   /* cudaStream_t */
-    void *clk;                      /* struct smem_clock * in device memory, see kernels.h */
+    void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
     uint64_t seed;
     void *priv;
-    char reason[SMEM_REASON_LEN];   /* why setup or verify failed */
+    char reason[SMEM_REASON_LEN];   /* why setup, launch or verify failed, in the benchmark's words */
 };
 
 /* Medians of one point's samples. */
@@ -62,12 +73,20 @@ struct smem_timing {
     double kernel_cycles;   /* cycles between the kernel's clock marks */
 };
 
+/* Which way a metric improves; every metric declares one (0 is no direction: a bug the unit tests
+ * catch), and the result file records it ("better": "higher" | "lower"). */
+enum smem_better {
+    SMEM_HIGHER_IS_BETTER = 1,  /* throughputs, rates, percentages of a reference or a peak */
+    SMEM_LOWER_IS_BETTER,       /* times, latencies, slowdowns, passes, bytes spent */
+};
+
 /* A derived number. ceiling > 0 is the physical limit in the same unit: a value above it is an error. */
 struct smem_metric {
     const char *name;
     const char *unit;
     double value;
     double ceiling;
+    enum smem_better better;
 };
 
 struct smem_metrics {
@@ -88,6 +107,7 @@ struct smem_baseline {
     const char *unit;
     bool this_over_baseline;
     double scale;
+    enum smem_better better;    /* of the derived metric */
 };
 
 struct smem_bench {
@@ -95,11 +115,14 @@ struct smem_bench {
     const char *summary;            /* the hardware effect it isolates */
     const struct smem_axis *axes;
     size_t n_axes;
+    const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
+    bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
+    const char *kernel_file;        /* kernels/<kernel_file>.cu; NULL: a library call, no kernel of ours */
     /* Fills p for one point; returns SMEM_ESKIP with a reason when the point cannot run on dev. */
-    int (*plan)(const int64_t *values, const struct smem_device *dev, struct smem_plan *p,
+    int (*plan)(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
                 char *why, size_t why_len);
-    /* The __global__ function of a plan, for attribute and occupancy calls. */
-    const void *(*kernel)(const struct smem_plan *p);
+    /* The __global__ function of a case's plan, for attribute and occupancy calls. */
+    const void *(*kernel)(const struct smem_case *c);
     int (*setup)(struct smem_case *c);       /* allocate, fill inputs with seeded random data */
     int (*launch)(struct smem_case *c);      /* one launch on c->stream, no synchronization */
     int (*verify)(struct smem_case *c);      /* compare the last launch with the host reference */
@@ -109,8 +132,12 @@ struct smem_bench {
     /* plan.work under --check, where a sanitizer instruments every access: a short launch that
      * still walks every access pattern (0: the planned work) */
     int64_t check_work;
-    /* Device-specific default values of axis a (the occupancy cliffs, say); NULL: the static ones. */
-    size_t (*device_defaults)(const struct smem_device *dev, size_t a, int64_t *out, size_t max);
+    /* Device-specific default values of the named axis (the occupancy cliffs, say); how many, 0 for
+     * the static defaults; NULL: always the static ones. blocks is the driver's occupancy calculator:
+     * blocks of plan p resident per SM of dev, or a negative code when it rejects the plan. */
+    size_t (*device_defaults)(const struct smem_device *dev, const char *axis,
+                              int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
+                              int64_t *out, size_t max);
 };
 
 
@@ -124,8 +151,22 @@ const struct smem_bench *smem_bench_find(const char *name);
 /* Index of the axis of that name in b, or -1. */
 int smem_bench_axis(const struct smem_bench *b, const char *name);
 
+/* The value of b's axis called name in values (b's axis order); a name b does not have is a bug in
+ * the benchmark: it aborts with a message (the unit tests plan every benchmark's every point). */
+int64_t smem_axis_get(const struct smem_bench *b, const int64_t *values, const char *name);
+
+/* The value of the axis called name at x, a struct smem_point or a struct smem_case. */
+#define smem_axis_value(x, name) smem_axis_get((x)->bench, (x)->values, (name))
+
 /* Appends a metric to m. */
 void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit, double value,
-                      double ceiling);
+                      double ceiling, enum smem_better better);
+
+/* Checks what the descriptors of benches[0..n) say of each other: every baseline names a benchmark
+ * that exists, an axis it has, and a metric both produce (their metrics run on a case planned for
+ * dev with a made-up timing), every metric and derived metric declares which way is better, and
+ * every kernel_file-less benchmark has no kernel. SMEM_EINVAL with the first problem in why. */
+int smem_bench_check(const struct smem_bench *const *benches, size_t n, const struct smem_device *dev, char *why,
+                     size_t why_len);
 
 #endif

@@ -1,26 +1,18 @@
 /* The reference line of the matrix-multiply benchmarks: cuBLAS SGEMM (fp32, default math mode, so
  * no TF32) on the same operands. Row-major C = A B is column-major C^T = B^T A^T, one call. */
-#include "../src/smem.h"
 #include "gemm.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
 #include <cublas_v2.h>
-
-#include "../src/gpu.h"
 #endif
 
-static const int64_t sizes[] = { 1024, 2048, 4096 };
-static const int64_t quick_sizes[] = { 1024 };
+static const struct smem_axis cublas_axes[] = { SMEM_GEMM_N_AXIS };
 
-static const struct smem_axis cublas_axes[] = {
-    { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)", .defaults = sizes,
-      .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes, .n_quick = SMEM_ARRAY_LEN(quick_sizes),
-      .min = 16, .max = 32768 },
-};
-
-static int cublas_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int cublas_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                       size_t len)
 {
-    (void)v, (void)dev, (void)why, (void)len;
+    (void)pt, (void)dev, (void)why, (void)len;
     p->block = 0;   /* cuBLAS picks its own kernel */
     return SMEM_OK;
 }
@@ -68,6 +60,8 @@ const struct smem_bench smem_cublas_bench = {
     .summary = "cuBLAS SGEMM on the same operands: the reference line of matmul and matmul_rb",
     .axes = cublas_axes,
     .n_axes = SMEM_ARRAY_LEN(cublas_axes),
+    .sweeps = { "tile" },
+    .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = cublas_plan,
     .metrics = smem_gemm_metrics,
 #if SMEM_HAVE_CUDA

@@ -4,34 +4,36 @@
  * launch fails, which the point records. By default the device's own cliffs are added: for each
  * block count, the largest allocation that still fits that many blocks and the next one past it. */
 #include <stdlib.h>
+#include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/occupancy.h"
-#include "../src/smem.h"
-#include "stream.h"
+#include "smem.h"
+#include "stream_family.h"
 
-#define K 1024
 static const int64_t mibs[] = { SMEM_STREAM_MIB };
-static const int64_t sizes[] = { 0, 1 * K, 2 * K, 4 * K, 8 * K, 16 * K, 24 * K, 32 * K, 40 * K, 48 * K,
-                                 64 * K, 96 * K, 128 * K, 160 * K, 192 * K, 227 * K };
-static const int64_t quick_sizes[] = { 0, 16 * K, 48 * K, 100 * K, 227 * K };
+static const int64_t sizes[] = { 0, 1 * SMEM_KIB, 2 * SMEM_KIB, 4 * SMEM_KIB, 8 * SMEM_KIB, 16 * SMEM_KIB,
+                                 24 * SMEM_KIB, 32 * SMEM_KIB, 40 * SMEM_KIB, 48 * SMEM_KIB, 64 * SMEM_KIB,
+                                 96 * SMEM_KIB, 128 * SMEM_KIB, 160 * SMEM_KIB, 192 * SMEM_KIB, 227 * SMEM_KIB };
+static const int64_t quick_sizes[] = { 0, 16 * SMEM_KIB, 48 * SMEM_KIB, 100 * SMEM_KIB, 227 * SMEM_KIB };
 
 static const struct smem_axis dynamic_axes[] = {
     { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory per block (K suffix: KiB)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
-      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * K },
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * SMEM_KIB },
     { .name = "mib", .unit = "MiB", .help = "data streamed per launch", .defaults = mibs,
       .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
 
-static int dynamic_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int dynamic_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                        size_t len)
 {
-    if (v[0] > dev->smem_per_block_optin) {
+    int64_t bytes = smem_axis_value(pt, "dyn_smem_bytes");
+
+    if (bytes > dev->smem_per_block_optin) {
         smem_fmt(why, len, "%lld bytes of dynamic shared memory exceed the opt-in ceiling of %lld bytes per block on %s",
-                 (long long)v[0], (long long)dev->smem_per_block_optin, dev->name);
+                 (long long)bytes, (long long)dev->smem_per_block_optin, dev->name);
         return SMEM_ESKIP;
     }
-    smem_stream_plan((size_t)v[0], false, v[1], dev, p);
+    smem_stream_plan((size_t)bytes, false, smem_axis_value(pt, "mib"), dev, p);
     return SMEM_OK;
 }
 
@@ -43,28 +45,31 @@ static int cmp_i64(const void *a, const void *b)
 }
 
 /* The static sizes plus both sides of every occupancy cliff of dev for this kernel's block. */
-static size_t dynamic_device_defaults(const struct smem_device *dev, size_t axis, int64_t *out, size_t max)
+static size_t dynamic_device_defaults(const struct smem_device *dev, const char *axis,
+                                      int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
+                                      int64_t *out, size_t max)
 {
-    struct smem_func f = { .regs = 32, .static_smem = 0, .max_dyn_smem = (size_t)dev->smem_per_block_optin,
-                           .max_threads_per_block = SMEM_DYNAMIC_BLOCK };
-    struct smem_prediction pr;
     size_t n = 0, kept = 0;
     int prev = -1;
 
-    if (axis != 0)   /* only the allocation has device-specific defaults */
+    if (strcmp(axis, "dyn_smem_bytes"))   /* only the allocation has device-specific defaults */
         return 0;
     for (size_t i = 0; i < SMEM_ARRAY_LEN(sizes) && n < max; i++)
         if (sizes[i] <= dev->smem_per_block_optin)
             out[n++] = sizes[i];
     /* walk the axis in 128-byte steps (the allocation granularity) and keep both sides of each step */
     for (int64_t s = 0; s <= dev->smem_per_block_optin && n + 2 <= max; s += 128) {
-        if (smem_occupancy_predict(dev, &f, SMEM_DYNAMIC_BLOCK, (size_t)s, -1, &pr))
+        struct smem_plan p = { .carveout_pct = -1 };
+        int now;
+
+        smem_stream_plan((size_t)s, false, SMEM_STREAM_MIB, dev, &p);
+        if ((now = blocks(dev, &p)) < 0)
             break;
-        if (prev >= 0 && pr.blocks_per_sm != prev) {
+        if (prev >= 0 && now != prev) {
             out[n++] = s - 128;
             out[n++] = s;
         }
-        prev = pr.blocks_per_sm;
+        prev = now;
     }
     if (n + 1 <= max)
         out[n++] = dev->smem_per_block_optin;
@@ -76,9 +81,9 @@ static size_t dynamic_device_defaults(const struct smem_device *dev, size_t axis
 }
 
 #if SMEM_HAVE_CUDA
-static const void *dynamic_kernel(const struct smem_plan *p)
+static const void *dynamic_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_dynamic_fn();
 }
 #endif
@@ -88,6 +93,9 @@ const struct smem_bench smem_dynamic_bench = {
     .summary = "dynamic shared memory 0..opt-in ceiling: occupancy staircase, its cost, the 48 KiB opt-in",
     .axes = dynamic_axes,
     .n_axes = SMEM_ARRAY_LEN(dynamic_axes),
+    .sweeps = { "dynamic" },
+    .predictable = true,
+    .kernel_file = "stream",
     .plan = dynamic_plan,
     .metrics = smem_stream_metrics,
     .device_defaults = dynamic_device_defaults,

@@ -4,56 +4,49 @@
  * latency-bound copy gets faster with every extra resident block. */
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "common.h"
+#include "footprint.h"
+#include "smem.h"
 
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
-
-#define K 1024
-
-static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
-static const int64_t quick_carveouts[] = { 0, 50, 100 };
-static const int64_t tiles[] = { 31 * K };
+static const int64_t tiles[] = { 31 * SMEM_KIB };
 static const int64_t mibs[] = { 256 };   /* far larger than L2 */
 
 static const struct smem_axis footprint_axes[] = {
-    { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout", .defaults = carveouts,
-      .n_defaults = SMEM_ARRAY_LEN(carveouts), .quick = quick_carveouts, .n_quick = SMEM_ARRAY_LEN(quick_carveouts),
-      .min = 0, .max = 100 },
+    SMEM_CARVEOUT_AXIS,
     { .name = "tile_bytes", .unit = "bytes", .help = "shared memory each block stages (multiple of 4)",
-      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * K },
+      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * SMEM_KIB },
     { .name = "mib", .unit = "MiB", .help = "data staged through the tiles", .defaults = mibs,
       .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
 
-static int footprint_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int footprint_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                          size_t len)
 {
-    uint32_t tile_len = (uint32_t)(v[1] / 4);
-    uint64_t total = (uint64_t)v[2] << 18;  /* floats */
+    int64_t tile = smem_axis_value(pt, "tile_bytes"), mib = smem_axis_value(pt, "mib");
+    uint32_t tile_len = (uint32_t)(tile / 4);
+    uint64_t total = (uint64_t)mib << 18;  /* floats */
 
-    if (v[1] % 4) {
-        smem_fmt(why, len, "tile_bytes %lld is not a whole number of floats", (long long)v[1]);
+    if (tile % 4) {
+        smem_fmt(why, len, "tile_bytes %lld is not a whole number of floats", (long long)tile);
         return SMEM_ESKIP;
     }
-    if (v[1] > dev->smem_per_block_optin) {
+    if (tile > dev->smem_per_block_optin) {
         smem_fmt(why, len, "a %lld-byte tile exceeds the opt-in ceiling of %lld bytes per block on %s",
-                 (long long)v[1], (long long)dev->smem_per_block_optin, dev->name);
+                 (long long)tile, (long long)dev->smem_per_block_optin, dev->name);
         return SMEM_ESKIP;
     }
     p->block = SMEM_FOOTPRINT_BLOCK;
     if (total < tile_len) {
-        smem_fmt(why, len, "%lld MiB do not fill one %lld-byte tile", (long long)v[2], (long long)v[1]);
+        smem_fmt(why, len, "%lld MiB do not fill one %lld-byte tile", (long long)mib, (long long)tile);
         return SMEM_ESKIP;
     }
     p->grid = (unsigned)(total / tile_len);
-    p->dyn_smem = (size_t)v[1];
+    p->dyn_smem = (size_t)tile;
     p->static_smem = 0;
     p->regs = 32;
-    p->carveout_pct = (int)v[0];
-    p->optin = v[1] > dev->smem_per_block;
+    p->carveout_pct = (int)smem_axis_value(pt, "carveout_pct");
+    p->optin = tile > dev->smem_per_block;
     p->work = (int64_t)p->grid * tile_len;
     return SMEM_OK;
 }
@@ -61,20 +54,21 @@ static int footprint_plan(const int64_t *v, const struct smem_device *dev, struc
 static void footprint_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
     /* each element read once and written once */
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan.work * sizeof(float) / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", 2.0 * (double)c->plan->work * sizeof(float) / t->seconds / 1e9, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
 
-static const void *footprint_kernel(const struct smem_plan *p)
+static const void *footprint_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_footprint_fn();
 }
 
 static int footprint_setup(struct smem_case *c)
 {
-    return smem_io_setup(c, (size_t)c->plan.work, (size_t)c->plan.work, SMEM_FILL_FLOATS);
+    return smem_io_setup(c, (size_t)c->plan->work, (size_t)c->plan->work, SMEM_FILL_FLOATS);
 }
 
 static int footprint_launch(struct smem_case *c)
@@ -82,7 +76,7 @@ static int footprint_launch(struct smem_case *c)
     struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_footprint_launch(c->grid, c->plan.dyn_smem, io->in, io->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_footprint_launch(c->grid, c->plan->dyn_smem, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -92,7 +86,7 @@ static int footprint_verify(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
     const float *in = io->h_in, *out = io->h_out;
-    size_t tile_len = c->plan.dyn_smem / 4, n = (size_t)c->plan.work;
+    size_t tile_len = c->plan->dyn_smem / 4, n = (size_t)c->plan->work;
     int rc;
 
     if ((rc = smem_io_fetch(io)))
@@ -117,6 +111,9 @@ const struct smem_bench smem_footprint_bench = {
     .summary = "a fixed shared-memory tile per block: more carveout, more resident blocks, faster",
     .axes = footprint_axes,
     .n_axes = SMEM_ARRAY_LEN(footprint_axes),
+    .sweeps = { "carveout" },
+    .predictable = true,
+    .kernel_file = "footprint",
     .plan = footprint_plan,
     .metrics = footprint_metrics,
 #if SMEM_HAVE_CUDA

@@ -2,69 +2,64 @@
  * What the carveout leaves to L1 (256 KiB per SM on Hopper, minus the shared part) decides how
  * much of the table hits: a small carveout keeps the whole table in L1, a large one sends most
  * reads to L2. Every SM is full and each thread keeps 8 independent gathers in flight. */
-#include "../kernels/hash.h"
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "common.h"
+#include "gather.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
 #include <math.h>
-
-#include "../src/gpu.h"
 #endif
 
-#define K 1024
 #define GATHERS 512             /* per thread */
 
-static const int64_t carveouts[] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
-static const int64_t quick_carveouts[] = { 0, 50, 100 };
 static const int64_t tables[] = { 96 };
 
 static const struct smem_axis gather_axes[] = {
-    { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout", .defaults = carveouts,
-      .n_defaults = SMEM_ARRAY_LEN(carveouts), .quick = quick_carveouts, .n_quick = SMEM_ARRAY_LEN(quick_carveouts),
-      .min = 0, .max = 100 },
+    SMEM_CARVEOUT_AXIS,
     { .name = "table_kib", .unit = "KiB", .help = "size of the gathered table", .defaults = tables,
       .n_defaults = SMEM_ARRAY_LEN(tables), .min = 1, .max = 1024 * 1024 },
 };
 
-static int gather_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int gather_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                       size_t len)
 {
     (void)dev, (void)why, (void)len;
     p->block = SMEM_GATHER_BLOCK;
     p->grid = 0;
     p->regs = 40;
-    p->carveout_pct = (int)v[0];
+    p->carveout_pct = (int)smem_axis_value(pt, "carveout_pct");
     p->work = GATHERS;
     return SMEM_OK;
 }
 
 static void gather_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    double gathers = (double)c->grid * c->plan.block * (double)c->plan.work;
+    double gathers = (double)c->grid * c->plan->block * (double)c->plan->work;
 
-    smem_metrics_add(m, "ggathers_per_s", "G/s", gathers / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "ggathers_per_s", "G/s", gathers / t->seconds / 1e9, 0, SMEM_HIGHER_IS_BETTER);
     /* 4 bytes each; no SM delivers more than 128 bytes per clock from L1 */
     smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM",
-                     t->clock_hz > 0 ? 4 * gathers / (t->seconds * t->clock_hz * c->dev->sm_count) : 0, 128);
+                     t->clock_hz > 0 ? 4 * gathers / (t->seconds * t->clock_hz * c->dev->sm_count) : 0, 128,
+                     SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
 
-static const void *gather_kernel(const struct smem_plan *p)
+static const void *gather_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_gather_fn();
 }
 
 static uint32_t table_len(const struct smem_case *c)
 {
-    return (uint32_t)(c->values[1] * K / 4);
+    return (uint32_t)(smem_axis_value(c, "table_kib") * (int64_t)SMEM_KIB / 4);
 }
 
 static int gather_setup(struct smem_case *c)
 {
-    return smem_io_setup(c, table_len(c), (size_t)c->grid * c->plan.block, SMEM_FILL_FLOATS);
+    return smem_io_setup(c, table_len(c), (size_t)c->grid * c->plan->block, SMEM_FILL_FLOATS);
 }
 
 static int gather_launch(struct smem_case *c)
@@ -72,7 +67,7 @@ static int gather_launch(struct smem_case *c)
     struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_gather_launch(c->grid, io->in, table_len(c), (uint32_t)c->plan.work, io->out, c->clk,
+    SMEM_CUDA_CHECK(smem_gather_launch(c->grid, io->in, table_len(c), (uint32_t)c->plan->work, io->out, c->clk,
                                        c->stream));
     return SMEM_OK;
 fail:
@@ -83,7 +78,7 @@ static int gather_verify(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
     const float *table = io->h_in, *out = io->h_out;
-    uint32_t gathers = (uint32_t)c->plan.work, len = table_len(c);
+    uint32_t gathers = (uint32_t)c->plan->work, len = table_len(c);
     int rc;
 
     if ((rc = smem_io_fetch(io)))
@@ -119,6 +114,9 @@ const struct smem_bench smem_gather_bench = {
     .summary = "random reads from a table in L1: more carveout, less L1, slower",
     .axes = gather_axes,
     .n_axes = SMEM_ARRAY_LEN(gather_axes),
+    .sweeps = { "carveout" },
+    .predictable = true,
+    .kernel_file = "gather",
     .plan = gather_plan,
     .metrics = gather_metrics,
 #if SMEM_HAVE_CUDA

@@ -6,16 +6,22 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../src/rng.h"
-#include "../src/smem.h"
+#include "rng.h"
+#include "smem.h"
 
 #if SMEM_HAVE_CUDA
 #include <cublas_v2.h>
-
-#include "../src/gpu.h"
 #endif
 
 #define SAMPLES 512
+
+const int64_t smem_gemm_sizes[3] = { 1024, 2048, 4096 };
+const int64_t smem_gemm_sizes_quick[1] = { 1024 };
+
+const struct smem_baseline smem_vs_cublas = {
+    .bench = "cublas", .metric = "gflops", .derived = "pct_of_cublas", .unit = "%", .this_over_baseline = true,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
+};
 
 int smem_fp32_lanes_per_sm(int cc_major, int cc_minor)
 {
@@ -26,14 +32,14 @@ int smem_fp32_lanes_per_sm(int cc_major, int cc_minor)
 
 void smem_gemm_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    double n = (double)c->values[0], flops = 2 * n * n * n;
+    double n = (double)smem_axis_value(c, "n"), flops = 2 * n * n * n;
     double peak = t->clock_hz > 0 ? 2.0 * smem_fp32_lanes_per_sm(c->dev->cc_major, c->dev->cc_minor) *
                                         c->dev->sm_count * t->clock_hz / 1e9
                                   : 0;
 
-    smem_metrics_add(m, "gflops", "GFLOP/s", flops / t->seconds / 1e9, peak);
+    smem_metrics_add(m, "gflops", "GFLOP/s", flops / t->seconds / 1e9, peak, SMEM_HIGHER_IS_BETTER);
     if (peak > 0)
-        smem_metrics_add(m, "pct_of_fp32_peak", "%", 100 * flops / t->seconds / 1e9 / peak, 100);
+        smem_metrics_add(m, "pct_of_fp32_peak", "%", 100 * flops / t->seconds / 1e9 / peak, 100, SMEM_HIGHER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
@@ -46,7 +52,7 @@ int smem_gemm_setup(struct smem_case *c)
 
     if (!(c->priv = g))
         return SMEM_ENOMEM;
-    g->n = (int)c->values[0];
+    g->n = (int)smem_axis_value(c, "n");
     n = (size_t)g->n * g->n;
     bytes = n * sizeof(float);
     if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && 3 * bytes + (64u << 20) > free_b) {

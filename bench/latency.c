@@ -6,14 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/rng.h"
-#include "../src/smem.h"
 #include "bench.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "common.h"
+#include "latency.h"
+#include "rng.h"
+#include "smem.h"
 
 #define STEPS 65536
 
@@ -27,7 +24,8 @@ static const struct smem_axis latency_axes[] = {
       .defaults = modes, .n_defaults = SMEM_ARRAY_LEN(modes), .min = 0, .max = 1, .defaults_only = true },
 };
 
-static int latency_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int latency_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                        size_t len)
 {
     (void)dev, (void)why, (void)len;
     p->block = 32;
@@ -35,16 +33,16 @@ static int latency_plan(const int64_t *v, const struct smem_device *dev, struct 
     p->static_smem = SMEM_LATENCY_SLOTS * 4;
     p->regs = 16;
     p->work = STEPS;
-    p->variant = (int)v[1];
+    p->variant = (int)smem_axis_value(pt, "index_chase");
     return SMEM_OK;
 }
 
 static void latency_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    double cycles = t->kernel_cycles / (double)c->plan.work;
+    double cycles = t->kernel_cycles / (double)c->plan->work;
 
-    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0);
-    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0);
+    smem_metrics_add(m, "latency_cycles", "cycles", cycles, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "latency_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0, SMEM_LOWER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
@@ -74,9 +72,9 @@ struct latency_state {
     uint32_t h_next[SMEM_LATENCY_SLOTS];
 };
 
-static const void *latency_kernel(const struct smem_plan *p)
+static const void *latency_kernel(const struct smem_case *c)
 {
-    return smem_latency_fn(p->variant);
+    return smem_latency_fn(c->plan->variant);
 }
 
 static int latency_setup(struct smem_case *c)
@@ -86,7 +84,7 @@ static int latency_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    make_cycle(s->h_next, (uint32_t)c->values[0], c->seed);
+    make_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), c->seed);
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, sizeof(s->h_next)));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
     SMEM_CUDA_CHECK(cudaMemcpy(s->next, s->h_next, sizeof(s->h_next), cudaMemcpyHostToDevice));
@@ -101,7 +99,7 @@ static int latency_launch(struct smem_case *c)
     struct latency_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_latency_launch(c->plan.variant, s->next, (uint32_t)c->plan.work, s->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_latency_launch(c->plan->variant, s->next, (uint32_t)c->plan->work, s->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -113,7 +111,7 @@ static int latency_verify(struct smem_case *c)
     uint32_t got, want = 0;
     int rc = SMEM_OK;
 
-    for (int64_t i = 0; i < c->plan.work; i++)
+    for (int64_t i = 0; i < c->plan->work; i++)
         want = s->h_next[want];
     SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
     if (got != want) {
@@ -144,6 +142,8 @@ const struct smem_bench smem_latency_bench = {
     .summary = "shared-memory load-to-use latency in cycles: one thread's dependent pointer chase",
     .axes = latency_axes,
     .n_axes = SMEM_ARRAY_LEN(latency_axes),
+    .sweeps = { "latency" },
+    .kernel_file = "latency",
     .plan = latency_plan,
     .check_work = 256,   /* eight unrolled passes of the chase */
     .metrics = latency_metrics,

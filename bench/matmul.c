@@ -1,25 +1,22 @@
 /* Tiled matrix multiply: how far staging T x T tiles in shared memory gets a GEMM past the
  * global-only baseline (tile 0), for T = 8..64; the register-blocked kernel (matmul_rb) and cuBLAS
  * are the next steps up, and pct_of_cublas measures every point against cuBLAS at the same n. */
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "gemm.h"
+#include "matmul.h"
+#include "smem.h"
 
-static const int64_t sizes[] = { 1024, 2048, 4096 };
-static const int64_t quick_sizes[] = { 1024 };
 static const int64_t tiles[] = { 0, 8, 16, 32, 64 };
 
 static const struct smem_axis matmul_axes[] = {
-    { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)", .defaults = sizes,
-      .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes, .n_quick = SMEM_ARRAY_LEN(quick_sizes),
-      .min = 16, .max = 32768 },
+    SMEM_GEMM_N_AXIS,
     { .name = "tile", .unit = "elements", .help = "shared-memory tile edge; 0 = global-memory-only baseline",
       .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 0, .max = 64, .defaults_only = true },
 };
 
-static int matmul_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int matmul_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                       size_t len)
 {
-    int n = (int)v[0], tile = (int)v[1], edge = tile ? tile : 16;
+    int n = (int)smem_axis_value(pt, "n"), tile = (int)smem_axis_value(pt, "tile"), edge = tile ? tile : 16;
 
     (void)dev;
     if (n % edge) {
@@ -34,17 +31,11 @@ static int matmul_plan(const int64_t *v, const struct smem_device *dev, struct s
     return SMEM_OK;
 }
 
-static const struct smem_baseline vs_cublas = {
-    .bench = "cublas", .metric = "gflops", .derived = "pct_of_cublas", .unit = "%", .this_over_baseline = true,
-    .scale = 100,
-};
-
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
 
-static const void *matmul_kernel(const struct smem_plan *p)
+static const void *matmul_kernel(const struct smem_case *c)
 {
-    return smem_matmul_fn(p->variant);
+    return smem_matmul_fn(c->plan->variant);
 }
 
 static int matmul_launch(struct smem_case *c)
@@ -52,7 +43,7 @@ static int matmul_launch(struct smem_case *c)
     struct smem_gemm *g = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_matmul_launch(c->plan.variant, g->n, g->a, g->b, g->c, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_matmul_launch(c->plan->variant, g->n, g->a, g->b, g->c, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -64,9 +55,12 @@ const struct smem_bench smem_matmul_bench = {
     .summary = "tiled fp32 matrix multiply, tile 8..64 against the global-only baseline (tile 0) and cuBLAS",
     .axes = matmul_axes,
     .n_axes = SMEM_ARRAY_LEN(matmul_axes),
+    .sweeps = { "tile" },
+    .predictable = true,
+    .kernel_file = "matmul",
     .plan = matmul_plan,
     .metrics = smem_gemm_metrics,
-    .baseline = &vs_cublas,
+    .baseline = &smem_vs_cublas,
 #if SMEM_HAVE_CUDA
     .kernel = matmul_kernel,
     .setup = smem_gemm_setup,

@@ -1,25 +1,22 @@
 /* Register-blocked matrix multiply: 128 x 128 block tiles, each thread an 8 x 8 tile of C in
  * registers, so every value read from shared memory feeds eight FMAs. bk is the depth of the
  * staged slab: 8 to 32 fit the 48 KiB default, bk = 64 takes 64 KiB and needs the opt-in. */
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "gemm.h"
+#include "matmul_rb.h"
+#include "smem.h"
 
-static const int64_t sizes[] = { 1024, 2048, 4096 };
-static const int64_t quick_sizes[] = { 1024 };
 static const int64_t depths[] = { 8, 16, 32, 64 };
 
 static const struct smem_axis matmul_rb_axes[] = {
-    { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)", .defaults = sizes,
-      .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes, .n_quick = SMEM_ARRAY_LEN(quick_sizes),
-      .min = 16, .max = 32768 },
+    SMEM_GEMM_N_AXIS,
     { .name = "bk", .unit = "elements", .help = "depth of the shared-memory slab (64: 64 KiB, opt-in)",
       .defaults = depths, .n_defaults = SMEM_ARRAY_LEN(depths), .min = 8, .max = 64, .defaults_only = true },
 };
 
-static int matmul_rb_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int matmul_rb_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                          size_t len)
 {
-    int n = (int)v[0], bk = (int)v[1];
+    int n = (int)smem_axis_value(pt, "n"), bk = (int)smem_axis_value(pt, "bk");
     size_t smem = (size_t)bk * 2 * SMEM_MATMUL_RB_TILE * sizeof(float);
 
     if (n % SMEM_MATMUL_RB_TILE) {
@@ -31,7 +28,7 @@ static int matmul_rb_plan(const int64_t *v, const struct smem_device *dev, struc
                  (long long)dev->smem_per_block_optin);
         return SMEM_ESKIP;
     }
-    p->block = 256;
+    p->block = SMEM_MATMUL_RB_BLOCK;
     p->grid = (unsigned)(n / SMEM_MATMUL_RB_TILE) * (unsigned)(n / SMEM_MATMUL_RB_TILE);
     p->dyn_smem = smem;
     p->regs = 160;
@@ -40,17 +37,11 @@ static int matmul_rb_plan(const int64_t *v, const struct smem_device *dev, struc
     return SMEM_OK;
 }
 
-static const struct smem_baseline vs_cublas = {
-    .bench = "cublas", .metric = "gflops", .derived = "pct_of_cublas", .unit = "%", .this_over_baseline = true,
-    .scale = 100,
-};
-
 #if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
 
-static const void *matmul_rb_kernel(const struct smem_plan *p)
+static const void *matmul_rb_kernel(const struct smem_case *c)
 {
-    return smem_matmul_rb_fn(p->variant);
+    return smem_matmul_rb_fn(c->plan->variant);
 }
 
 static int matmul_rb_launch(struct smem_case *c)
@@ -58,7 +49,7 @@ static int matmul_rb_launch(struct smem_case *c)
     struct smem_gemm *g = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_matmul_rb_launch(c->plan.variant, g->n, g->a, g->b, g->c, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_matmul_rb_launch(c->plan->variant, g->n, g->a, g->b, g->c, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -70,9 +61,12 @@ const struct smem_bench smem_matmul_rb_bench = {
     .summary = "register-blocked fp32 matrix multiply (128x128 tiles, 8x8 per thread); bk = 64 is a 64 KiB opt-in",
     .axes = matmul_rb_axes,
     .n_axes = SMEM_ARRAY_LEN(matmul_rb_axes),
+    .sweeps = { "tile" },
+    .predictable = true,
+    .kernel_file = "matmul_rb",
     .plan = matmul_rb_plan,
     .metrics = smem_gemm_metrics,
-    .baseline = &vs_cublas,
+    .baseline = &smem_vs_cublas,
 #if SMEM_HAVE_CUDA
     .kernel = matmul_rb_kernel,
     .setup = smem_gemm_setup,

@@ -4,14 +4,11 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/rng.h"
-#include "../src/smem.h"
 #include "bench.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "common.h"
+#include "reduction.h"
+#include "rng.h"
+#include "smem.h"
 
 static const int64_t mibs[] = { 256 };
 static const int64_t quick_mibs[] = { 64 };
@@ -24,27 +21,26 @@ static const struct smem_axis reduction_axes[] = {
       .defaults = methods, .n_defaults = SMEM_ARRAY_LEN(methods), .min = 0, .max = 2, .defaults_only = true },
 };
 
-static int reduction_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int reduction_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                          size_t len)
 {
+    int64_t mib = smem_axis_value(pt, "mib"), method = smem_axis_value(pt, "method");
+
     (void)dev, (void)why, (void)len;
     p->block = SMEM_REDUCTION_BLOCK;
     p->grid = 0;            /* one full wave; each thread strides over the input */
-    p->static_smem = v[1] == SMEM_REDUCE_ATOMIC ? 4 : (SMEM_REDUCTION_BLOCK + 1) * 4;
+    p->static_smem = method == SMEM_REDUCE_ATOMIC ? 4 : (SMEM_REDUCTION_BLOCK + 1) * 4;
     p->regs = 24;
-    p->variant = (int)v[1];
-    p->work = v[0] << 18;   /* floats */
+    p->variant = (int)method;
+    p->work = mib << 18;    /* floats */
     return SMEM_OK;
 }
 
 static void reduction_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", (double)c->plan.work * sizeof(float) / t->seconds / 1e9, 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", (double)c->plan->work * sizeof(float) / t->seconds / 1e9, 0,
+                     SMEM_HIGHER_IS_BETTER);
 }
-
-static const struct smem_baseline vs_copy = {
-    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
-    .scale = 100,
-};
 
 #if SMEM_HAVE_CUDA
 
@@ -55,9 +51,9 @@ struct reduction_state {
     double tol;
 };
 
-static const void *reduction_kernel(const struct smem_plan *p)
+static const void *reduction_kernel(const struct smem_case *c)
 {
-    return smem_reduction_fn(p->variant);
+    return smem_reduction_fn(c->plan->variant);
 }
 
 /* Inputs are whole numbers in -4..3, so partial sums are integers and fp32 holds them exactly while
@@ -68,7 +64,7 @@ static const void *reduction_kernel(const struct smem_plan *p)
 static int reduction_setup(struct smem_case *c)
 {
     struct reduction_state *s = calloc(1, sizeof(*s));
-    size_t n = (size_t)c->plan.work, threads = (size_t)c->grid * c->plan.block;
+    size_t n = (size_t)c->plan->work, threads = (size_t)c->grid * c->plan->block;
     double *thread_sum = NULL, block_abs = 0, *block_sum = NULL, across = 0;
     uint64_t state = c->seed;
     int rc = SMEM_OK;
@@ -88,14 +84,14 @@ static int reduction_setup(struct smem_case *c)
         s->ref += s->h_in[i];
     }
     for (size_t t = 0; t < threads; t++) {
-        block_sum[t / c->plan.block] += thread_sum[t];
-        block_abs = fmax(block_abs, fabs(thread_sum[t]) * c->plan.block);
+        block_sum[t / c->plan->block] += thread_sum[t];
+        block_abs = fmax(block_abs, fabs(thread_sum[t]) * c->plan->block);
     }
     for (unsigned b = 0; b < c->grid; b++)
         across += fabs(block_sum[b]);
     s->exact = across < 0x1p24 && block_abs < 0x1p24;
     /* otherwise the worst-case bound: each level errs by its term count x eps x the sum of |x| <= 4n */
-    s->tol = s->exact ? 0 : 2.0 * ((double)n / threads + c->plan.block + c->grid) * 0x1p-24 * 4.0 * (double)n;
+    s->tol = s->exact ? 0 : 2.0 * ((double)n / threads + c->plan->block + c->grid) * 0x1p-24 * 4.0 * (double)n;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->in, n * sizeof(float)));
     SMEM_CUDA_CHECK(cudaMemcpy(s->in, s->h_in, n * sizeof(float), cudaMemcpyHostToDevice));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(float)));
@@ -110,7 +106,7 @@ static int reduction_launch(struct smem_case *c)
     struct reduction_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_reduction_launch(c->plan.variant, c->grid, s->in, (size_t)c->plan.work, s->out, c->clk,
+    SMEM_CUDA_CHECK(smem_reduction_launch(c->plan->variant, c->grid, s->in, (size_t)c->plan->work, s->out, c->clk,
                                           c->stream));
     return SMEM_OK;
 fail:
@@ -154,9 +150,11 @@ const struct smem_bench smem_reduction_bench = {
     .summary = "block reduction through shared memory: __syncthreads tree vs warp shuffles vs shared atomics",
     .axes = reduction_axes,
     .n_axes = SMEM_ARRAY_LEN(reduction_axes),
+    .sweeps = { "reduction" },
+    .kernel_file = "reduction",
     .plan = reduction_plan,
     .metrics = reduction_metrics,
-    .baseline = &vs_copy,
+    .baseline = &smem_vs_copy,
 #if SMEM_HAVE_CUDA
     .kernel = reduction_kernel,
     .setup = reduction_setup,

@@ -1,44 +1,36 @@
-/* The registry: one line per benchmark, alphabetized. Built a second time with
- * SMEM_TEST_BENCHES for the test-only binary, which adds a benchmark that faults on purpose. */
+/* The registry: one line per benchmark, alphabetized; a benchmark's descriptor is
+ * smem_<name>_bench in bench/<name>.c. Built a second time with SMEM_TEST_BENCHES for the
+ * test-only binary, which adds a benchmark that faults on purpose. */
 #include "bench.h"
 
-extern const struct smem_bench smem_bandwidth_bench;
-extern const struct smem_bench smem_bank_bench;
-extern const struct smem_bench smem_copy_bench;
-extern const struct smem_bench smem_cublas_bench;
-extern const struct smem_bench smem_dynamic_bench;
-extern const struct smem_bench smem_footprint_bench;
-extern const struct smem_bench smem_gather_bench;
-extern const struct smem_bench smem_latency_bench;
-extern const struct smem_bench smem_matmul_bench;
-extern const struct smem_bench smem_matmul_rb_bench;
-extern const struct smem_bench smem_reduction_bench;
-extern const struct smem_bench smem_static_bench;
-extern const struct smem_bench smem_transpose_bench;
-extern const struct smem_bench smem_transpose_naive_bench;
-extern const struct smem_bench smem_uninit_bench;
+#define SMEM_BENCHES(X) \
+    X(bandwidth)        \
+    X(bank)             \
+    X(broadcast)        \
+    X(copy)             \
+    X(cublas)           \
+    X(dynamic)          \
+    X(footprint)        \
+    X(gather)           \
+    X(latency)          \
+    X(matmul)           \
+    X(matmul_rb)        \
+    X(reduction)        \
+    X(static)           \
+    X(transpose)        \
+    X(transpose_naive)  \
+    X(uninit)
+
 #ifdef SMEM_TEST_BENCHES
-extern const struct smem_bench smem_fault_bench;
+#define SMEM_TEST_ONLY_BENCHES(X) X(fault)
+#else
+#define SMEM_TEST_ONLY_BENCHES(X)
 #endif
 
-const struct smem_bench *const smem_benches[] = {
-    &smem_bandwidth_bench,
-    &smem_bank_bench,
-    &smem_copy_bench,
-    &smem_cublas_bench,
-    &smem_dynamic_bench,
-    &smem_footprint_bench,
-    &smem_gather_bench,
-    &smem_latency_bench,
-    &smem_matmul_bench,
-    &smem_matmul_rb_bench,
-    &smem_reduction_bench,
-    &smem_static_bench,
-    &smem_transpose_bench,
-    &smem_transpose_naive_bench,
-    &smem_uninit_bench,
-#ifdef SMEM_TEST_BENCHES
-    &smem_fault_bench,
-#endif
-};
+#define DECLARE(name) extern const struct smem_bench smem_##name##_bench;
+SMEM_BENCHES(DECLARE)
+SMEM_TEST_ONLY_BENCHES(DECLARE)
+
+#define ENTRY(name) &smem_##name##_bench,
+const struct smem_bench *const smem_benches[] = { SMEM_BENCHES(ENTRY) SMEM_TEST_ONLY_BENCHES(ENTRY) };
 const size_t smem_n_benches = sizeof(smem_benches) / sizeof(smem_benches[0]);

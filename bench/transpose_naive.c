@@ -1,23 +1,14 @@
 /* Transpose with no shared memory: reads coalesced, writes strided by n, so every 4-byte store
  * is a 32-byte sector of its own. The floor the shared-memory tile lifts. */
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
-#include "transpose.h"
+#include "transpose_family.h"
 
-static const int64_t mibs[] = { 64, 256 };
-static const int64_t quick_mibs[] = { 64 };
+static const struct smem_axis transpose_naive_axes[] = { SMEM_TRANSPOSE_MIB_AXIS };
 
-static const struct smem_axis transpose_naive_axes[] = {
-    { .name = "mib", .unit = "MiB", .help = "matrix size (a square of 1, 4, 16, 64, 256 or 1024 MiB)",
-      .defaults = mibs, .n_defaults = SMEM_ARRAY_LEN(mibs), .quick = quick_mibs,
-      .n_quick = SMEM_ARRAY_LEN(quick_mibs), .min = 1, .max = 4096 },
-};
-
-static int transpose_naive_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why,
-                                size_t len)
+static int transpose_naive_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                                char *why, size_t len)
 {
     (void)dev;
-    return smem_transpose_plan(v[0], SMEM_TRANSPOSE_NAIVE, p, why, len);
+    return smem_transpose_plan(pt, SMEM_TRANSPOSE_NAIVE, p, why, len);
 }
 
 const struct smem_bench smem_transpose_naive_bench = {
@@ -25,6 +16,9 @@ const struct smem_bench smem_transpose_naive_bench = {
     .summary = "transpose without shared memory (strided writes): the baseline of the tiled transpose",
     .axes = transpose_naive_axes,
     .n_axes = SMEM_ARRAY_LEN(transpose_naive_axes),
+    .sweeps = { "tile" },
+    .predictable = true,
+    .kernel_file = "transpose",
     .plan = transpose_naive_plan,
     .metrics = smem_transpose_metrics,
     .baseline = &smem_vs_copy,

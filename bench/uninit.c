@@ -2,39 +2,39 @@
  * word of each block's allocation, and the next kernel's blocks, given the same allocation, read
  * theirs before writing: stale_pct is the share of words still holding the previous kernel's data.
  * The count is checked against the host's own count of the dumped contents. */
+#include <math.h>
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
 #include "bench.h"
+#include "common.h"
+#include "smem.h"
+#include "uninit.h"
 
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
-
-#define K 1024
-static const int64_t sizes[] = { 16 * K, 48 * K, 96 * K };
-static const int64_t quick_sizes[] = { 16 * K };
+static const int64_t sizes[] = { 16 * SMEM_KIB, 48 * SMEM_KIB, 96 * SMEM_KIB };
+static const int64_t quick_sizes[] = { 16 * SMEM_KIB };
 
 static const struct smem_axis uninit_axes[] = {
     { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory of both kernels (a multiple of 4)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
-      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 4, .max = 228 * K },
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 4, .max = 228 * SMEM_KIB },
 };
 
-static int uninit_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int uninit_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                       size_t len)
 {
-    if (v[0] % 4 || v[0] > dev->smem_per_block_optin) {
-        smem_fmt(why, len, "%lld bytes: expected a multiple of 4 up to the opt-in ceiling of %lld", (long long)v[0],
+    int64_t bytes = smem_axis_value(pt, "dyn_smem_bytes");
+
+    if (bytes % 4 || bytes > dev->smem_per_block_optin) {
+        smem_fmt(why, len, "%lld bytes: expected a multiple of 4 up to the opt-in ceiling of %lld", (long long)bytes,
                  (long long)dev->smem_per_block_optin);
         return SMEM_ESKIP;
     }
     p->block = SMEM_UNINIT_BLOCK;
     p->grid = 0;    /* one full wave: every SM's shared memory filled, then read */
-    p->dyn_smem = (size_t)v[0];
+    p->dyn_smem = (size_t)bytes;
     p->regs = 16;
-    p->optin = v[0] > dev->smem_per_block;
-    p->work = v[0] / 4;
+    p->optin = bytes > dev->smem_per_block;
+    p->work = bytes / 4;
     return SMEM_OK;
 }
 
@@ -45,16 +45,16 @@ struct uninit_state {
     double stale_pct;
 };
 
-static const void *uninit_kernel(const struct smem_plan *p)
+static const void *uninit_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_uninit_peek_fn();
 }
 
 static int uninit_setup(struct smem_case *c)
 {
     struct uninit_state *s = calloc(1, sizeof(*s));
-    size_t words = (size_t)c->plan.work * c->grid;
+    size_t words = (size_t)c->plan->work * c->grid;
     struct cudaFuncAttributes peek;
     int rc = SMEM_OK;
 
@@ -80,7 +80,7 @@ static int uninit_launch(struct smem_case *c)
     struct uninit_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_uninit_launch(c->grid, c->plan.dyn_smem, s->dump, s->stale, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_uninit_launch(c->grid, c->plan->dyn_smem, s->dump, s->stale, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -89,7 +89,7 @@ fail:
 static int uninit_verify(struct smem_case *c)
 {
     struct uninit_state *s = c->priv;
-    size_t words = (size_t)c->plan.work, total = 0;
+    size_t words = (size_t)c->plan->work, total = 0;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_dump, s->dump, words * c->grid * sizeof(uint32_t), cudaMemcpyDeviceToHost));
@@ -129,12 +129,16 @@ static void uninit_teardown(struct smem_case *c)
 
 static void uninit_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    (void)t;
 #if SMEM_HAVE_CUDA
-    smem_metrics_add(m, "stale_pct", "%", ((const struct uninit_state *)c->priv)->stale_pct, 100);
+    const struct uninit_state *s = c->priv;
+    double pct = s ? s->stale_pct : NAN;   /* no state: a case that was never verified */
 #else
-    (void)c, (void)m;
+    double pct = NAN;
+    (void)c;
 #endif
+
+    (void)t;
+    smem_metrics_add(m, "stale_pct", "%", pct, 100, SMEM_HIGHER_IS_BETTER);
 }
 
 const struct smem_bench smem_uninit_bench = {
@@ -142,6 +146,8 @@ const struct smem_bench smem_uninit_bench = {
     .summary = "shared memory is not cleared between kernels: the share of words a block finds still holding old data",
     .axes = uninit_axes,
     .n_axes = SMEM_ARRAY_LEN(uninit_axes),
+    .sweeps = { "uninit" },
+    .kernel_file = "uninit",
     .plan = uninit_plan,
     .metrics = uninit_metrics,
 #if SMEM_HAVE_CUDA

@@ -1,7 +1,7 @@
 /* A clock probe for kernels that cannot carry their own marks: one thread spins for spin_ns of
  * %globaltimer and records the cycles that passed. */
 #include "clock.cuh"
-#include "kernels.h"
+#include "clock.h"
 
 __global__ void clock_kernel(unsigned long long spin_ns, smem_clock *clk)
 {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "kernels.h"
+#include "latency.h"
 
 template <bool ADDR>
 __global__ void __launch_bounds__(32)

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "kernels.h"
+#include "load.h"
 
 template <int W> struct lds;
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "kernels.h"
+#include "transpose.h"
 
 #define TILE 32
 #define ROWS 8

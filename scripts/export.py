@@ -5,8 +5,9 @@
 
 Every value goes out with its unit and which way is better: each metric's "better" field in the
 file ("higher" or "lower"), or for files written before it, the reader's table by metric name and
-unit (times, cycles, slowdowns and conflict passes are better lower; rates and shares of a
-ceiling higher). The median time of a point is always better lower.
+unit, which follows the benchmarks' descriptors (times, cycles, slowdowns and conflict passes are
+better lower; rates, shares of a ceiling and uninit's stale share higher). The median time of a
+point is always better lower.
 
   gab-smaller  github-action-benchmark "customSmallerIsBetter": each point's median time (ns, with
                half its interquartile range) and every metric that is better lower (latency in

@@ -288,11 +288,11 @@ def metric(r, name):
     return float(v) if _is_number(v) and math.isfinite(v) else None
 
 
-# Which way is better, for files written before each metric carried "better": by metric name first,
-# then by unit. Rates and shares of a ceiling or reference are better higher; times, cycles,
-# slowdowns and conflict passes lower; the stale share of uninit (data another kernel left behind)
-# and the allocation size (the point's own footprint) lower.
-BETTER_BY_NAME = {"stale_pct": "lower", "alloc_bytes": "lower", "predicted_slowdown": "lower",
+# Which way is better, for files written before each metric carried "better" (the benchmark
+# descriptors' directions, bench/*.c): by metric name first, then by unit. Rates and shares of a
+# ceiling or reference are better higher, and so is uninit's stale share (what the benchmark looks
+# for); times, cycles, slowdowns, conflict passes and the allocation a point spends lower.
+BETTER_BY_NAME = {"stale_pct": "higher", "alloc_bytes": "lower", "predicted_slowdown": "lower",
                   "slowdown": "lower", "wavefronts": "lower"}
 BETTER_BY_UNIT = {"ns": "lower", "us": "lower", "ms": "lower", "s": "lower", "cycles": "lower", "x": "lower",
                   "passes/request": "lower", "B": "lower",

@@ -2,7 +2,8 @@
 # Every test, in three builds, ending with one line "N passed, N failed, N skipped":
 #   build/       the release build: unit tests, the command-line error table, the result-file tools,
 #                and the GPU suite (skipped, exit 77, where there is no GPU)
-#   build-asan/  the host code alone under AddressSanitizer and UndefinedBehaviorSanitizer
+#   build-asan/  the host code alone (no CUDA, no NVML code) under AddressSanitizer and
+#                UndefinedBehaviorSanitizer
 #   build-fuzz/  clang and libFuzzer: the parser and reader fuzzers, corpus first, then a bounded run
 # Sets everything up first (scripts/setup.sh --dev). Extra arguments go to the release build's
 # meson test, e.g. scripts/test.sh --setup memcheck --suite gpu (then only that build runs).
@@ -20,7 +21,7 @@ logs+=(build/meson-logs/testlog.json)
 if [ $# -eq 0 ]; then
   echo "== host code under AddressSanitizer and UndefinedBehaviorSanitizer" >&2
   [ -f build-asan/build.ninja ] ||
-    meson setup build-asan -Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false \
+    meson setup build-asan -Dcuda=disabled -Dnvml=disabled -Db_sanitize=address,undefined -Db_lundef=false \
       -Dbuildtype=debugoptimized >&2 || exit 1
   ninja -C build-asan >&2 || exit 1
   meson test -C build-asan --print-errorlogs || rc=1

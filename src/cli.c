@@ -239,10 +239,7 @@ int smem_cli_check_output(const char *path, bool force)
         smem_error("invalid output path \"%s\"; expected a file name", path);
         return SMEM_EINVAL;
     }
-    if (slash)
-        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    else
-        smem_fmt(dir, sizeof(dir), ".");
+    smem_path_dir(path, dir, sizeof(dir));
     if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
         smem_error("cannot write \"%s\": directory \"%s\" does not exist", path, dir);
         return SMEM_EINVAL;

@@ -1,11 +1,12 @@
 /* Reading a real device: every property that bears on shared memory, the versions, the PCI bus id
  * and the SM clock measured with clock64 against %globaltimer. */
-#include "device.h"
+#include "device_open.h"
 
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "gpu.h"
+#include "clock.h"
+#include "cuda_status.h"
+#include "nvml.h"
 
 int smem_device_count(char *why, size_t why_len)
 {

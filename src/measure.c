@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../kernels/kernels.h"
-#include "gpu.h"
+#include "clock.h"
+#include "cuda_status.h"
 
 volatile sig_atomic_t smem_interrupted;
 

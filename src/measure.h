@@ -6,7 +6,7 @@
 #include <signal.h>
 #include <stddef.h>
 
-#include "../bench/bench.h"
+#include "bench.h"
 #include "stats.h"
 
 /* Set by the SIGINT/SIGTERM handler to the signal's number; the loops stop at the next sample. */

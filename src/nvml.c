@@ -1,15 +1,18 @@
 /* NVML through dlopen: the driver's libnvidia-ml.so.1 is present wherever a GPU is, and absent on
  * build and CI machines, so linking against it would stop smembench from starting there. The few
  * entry points used are declared here by their documented C signatures (NVML API reference);
- * nvmlDevice_t is an opaque pointer and every call returns 0 on success. */
+ * nvmlDevice_t is an opaque pointer and every call returns 0 on success. Built with -Dnvml=disabled
+ * there is no loading code at all and every reading is absent. */
 #define _GNU_SOURCE
 #include "nvml.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "smem.h"
+
+#if SMEM_HAVE_NVML
+#include <dlfcn.h>
+#include <pthread.h>
 
 typedef void *nvml_device;
 enum { NVML_TEMPERATURE_GPU = 0, NVML_CLOCK_SM = 1 };
@@ -66,6 +69,16 @@ void smem_nvml_read(const char *pci_bus_id, struct smem_nvml *out)
     if (nvml.reasons)
         nvml.reasons(d, &out->reasons);
 }
+
+#else
+
+void smem_nvml_read(const char *pci_bus_id, struct smem_nvml *out)
+{
+    (void)pci_bus_id;
+    memset(out, 0, sizeof(*out));   /* not built: absent, as on a machine without the driver */
+}
+
+#endif
 
 void smem_nvml_reason_names(unsigned long long reasons, char *buf, size_t len)
 {

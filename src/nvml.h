@@ -1,20 +1,13 @@
 /* NVML, loaded at run time (dlopen of libnvidia-ml.so.1, which ships with the driver): temperature,
  * power, SM clock and clock-event reasons of a device found by its PCI bus id, so NVML's numbering
- * and CUDA's are matched by the bus, never by position. Nothing is needed at build time. */
+ * and CUDA's are matched by the bus, never by position. Nothing is needed at build time, and
+ * -Dnvml=disabled leaves the loading code out (every reading absent). */
 #ifndef SMEM_NVML_H
 #define SMEM_NVML_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
-struct smem_nvml {
-    bool ok;                        /* false: NVML missing or the device not found */
-    unsigned index;                 /* NVML's own number of the device */
-    unsigned temperature_c;
-    double power_w;
-    unsigned sm_clock_mhz;
-    unsigned long long reasons;     /* clock-event (throttle) reason bits */
-};
+#include "device.h"   /* struct smem_nvml */
 
 /* Reads the device with this PCI bus id ("0000:00:06.0"). */
 void smem_nvml_read(const char *pci_bus_id, struct smem_nvml *out);

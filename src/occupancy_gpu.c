@@ -4,8 +4,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "gpu.h"
+#include "cuda_status.h"
+#include "residency.h"
 
 int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm)
 {

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nvml.h"
 #include "smem.h"
 
 #ifndef SMEM_GIT
@@ -223,6 +224,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         smem_json_number(mo, "value", m->value);
         cJSON_AddStringToObject(mo, "unit", m->unit);
         smem_json_number(mo, "ceiling", m->ceiling > 0 ? m->ceiling : NAN);
+        cJSON_AddStringToObject(mo, "better", m->better == SMEM_LOWER_IS_BETTER ? "lower" : "higher");
     }
 
     occ = cJSON_AddObjectToObject(o, "occupancy");
@@ -244,49 +246,37 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     return SMEM_OK;
 }
 
-void smem_report_add_devices(cJSON *doc, const struct smem_device *devs, int n)
+void smem_report_add_devices(cJSON *doc, const struct smem_device_run *runs, int n)
 {
     cJSON *arr = cJSON_AddArrayToObject(doc, "devices");
 
     for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(arr, device_record(&devs[i]));
+        cJSON_AddItemToArray(arr, device_record(&runs[i].dev));
 }
 
-void smem_report_spread(cJSON *doc, const struct smem_result *results, const size_t *done, int n_devs, size_t n)
+void smem_report_spread(cJSON *doc, const struct smem_point *points, const struct smem_spread *spread, size_t n)
 {
     cJSON *arr = cJSON_AddArrayToObject(doc, "spread");
 
     for (size_t i = 0; i < n; i++) {
-        int fast = -1, slow = -1, count = 0;
+        const struct smem_spread *sp = &spread[i];
+        const struct smem_bench *b = points[i].bench;
         cJSON *o, *params;
-        const struct smem_bench *b;
 
-        for (int d = 0; d < n_devs; d++) {
-            const struct smem_result *r = &results[(size_t)d * n + i];
-            if (i >= done[d] || r->status != SMEM_POINT_OK)
-                continue;
-            count++;
-            if (fast < 0 || r->time_ns.median < results[(size_t)fast * n + i].time_ns.median)
-                fast = d;
-            if (slow < 0 || r->time_ns.median > results[(size_t)slow * n + i].time_ns.median)
-                slow = d;
-        }
-        if (count < 2)
+        if (sp->devices < 2)
             continue;
-        b = results[i].point->bench;
         o = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, o);
         cJSON_AddStringToObject(o, "bench", b->name);
         params = cJSON_AddObjectToObject(o, "params");
         for (size_t a = 0; a < b->n_axes; a++)
-            cJSON_AddNumberToObject(params, b->axes[a].name, (double)results[i].point->values[a]);
-        cJSON_AddNumberToObject(o, "devices", count);
-        cJSON_AddNumberToObject(o, "fastest_device_index", fast);
-        cJSON_AddNumberToObject(o, "slowest_device_index", slow);
-        json_int(o, "fastest_median_ns", results[(size_t)fast * n + i].time_ns.median);
-        json_int(o, "slowest_median_ns", results[(size_t)slow * n + i].time_ns.median);
-        smem_json_number(o, "spread_pct", 100.0 * (results[(size_t)slow * n + i].time_ns.median /
-                                                   results[(size_t)fast * n + i].time_ns.median - 1));
+            cJSON_AddNumberToObject(params, b->axes[a].name, (double)points[i].values[a]);
+        cJSON_AddNumberToObject(o, "devices", sp->devices);
+        cJSON_AddNumberToObject(o, "fastest_device_index", sp->fastest);
+        cJSON_AddNumberToObject(o, "slowest_device_index", sp->slowest);
+        json_int(o, "fastest_median_ns", sp->fastest_ns);
+        json_int(o, "slowest_median_ns", sp->slowest_ns);
+        smem_json_number(o, "spread_pct", sp->pct);
     }
 }
 
@@ -331,10 +321,7 @@ int smem_report_write(const cJSON *doc, const char *path, bool force)
         return rc;
     }
     slash = strrchr(path, '/');
-    if (slash)
-        smem_fmt(dir, sizeof(dir), "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    else
-        smem_fmt(dir, sizeof(dir), ".");
+    smem_path_dir(path, dir, sizeof(dir));
     smem_fmt(tmp, sizeof(tmp), "%s/.%s.tmp.XXXXXX", dir, slash ? slash + 1 : path);
     fd = mkstemp(tmp);
     if (fd < 0) {

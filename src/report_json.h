@@ -8,6 +8,7 @@
 
 #include "device.h"
 #include "result.h"
+#include "runner.h"
 
 struct smem_run_info {
     int argc;
@@ -28,12 +29,11 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index);
 
 /* Adds the "devices" array of a several-device run. */
-void smem_report_add_devices(cJSON *doc, const struct smem_device *devs, int n);
+void smem_report_add_devices(cJSON *doc, const struct smem_device_run *runs, int n);
 
 /* Adds "spread": per point run by two or more devices, the fastest and slowest median and the
- * spread between them. results holds n points per device, device after device; done[d] of them
- * finished on device d. */
-void smem_report_spread(cJSON *doc, const struct smem_result *results, const size_t *done, int n_devs, size_t n);
+ * spread between them (spread[i] of points[i], from smem_run_spread). */
+void smem_report_spread(cJSON *doc, const struct smem_point *points, const struct smem_spread *spread, size_t n);
 
 /* Marks the run as interrupted by signal sig, or ended early by a sticky CUDA error (sig 0, why). */
 void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why);

@@ -3,6 +3,7 @@
 #include "runner.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,8 @@
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "../kernels/kernels.h"
-#include "gpu.h"
+#include "clock.h"
+#include "cuda_status.h"
 #include "measure.h"
 #endif
 
@@ -49,6 +50,17 @@ static void plan_func(const struct smem_device *d, const struct smem_plan *p, bo
     f->max_threads_per_block = (int)p->block;
 }
 
+int smem_run_blocks_per_sm(const struct smem_device *d, const struct smem_plan *p)
+{
+    struct smem_prediction pr;
+    struct smem_func f;
+
+    plan_func(d, p, false, &f);
+    if (smem_occupancy_predict(d, &f, (int)p->block, p->dyn_smem, p->carveout_pct, &pr))
+        return SMEM_EINVAL;
+    return pr.blocks_per_sm;
+}
+
 static void record_prediction(struct smem_result *r, const struct smem_prediction *pr)
 {
     r->occ.predicted = pr->blocks_per_sm;
@@ -69,7 +81,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         struct smem_func f;
 
         result_init(r, &points[i]);
-        if (b->plan(points[i].values, dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+        if (b->plan(&points[i], dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
             r->status = SMEM_POINT_SKIPPED;
             continue;
         }
@@ -143,10 +155,97 @@ void smem_run_derive(struct smem_result *results, size_t n)
                 continue;
             smem_metrics_add(&r->metrics, bl->derived, bl->unit,
                              bl->scale * (bl->this_over_baseline ? mine->value / theirs->value
-                                                                 : theirs->value / mine->value), 0);
+                                                                 : theirs->value / mine->value), 0, bl->better);
             break;
         }
     }
+}
+
+void smem_point_fail(struct smem_result *r, int rc, const char *what, const char *own, const char *cuda)
+{
+    r->status = SMEM_POINT_FAILED;
+    if (r->reason[0])
+        return;
+    smem_fmt(r->reason, sizeof(r->reason), "%s: %s", what,
+             own && own[0] ? own
+             : (rc == SMEM_ECUDA || rc == SMEM_ESTICKY) && cuda && cuda[0] ? cuda
+             : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
+}
+
+void smem_run_spread(const struct smem_device_run *runs, int n_runs, size_t n, struct smem_spread *spread)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct smem_spread *sp = &spread[i];
+
+        *sp = (struct smem_spread){ .fastest = -1, .slowest = -1, .fastest_ns = NAN, .slowest_ns = NAN, .pct = NAN };
+        for (int d = 0; d < n_runs; d++) {
+            const struct smem_result *r = &runs[d].results[i];
+            if (i >= runs[d].out.done || r->status != SMEM_POINT_OK)
+                continue;
+            if (sp->fastest < 0 || r->time_ns.median < sp->fastest_ns) {
+                sp->fastest = d;
+                sp->fastest_ns = r->time_ns.median;
+            }
+            if (sp->slowest < 0 || r->time_ns.median > sp->slowest_ns) {
+                sp->slowest = d;
+                sp->slowest_ns = r->time_ns.median;
+            }
+            sp->devices++;
+        }
+        if (sp->devices > 1)
+            sp->pct = 100.0 * (sp->slowest_ns / sp->fastest_ns - 1);
+    }
+}
+
+/* One device's share of a several-device run: the whole plan, on its own host thread and stream. */
+struct worker {
+    struct smem_device_run *run;
+    const struct smem_point *points;
+    size_t n;
+    struct smem_run_settings settings;
+    int rc;
+};
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+
+    w->rc = smem_run_measure(&w->run->dev, w->points, w->n, &w->settings, w->run->results, &w->run->out);
+    return NULL;
+}
+
+int smem_run_devices(struct smem_device_run *runs, int n_runs, const struct smem_point *points, size_t n,
+                     const struct smem_run_settings *s)
+{
+    struct worker *w = calloc((size_t)n_runs, sizeof(*w));
+    pthread_t *t = calloc((size_t)n_runs, sizeof(*t));
+    int rc = SMEM_OK;
+
+    if (!w || !t) {
+        rc = SMEM_ENOMEM;
+        goto out;
+    }
+    for (int d = 0; d < n_runs; d++) {
+        w[d] = (struct worker){ .run = &runs[d], .points = points, .n = n, .settings = *s };
+        if (n_runs > 1)
+            w[d].settings.progress = false;   /* one bar cannot show several devices */
+        if (pthread_create(&t[d], NULL, work, &w[d])) {
+            smem_error("cannot start a thread for device %d", runs[d].dev.ordinal);
+            for (int k = 0; k < d; k++)
+                pthread_join(t[k], NULL);
+            rc = SMEM_ENOMEM;
+            goto out;
+        }
+    }
+    for (int d = 0; d < n_runs; d++) {
+        pthread_join(t[d], NULL);
+        if (w[d].rc)
+            rc = w[d].rc;
+    }
+out:
+    free(w);
+    free(t);
+    return rc;
 }
 
 void smem_results_free(struct smem_result *results, size_t n)
@@ -188,13 +287,9 @@ fail:
     return rc;
 }
 
-static int fail_point(struct smem_result *r, int rc, const char *what)
+static int fail_point(struct smem_result *r, int rc, const struct smem_case *c, const char *what)
 {
-    r->status = SMEM_POINT_FAILED;
-    if (!r->reason[0])
-        smem_fmt(r->reason, sizeof(r->reason), "%s: %s", what,
-                 rc == SMEM_ECUDA || rc == SMEM_ESTICKY ? smem_cuda_last_error()
-                 : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
+    smem_point_fail(r, rc, what, c->reason, smem_cuda_last_error());
     return rc;
 }
 
@@ -221,50 +316,51 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     struct smem_func f;
     struct smem_prediction pr;
     struct smem_measurement m;
+    struct smem_plan plan = { .carveout_pct = -1 };
     const void *fn;
     int rc;
 
     memset(&c, 0, sizeof(c));
+    c.plan = &plan;
     c.bench = b;
     c.values = pt->values;
     c.dev = d;
     c.stream = stream;
     c.clk = clk;
     c.seed = s->seed;
-    c.plan.carveout_pct = -1;
     smem_cuda_clear();
-    if (b->plan(pt->values, d, &c.plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+    if (b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
         r->status = SMEM_POINT_SKIPPED;
         return SMEM_OK;
     }
     if (s->check && b->check_work)
-        c.plan.work = b->check_work;
-    result_plan(r, &c.plan);
+        plan.work = b->check_work;
+    result_plan(r, &plan);
     memset(&f, 0, sizeof(f));
     memset(&pr, 0, sizeof(pr));
-    if (!c.plan.block) {
+    if (!plan.block) {
         /* a library call: no kernel of ours, no occupancy to report */
         c.grid = 0;
         goto run;
     }
-    fn = b->kernel(&c.plan);
+    fn = b->kernel(&c);
     if ((rc = smem_occupancy_func(fn, &f)))
-        return fail_point(r, rc, "reading the kernel's attributes");
-    if ((rc = set_attributes(d, fn, &c.plan, s->no_optin, f.static_smem)))
-        return fail_point(r, rc, "setting the kernel's attributes");
+        return fail_point(r, rc, &c, "reading the kernel's attributes");
+    if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
+        return fail_point(r, rc, &c, "setting the kernel's attributes");
     if ((rc = smem_occupancy_func(fn, &f)))
-        return fail_point(r, rc, "reading the kernel's attributes");
+        return fail_point(r, rc, &c, "reading the kernel's attributes");
     r->regs = f.regs;
     r->static_smem = f.static_smem;
     r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
-    smem_occupancy_api(fn, (int)c.plan.block, c.plan.dyn_smem, &r->occ.api);
-    if (!smem_occupancy_predict(d, &f, (int)c.plan.block, c.plan.dyn_smem, c.plan.carveout_pct, &pr))
+    smem_occupancy_api(fn, (int)plan.block, plan.dyn_smem, &r->occ.api);
+    if (!smem_occupancy_predict(d, &f, (int)plan.block, plan.dyn_smem, plan.carveout_pct, &pr))
         record_prediction(r, &pr);
     if (r->occ.api >= 0) {
-        r->occ.warps_per_sm = r->occ.api * (int)((c.plan.block + 31) / 32);
+        r->occ.warps_per_sm = r->occ.api * (int)((plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
     }
-    c.grid = c.plan.grid ? c.plan.grid
+    c.grid = plan.grid ? plan.grid
                          : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
     r->grid = c.grid;
 run:
@@ -274,13 +370,13 @@ run:
             smem_fmt(r->reason, sizeof(r->reason), "%s", c.reason);
             rc = SMEM_OK;
         } else {
-            fail_point(r, rc, "setup");
+            fail_point(r, rc, &c, "setup");
         }
         goto out;
     }
     /* verify before timing: a kernel that has not matched its reference has no timing */
     if ((rc = b->launch(&c)) || (rc = SMEM_CUDA_STATUS(cudaStreamSynchronize((cudaStream_t)stream)))) {
-        fail_point(r, rc, "launch");
+        fail_point(r, rc, &c, "launch");
         goto out;
     }
     if ((rc = b->verify(&c))) {
@@ -288,7 +384,7 @@ run:
             r->status = SMEM_POINT_FAILED;
             smem_fmt(r->reason, sizeof(r->reason), "wrong result: %s", c.reason);
         } else {
-            fail_point(r, rc, "verify");
+            fail_point(r, rc, &c, "verify");
         }
         goto out;
     }
@@ -301,7 +397,7 @@ run:
     rc = smem_measure(&c, &s->rule, s->cold, &m);
     if (rc) {
         if (rc != SMEM_EINTR)
-            fail_point(r, rc, "timing");
+            fail_point(r, rc, &c, "timing");
         free(m.samples_ns);
         goto out;
     }
@@ -313,10 +409,10 @@ run:
     r->status = SMEM_POINT_OK;
     physics_check(r);
 
-    if (c.plan.block) {
+    if (plan.block) {
         char why[256] = "";
         struct smem_residency res;
-        int prc = smem_occupancy_measure(d, (int)c.plan.block, f.static_smem + c.plan.dyn_smem, c.plan.carveout_pct,
+        int prc = smem_occupancy_measure(d, (int)plan.block, f.static_smem + plan.dyn_smem, plan.carveout_pct,
                                          f.regs, &res, why, sizeof(why));
         r->occ.measured = res.blocks_per_sm;
         r->occ.measured_sms = res.sms_used;

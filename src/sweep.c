@@ -8,19 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runner.h"
 #include "smem.h"
 
+/* Name and summary only: the benchmarks say which sweeps they belong to (bench/<name>.c, .sweeps). */
 const struct smem_sweep smem_sweeps[] = {
-    { "all", "every benchmark", { NULL }, false },
-    { "bandwidth", "peak shared-memory load throughput, bytes/clock/SM against 128", { "bandwidth", NULL }, false },
-    { "bank", "stride 1..33 at 4/8/16-byte accesses: slowdown against the bank model's conflict degree", { "bank", NULL }, false },
-    { "carveout", "preferred carveout 0..100 %: a shared-memory footprint kernel against an L1-reliant gather", { "footprint", "gather", NULL }, true },
-    { "dynamic", "dynamic shared memory 0 .. opt-in maximum: the occupancy staircase, the 48 KiB opt-in, static vs dynamic", { "dynamic", "static", NULL }, true },
-    { "latency", "shared-memory load-to-use latency in cycles (pointer chase)", { "latency", NULL }, false },
-    { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", { "reduction", "copy", NULL }, false },
-    { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy",
-      { "matmul", "matmul_rb", "cublas", "transpose", "transpose_naive", "copy", NULL }, true },
-    { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", { "uninit", NULL }, false },
+    { "all", "every benchmark", true },
+    { "bandwidth", "peak shared-memory load throughput, bytes/clock/SM against 128", false },
+    { "bank", "stride 1..33 at 4/8/16-byte accesses: slowdown against the bank model's conflict degree", false },
+    { "carveout", "preferred carveout 0..100 %: a shared-memory footprint kernel against an L1-reliant gather", false },
+    { "dynamic", "dynamic shared memory 0 .. opt-in maximum: the occupancy staircase, the 48 KiB opt-in, static vs dynamic", false },
+    { "latency", "shared-memory load-to-use latency in cycles (pointer chase)", false },
+    { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", false },
+    { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy", false },
+    { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", false },
 };
 const size_t smem_n_sweeps = SMEM_ARRAY_LEN(smem_sweeps);
 
@@ -32,13 +33,57 @@ const struct smem_sweep *smem_sweep_find(const char *name)
     return NULL;
 }
 
-bool smem_sweep_bench_predictable(const struct smem_bench *b)
+static bool names_sweep(const struct smem_bench *b, const char *name)
 {
-    for (size_t s = 0; s < smem_n_sweeps; s++)
-        for (size_t k = 0; smem_sweeps[s].predictable && smem_sweeps[s].benches[k]; k++)
-            if (!strcmp(smem_sweeps[s].benches[k], b->name))
-                return true;
+    for (size_t k = 0; k < SMEM_MAX_BENCH_SWEEPS && b->sweeps[k]; k++)
+        if (!strcmp(b->sweeps[k], name))
+            return true;
     return false;
+}
+
+bool smem_sweep_has(const struct smem_sweep *sw, const struct smem_bench *b)
+{
+    return sw->every || names_sweep(b, sw->name);
+}
+
+bool smem_sweep_predictable(const struct smem_sweep *sw)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < smem_n_benches; i++) {
+        if (!smem_sweep_has(sw, smem_benches[i]))
+            continue;
+        if (!smem_benches[i]->predictable)
+            return false;
+        n++;
+    }
+    return n > 0;
+}
+
+int smem_sweep_check(const struct smem_sweep *sweeps, size_t n_sweeps, const struct smem_bench *const *benches,
+                     size_t n_benches, char *why, size_t why_len)
+{
+    for (size_t s = 0; s < n_sweeps; s++) {
+        bool named = sweeps[s].every;
+        for (size_t i = 0; i < n_benches && !named; i++)
+            named = names_sweep(benches[i], sweeps[s].name);
+        if (!named) {
+            smem_fmt(why, why_len, "sweep \"%s\" has no benchmark: no descriptor names it", sweeps[s].name);
+            return SMEM_EINVAL;
+        }
+    }
+    for (size_t i = 0; i < n_benches; i++)
+        for (size_t k = 0; k < SMEM_MAX_BENCH_SWEEPS && benches[i]->sweeps[k]; k++) {
+            bool found = false;
+            for (size_t s = 0; s < n_sweeps && !found; s++)
+                found = !sweeps[s].every && !strcmp(sweeps[s].name, benches[i]->sweeps[k]);
+            if (!found) {
+                smem_fmt(why, why_len, "benchmark %s names sweep \"%s\", which does not exist", benches[i]->name,
+                         benches[i]->sweeps[k]);
+                return SMEM_EINVAL;
+            }
+        }
+    return SMEM_OK;
 }
 
 void smem_point_describe(const struct smem_point *p, char *buf, size_t len)
@@ -68,10 +113,10 @@ static int parse_number(const char *s, const char *end, int64_t *out)
     memcpy(buf, s, len);
     buf[len] = '\0';
     if (len > 1 && (buf[len - 1] == 'K' || buf[len - 1] == 'k')) {
-        mult = 1024;
+        mult = (long long)SMEM_KIB;
         buf[--len] = '\0';
     } else if (len > 1 && (buf[len - 1] == 'M' || buf[len - 1] == 'm')) {
-        mult = 1024 * 1024;
+        mult = (long long)(SMEM_KIB * SMEM_KIB);
         buf[--len] = '\0';
     }
     if (!isdigit((unsigned char)buf[0]) && !((buf[0] == '-' || buf[0] == '+') && isdigit((unsigned char)buf[1])))
@@ -211,7 +256,7 @@ static void sweep_names(char *buf, size_t len, bool predictable_only)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < smem_n_sweeps; i++)
-        if (!predictable_only || smem_sweeps[i].predictable)
+        if (!predictable_only || smem_sweep_predictable(&smem_sweeps[i]))
             smem_append(buf, len, ", ", "%s", smem_sweeps[i].name);
 }
 
@@ -227,18 +272,16 @@ static int add_sweep(const char *name, bool predict, const struct smem_bench **b
         smem_error("unknown sweep \"%s\"; known sweeps: %s", name, names);
         return SMEM_EINVAL;
     }
-    if (predict && !sw->predictable && sw->benches[0]) {
+    if (predict && !sw->every && !smem_sweep_predictable(sw)) {
         sweep_names(names, sizeof(names), true);
         smem_error("sweep \"%s\" needs a GPU and cannot run in predict mode; predictable sweeps: %s", name, names);
         return SMEM_EINVAL;
     }
     for (size_t i = 0; i < smem_n_benches; i++) {
         const struct smem_bench *b = smem_benches[i];
-        bool in = !sw->benches[0];
-        for (size_t k = 0; !in && sw->benches[k]; k++)
-            in = !strcmp(sw->benches[k], b->name);
-        if (in && predict && !sw->benches[0])   /* "all" in predict mode: the predictable ones */
-            in = smem_sweep_bench_predictable(b);
+        bool in = smem_sweep_has(sw, b);
+        if (in && predict && sw->every)   /* "all" in predict mode: the predictable ones */
+            in = b->predictable;
         if (in && !bench_listed(benches, *nb, b)) {
             owner[*nb] = sw->name;
             benches[(*nb)++] = b;
@@ -268,7 +311,7 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             smem_error("unknown benchmark \"%s\"; known benchmarks: %s", r->bench, names);
             return SMEM_EINVAL;
         }
-        if (r->predict && !smem_sweep_bench_predictable(b)) {
+        if (r->predict && !b->predictable) {
             smem_error("benchmark \"%s\" needs a GPU and cannot run in predict mode; the carveout, dynamic and "
                        "tile sweeps' benchmarks can", r->bench);
             return SMEM_EINVAL;
@@ -314,7 +357,8 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
                 if (smem_sweep_parse_list(list, ax, vals[a], SMEM_MAX_AXIS_VALUES, &counts[a]))
                     goto fail;
             } else if (dev && b->device_defaults && !r->quick &&
-                       (counts[a] = b->device_defaults(dev, a, vals[a], SMEM_MAX_AXIS_VALUES)) > 0) {
+                       (counts[a] = b->device_defaults(dev, ax->name, smem_run_blocks_per_sm, vals[a],
+                                                       SMEM_MAX_AXIS_VALUES)) > 0) {
                 /* the device's own cliffs */
             } else {
                 const int64_t *d = r->quick && ax->quick ? ax->quick : ax->defaults;

@@ -1,5 +1,6 @@
-/* Named sweeps and their expansion into points: a sweep names benchmarks, each benchmark's axes
- * bring default values, --axis overrides them, and the cartesian product is the plan. */
+/* Named sweeps and their expansion into points: a sweep is a name and a summary, its benchmarks are
+ * those whose descriptors name it, each benchmark's axes bring default values, --axis overrides
+ * them, and the cartesian product is the plan. */
 #ifndef SMEM_SWEEP_H
 #define SMEM_SWEEP_H
 
@@ -7,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../bench/bench.h"
+#include "bench.h"
 
 #define SMEM_MAX_AXIS_VALUES 4096
 #define SMEM_MAX_POINTS 65536
@@ -15,15 +16,22 @@
 struct smem_sweep {
     const char *name;
     const char *summary;
-    const char *benches[8];     /* NULL-terminated; an empty list means every benchmark */
-    bool predictable;           /* runs in predict mode (occupancy only) */
+    bool every;                 /* every benchmark ("all"); otherwise those whose descriptor names it */
 };
 
 extern const struct smem_sweep smem_sweeps[];
 extern const size_t smem_n_sweeps;
 
-/* Whether b belongs to a sweep that runs in predict mode. */
-bool smem_sweep_bench_predictable(const struct smem_bench *b);
+/* Whether b belongs to sw. */
+bool smem_sweep_has(const struct smem_sweep *sw, const struct smem_bench *b);
+
+/* Whether sw runs in predict mode: it has benchmarks and every one is predictable. */
+bool smem_sweep_predictable(const struct smem_sweep *sw);
+
+/* Checks the sweeps against the benchmarks' descriptors: every sweep but an "every" one is named by
+ * some benchmark, and every sweep a benchmark names exists. SMEM_EINVAL with the first problem in why. */
+int smem_sweep_check(const struct smem_sweep *sweeps, size_t n_sweeps, const struct smem_bench *const *benches,
+                     size_t n_benches, char *why, size_t why_len);
 
 /* The sweep of that name, or NULL. */
 const struct smem_sweep *smem_sweep_find(const char *name);
@@ -33,12 +41,6 @@ const struct smem_sweep *smem_sweep_find(const char *name);
  * against [min, max] of axis. On error prints one line naming option and returns SMEM_EINVAL. */
 int smem_sweep_parse_list(const char *text, const struct smem_axis *axis, int64_t *values,
                           size_t max, size_t *n);
-
-struct smem_point {
-    const struct smem_bench *bench;
-    const char *sweep;
-    int64_t values[SMEM_MAX_AXES];
-};
 
 struct smem_override {
     const char *name;

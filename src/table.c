@@ -54,34 +54,29 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
         fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
 }
 
-void smem_table_spread(FILE *f, const struct smem_device *devs, int n_devs, const struct smem_result *results,
-                       const size_t *done, size_t n)
+void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, const struct smem_point *points,
+                       const struct smem_spread *spread, size_t n)
 {
     fprintf(f, "\nspread between devices (median time, us):\n%-44s", "point");
-    for (int d = 0; d < n_devs; d++)
-        fprintf(f, " %9s%-3d", "dev", devs[d].ordinal);
+    for (int d = 0; d < n_runs; d++)
+        fprintf(f, " %9s%-3d", "dev", runs[d].dev.ordinal);
     fprintf(f, " %8s\n", "spread");
     for (size_t i = 0; i < n; i++) {
+        const struct smem_spread *sp = &spread[i];
         char params[128], name[160];
-        double lo = 0, hi = 0;
-        int count = 0;
 
-        smem_point_describe(results[i].point, params, sizeof(params));
-        smem_fmt(name, sizeof(name), "%s %s", results[i].point->bench->name, params);
+        smem_point_describe(&points[i], params, sizeof(params));
+        smem_fmt(name, sizeof(name), "%s %s", points[i].bench->name, params);
         fprintf(f, "%-44s", name);
-        for (int d = 0; d < n_devs; d++) {
-            const struct smem_result *r = &results[(size_t)d * n + i];
-            if (i >= done[d] || r->status != SMEM_POINT_OK) {
+        for (int d = 0; d < n_runs; d++) {
+            const struct smem_result *r = &runs[d].results[i];
+            if (i >= runs[d].out.done || r->status != SMEM_POINT_OK)
                 fprintf(f, " %12s", "-");
-                continue;
-            }
-            fprintf(f, " %12.2f", r->time_ns.median / 1e3);
-            lo = count ? (r->time_ns.median < lo ? r->time_ns.median : lo) : r->time_ns.median;
-            hi = count ? (r->time_ns.median > hi ? r->time_ns.median : hi) : r->time_ns.median;
-            count++;
+            else
+                fprintf(f, " %12.2f", r->time_ns.median / 1e3);
         }
-        if (count > 1)
-            fprintf(f, " %7.2f%%%s\n", 100 * (hi / lo - 1), hi / lo > 1.05 ? " !" : "");
+        if (sp->devices > 1)
+            fprintf(f, " %7.2f%%%s\n", sp->pct, sp->slowest_ns / sp->fastest_ns > 1.05 ? " !" : "");
         else
             fprintf(f, " %8s\n", "-");
     }

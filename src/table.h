@@ -6,6 +6,7 @@
 
 #include "device.h"
 #include "result.h"
+#include "runner.h"
 
 /* Prints one row per result; occupancy as api/predicted/measured, a '!' where the driver did not
  * follow the carveout hint (measured differs from the API). */
@@ -13,7 +14,7 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
 
 /* Per point run on several devices: each device's median and the spread, slowest over fastest;
  * a spread over 5 % is marked, since one slow or misconfigured GPU in a node should stand out. */
-void smem_table_spread(FILE *f, const struct smem_device *devs, int n_devs, const struct smem_result *results,
-                       const size_t *done, size_t n);
+void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, const struct smem_point *points,
+                       const struct smem_spread *spread, size_t n);
 
 #endif

@@ -2,9 +2,9 @@
  * run a trivial kernel. Registered only in smembench-faulty (tests/meson.build). */
 #include <stdlib.h>
 
-#include "../../bench/bench.h"
-#include "../../src/gpu.h"
-#include "../../src/smem.h"
+#include "bench.h"
+#include "cuda_status.h"
+#include "smem.h"
 
 const void *smem_fault_fn(void);
 int smem_fault_launch(int *out, int fault, void *stream);
@@ -15,19 +15,20 @@ static const struct smem_axis fault_axes[] = {
     { .name = "point", .unit = "index", .help = "1 faults", .defaults = points, .n_defaults = 3, .min = 0, .max = 2 },
 };
 
-static int fault_plan(const int64_t *v, const struct smem_device *dev, struct smem_plan *p, char *why, size_t len)
+static int fault_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                      size_t len)
 {
     (void)dev, (void)why, (void)len;
     p->block = 32;
     p->grid = 1;
     p->regs = 16;
-    p->variant = v[0] == 1;
+    p->variant = smem_axis_value(pt, "point") == 1;
     return SMEM_OK;
 }
 
-static const void *fault_kernel(const struct smem_plan *p)
+static const void *fault_kernel(const struct smem_case *c)
 {
-    (void)p;
+    (void)c;
     return smem_fault_fn();
 }
 
@@ -45,7 +46,7 @@ static int fault_launch(struct smem_case *c)
 {
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_fault_launch(c->priv, c->plan.variant, c->stream));
+    SMEM_CUDA_CHECK(smem_fault_launch(c->priv, c->plan->variant, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -69,7 +70,7 @@ fail:
 static void fault_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
     (void)c;
-    smem_metrics_add(m, "launches_per_s", "1/s", 1 / t->seconds, 0);
+    smem_metrics_add(m, "launches_per_s", "1/s", 1 / t->seconds, 0, SMEM_HIGHER_IS_BETTER);
 }
 
 static void fault_teardown(struct smem_case *c)
@@ -83,6 +84,7 @@ const struct smem_bench smem_fault_bench = {
     .summary = "test only: point 1 writes out of bounds on the GPU",
     .axes = fault_axes,
     .n_axes = 1,
+    .kernel_file = "fault",   /* tests/fault/fault.cu */
     .plan = fault_plan,
     .kernel = fault_kernel,
     .setup = fault_setup,

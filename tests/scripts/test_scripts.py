@@ -109,6 +109,22 @@ def reader_rejects_missing_fields():
 
 
 @test
+def reader_accepts_metrics_with_and_without_a_direction():
+    doc = json.load(open(a_result()))
+    r = next(r for r in doc["results"] if r["metrics"])
+    name = next(iter(r["metrics"]))
+    assert "better" not in r["metrics"][name], "the committed files predate the field"
+    # without the field, the reader's table by name and unit answers (bytes per clock: higher)
+    assert smem_results.better(smem_results.parse(json.dumps(doc))["results"][doc["results"].index(r)],
+                               name) == smem_results.BETTER_BY_UNIT[r["metrics"][name]["unit"]]
+    r["metrics"][name]["better"] = "lower"
+    parsed = smem_results.parse(json.dumps(doc))
+    assert smem_results.better(parsed["results"][doc["results"].index(r)], name) == "lower"
+    r["metrics"][name]["better"] = "sideways"
+    rejected(json.dumps(doc), "sideways")
+
+
+@test
 def reader_checks_raw_samples_by_type():
     doc = json.load(open(a_result()))
     for bad, needle in ((1.5, "is 1.5"), (True, "is True"), (-3, "is -3"), (2 ** 64, "is an integer of 20 digits"),

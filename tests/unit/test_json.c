@@ -75,9 +75,9 @@ static cJSON *doc_with_one_point(struct smem_result *r, struct smem_point *pt, d
     r->occ.measured_sms = -1;
     r->regs = 29;
     r->carveout_requested = -1;
-    smem_metrics_add(&r->metrics, "bytes_per_clk_sm", "B/clk/SM", 121.5, 128);
-    smem_metrics_add(&r->metrics, "slowdown", "x", NAN, 0);
-    smem_metrics_add(&r->metrics, "other", "x", INFINITY, 0);
+    smem_metrics_add(&r->metrics, "bytes_per_clk_sm", "B/clk/SM", 121.5, 128, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(&r->metrics, "slowdown", "x", NAN, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(&r->metrics, "other", "x", INFINITY, 0, SMEM_LOWER_IS_BETTER);
     cr_assert_eq(smem_report_add(doc, r, -1), 0);
     return doc;
 }
@@ -101,6 +101,8 @@ Test(json, schema_nulls_and_integer_nanoseconds)
     m = cJSON_GetObjectItem(res, "metrics");
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "slowdown"), "value")), "NaN is null");
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "other"), "value")), "inf is null");
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "bytes_per_clk_sm"), "better")->valuestring, "higher");
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "slowdown"), "better")->valuestring, "lower");
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(res, "occupancy"), "measured")), "-1 is null");
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(res, "clock_mhz")), "no clock measured: null");
     text = cJSON_PrintUnformatted(doc);

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 
 #include "gpus.h"
-#include "load.h"
+#include "load_family.h"
 #include "occupancy.h"
 
 static struct smem_prediction predict(const char *model, int block, int regs, size_t static_smem, size_t dyn,

@@ -127,7 +127,7 @@ Test(sweep, carveout_runs_two_kernels_over_eleven_carveouts)
     cr_assert_eq(expand(&r, &p), 22);
     cr_assert_str_eq(p[0].bench->name, "footprint");
     cr_assert_str_eq(p[21].bench->name, "gather");
-    cr_assert_eq(p[21].values[0], 100);
+    cr_assert_eq(smem_axis_value(&p[21], "carveout_pct"), 100);
     free(p);
 }
 
@@ -144,8 +144,7 @@ Test(sweep, axis_override_applies_to_every_bench_that_has_it)
 
 Test(sweep, quick_bounds_the_plan)
 {
-    const char *sw[] = { "bank" };
-    struct smem_plan_request full = { .sweeps = sw, .n_sweeps = 1 }, quick = full;
+    struct smem_plan_request full = { .bench = "bank" }, quick = full;
     struct smem_point *p;
     size_t nf, nq;
 
@@ -220,11 +219,12 @@ Test(sweep, dynamic_defaults_hold_both_sides_of_every_cliff)
     for (size_t i = 0; i < n; i++) {
         if (strcmp(p[i].bench->name, "dynamic"))
             continue;
-        below |= p[i].values[0] == 115712;
-        above |= p[i].values[0] == 115840;
-        top |= p[i].values[0] == 227 * 1024;
+        int64_t bytes = smem_axis_value(&p[i], "dyn_smem_bytes");
+        below |= bytes == 115712;
+        above |= bytes == 115840;
+        top |= bytes == 227 * 1024;
         if (i > 0 && !strcmp(p[i - 1].bench->name, "dynamic"))
-            cr_assert_gt(p[i].values[0], p[i - 1].values[0], "sorted, no repeats");
+            cr_assert_gt(bytes, smem_axis_value(&p[i - 1], "dyn_smem_bytes"), "sorted, no repeats");
     }
     cr_assert(below && above && top);
     free(p);

@@ -1,21 +1,17 @@
 /* The streaming kernel's plan, host reference and GPU operations (dynamic and static). */
-#include "stream.h"
+#include "common.h"
+#include "stream_family.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,
                       struct smem_plan *p)
 {
-    p->block = SMEM_DYNAMIC_BLOCK;
-    p->grid = (unsigned)((mib << 18) / SMEM_DYNAMIC_CHUNK);   /* MiB of floats over the chunk a block streams */
+    p->block = SMEM_STREAM_BLOCK;
+    p->grid = (unsigned)((mib << 18) / SMEM_STREAM_CHUNK);   /* MiB of floats over the chunk a block streams */
     p->dyn_smem = is_static ? 0 : alloc_bytes;
     p->static_smem = is_static ? alloc_bytes : 0;
     p->regs = 32;
@@ -27,17 +23,18 @@ void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const str
 
 void smem_stream_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    double bytes = (double)c->plan.work * sizeof(float) + (double)c->grid * c->plan.block * sizeof(float);
+    double bytes = (double)c->plan->work * sizeof(float) + (double)c->grid * c->plan->block * sizeof(float);
 
-    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0);
-    smem_metrics_add(m, "alloc_bytes", "B", (double)(c->plan.dyn_smem + c->plan.static_smem), 0);
+    smem_metrics_add(m, "gbytes_per_s", "GB/s", bytes / t->seconds / 1e9, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "alloc_bytes", "B", (double)(c->plan->dyn_smem + c->plan->static_smem), 0,
+                     SMEM_LOWER_IS_BETTER);
 }
 
 #if SMEM_HAVE_CUDA
 
 int smem_stream_setup(struct smem_case *c)
 {
-    return smem_io_setup(c, (size_t)c->plan.work, (size_t)c->grid * c->plan.block, SMEM_FILL_FLOATS);
+    return smem_io_setup(c, (size_t)c->plan->work, (size_t)c->grid * c->plan->block, SMEM_FILL_FLOATS);
 }
 
 int smem_stream_launch(struct smem_case *c)
@@ -45,10 +42,10 @@ int smem_stream_launch(struct smem_case *c)
     struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    if (c->plan.variant)
-        SMEM_CUDA_CHECK(smem_static_launch(c->plan.static_smem, c->grid, io->in, io->out, c->clk, c->stream));
+    if (c->plan->variant)
+        SMEM_CUDA_CHECK(smem_static_launch(c->plan->static_smem, c->grid, io->in, io->out, c->clk, c->stream));
     else
-        SMEM_CUDA_CHECK(smem_dynamic_launch(c->grid, c->plan.dyn_smem, io->in, io->out, c->clk, c->stream));
+        SMEM_CUDA_CHECK(smem_dynamic_launch(c->grid, c->plan->dyn_smem, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -58,18 +55,18 @@ int smem_stream_verify(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
     const float *h_in = io->h_in, *h_out = io->h_out;
-    size_t words = (c->plan.dyn_smem + c->plan.static_smem) / sizeof(float);
-    unsigned block = c->plan.block, slots = words < block ? (unsigned)words : block;
-    float partial[SMEM_DYNAMIC_BLOCK];
+    size_t words = (c->plan->dyn_smem + c->plan->static_smem) / sizeof(float);
+    unsigned block = c->plan->block, slots = words < block ? (unsigned)words : block;
+    float partial[SMEM_STREAM_BLOCK];
     int rc;
 
     if ((rc = smem_io_fetch(io)))
         return rc;
     for (unsigned b = 0; b < c->grid; b++) {
-        const float *in = h_in + (size_t)b * SMEM_DYNAMIC_CHUNK;
+        const float *in = h_in + (size_t)b * SMEM_STREAM_CHUNK;
         for (unsigned t = 0; t < block; t++) {
             float v = 0;
-            for (unsigned i = t; i < SMEM_DYNAMIC_CHUNK; i += block)
+            for (unsigned i = t; i < SMEM_STREAM_CHUNK; i += block)
                 v += in[i];
             partial[t] = v;
         }

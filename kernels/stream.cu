@@ -5,18 +5,18 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "kernels.h"
+#include "stream.h"
 
 __device__ __forceinline__ void stream_body(float *buf, uint32_t nwords, const float *in, float *out,
                                             smem_clock *clk)
 {
-    const size_t base = (size_t)blockIdx.x * SMEM_DYNAMIC_CHUNK;
+    const size_t base = (size_t)blockIdx.x * SMEM_STREAM_CHUNK;
     const uint32_t slots = nwords < blockDim.x ? nwords : blockDim.x;
     float v = 0;
 
     smem_clock_mark(clk, false);
 #pragma unroll 16
-    for (uint32_t i = threadIdx.x; i < SMEM_DYNAMIC_CHUNK; i += blockDim.x)
+    for (uint32_t i = threadIdx.x; i < SMEM_STREAM_CHUNK; i += blockDim.x)
         v += in[base + i];
     /* the exchange through shared memory: thread t hands its sum to thread slots-1-t */
     if (threadIdx.x < slots)
@@ -28,7 +28,7 @@ __device__ __forceinline__ void stream_body(float *buf, uint32_t nwords, const f
     smem_clock_mark(clk, true);
 }
 
-__global__ void __launch_bounds__(SMEM_DYNAMIC_BLOCK)
+__global__ void __launch_bounds__(SMEM_STREAM_BLOCK)
 dynamic_kernel(uint32_t nwords, const float *in, float *out, smem_clock *clk)
 {
     extern __shared__ float buf[];
@@ -36,7 +36,7 @@ dynamic_kernel(uint32_t nwords, const float *in, float *out, smem_clock *clk)
 }
 
 template <size_t BYTES>
-__global__ void __launch_bounds__(SMEM_DYNAMIC_BLOCK)
+__global__ void __launch_bounds__(SMEM_STREAM_BLOCK)
 static_kernel(const float *in, float *out, smem_clock *clk)
 {
     __shared__ float buf[BYTES / sizeof(float)];
@@ -59,7 +59,7 @@ extern "C" int smem_static_launch(size_t bytes, unsigned grid, const float *in, 
     cudaStream_t s = (cudaStream_t)stream;
 
     switch (bytes) {
-#define AS_LAUNCH(b) case b: static_kernel<b><<<grid, SMEM_DYNAMIC_BLOCK, 0, s>>>(in, out, clk); break;
+#define AS_LAUNCH(b) case b: static_kernel<b><<<grid, SMEM_STREAM_BLOCK, 0, s>>>(in, out, clk); break;
         SMEM_STATIC_SIZES(AS_LAUNCH)
 #undef AS_LAUNCH
     default:
@@ -76,7 +76,7 @@ extern "C" const void *smem_dynamic_fn(void)
 extern "C" int smem_dynamic_launch(unsigned grid, size_t dyn_bytes, const float *in, float *out, smem_clock *clk,
                                    void *stream)
 {
-    dynamic_kernel<<<grid, SMEM_DYNAMIC_BLOCK, dyn_bytes, (cudaStream_t)stream>>>(
+    dynamic_kernel<<<grid, SMEM_STREAM_BLOCK, dyn_bytes, (cudaStream_t)stream>>>(
         (uint32_t)(dyn_bytes / sizeof(float)), in, out, clk);
     return (int)cudaGetLastError();
 }

@@ -1,4 +1,5 @@
-/* Messages in git's manner: "smembench: " then the problem, lowercase, no trailing period. */
+/* Text helpers: messages in git's manner ("smembench: " then the problem, lowercase, no trailing
+ * period), bounded formatting and appending, and the directory of a path. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,4 +54,14 @@ void smem_fmt(char *buf, size_t len, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, len, fmt, ap);
     va_end(ap);
+}
+
+void smem_path_dir(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+
+    if (slash)
+        smem_fmt(dir, len, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    else
+        smem_fmt(dir, len, ".");
 }

@@ -1,61 +1,22 @@
-/* CUDA status handling and the random inputs every benchmark draws from. */
-#include "gpu.h"
+/* What the benchmarks share (bench/common.h): the copy baseline, the carveout axis's values, seeded
+ * random inputs and the input/output pair. */
+#include "common.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rng.h"
+#include "smem.h"
 
-/* per thread: with --device all each device's thread records its own failures */
-static _Thread_local char last_error[512];
+const struct smem_baseline smem_vs_copy = {
+    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
+};
 
-bool smem_cuda_is_sticky(cudaError_t e)
-{
-    switch (e) {
-    case cudaErrorIllegalAddress:
-    case cudaErrorLaunchFailure:
-    case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction:
-    case cudaErrorMisalignedAddress:
-    case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc:
-    case cudaErrorAssert:
-    case cudaErrorLaunchTimeout:
-    case cudaErrorECCUncorrectable:
-    case cudaErrorUnknown:
-        return true;
-    default:
-        return false;
-    }
-}
+const int64_t smem_carveout_pcts[11] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
+const int64_t smem_carveout_pcts_quick[3] = { 0, 50, 100 };
 
-int smem_cuda_fail(cudaError_t e, const char *call, const char *file, int line)
-{
-    const char *base = file;
-
-    for (const char *p = file; *p; p++)
-        if (*p == '/')
-            base = p + 1;
-    smem_fmt(last_error, sizeof(last_error), "%s: %s (%s at %s:%d)", cudaGetErrorName(e),
-             cudaGetErrorString(e), call, base, line);
-    return smem_cuda_is_sticky(e) ? SMEM_ESTICKY : SMEM_ECUDA;
-}
-
-int smem_cuda_status(cudaError_t e, const char *call, const char *file, int line)
-{
-    return e == cudaSuccess ? SMEM_OK : smem_cuda_fail(e, call, file, line);
-}
-
-const char *smem_cuda_last_error(void)
-{
-    return last_error;
-}
-
-void smem_cuda_clear(void)
-{
-    last_error[0] = '\0';
-}
+#if SMEM_HAVE_CUDA
 
 int smem_gpu_random(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host)
 {
@@ -129,3 +90,5 @@ void smem_io_teardown(struct smem_case *c)
     free(io);
     c->priv = NULL;
 }
+
+#endif

@@ -1,16 +1,11 @@
 /* The shared-memory load kernel family: plan, bank model, host reference and GPU operations shared
  * by the bandwidth and bank benchmarks (kernels/load.cu). */
-#include "load.h"
+#include "load_family.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernels/kernels.h"
-#include "../src/smem.h"
-
-#if SMEM_HAVE_CUDA
-#include "../src/gpu.h"
-#endif
+#include "smem.h"
 
 int smem_bank_wavefronts(int width_bytes, int stride)
 {
@@ -40,9 +35,14 @@ int smem_bank_wavefronts(int width_bytes, int stride)
     return worst > min_passes ? worst : min_passes;
 }
 
-int smem_load_plan(int width, int stride, double target_cycles, const struct smem_device *dev,
-                   struct smem_plan *p, char *why, size_t why_len)
+/* The access of a point or case: its width, and its stride where the benchmark has that axis. */
+#define ACCESS_WIDTH(x) ((int)smem_axis_value(x, "width_bytes"))
+#define ACCESS_STRIDE(x) (smem_bench_axis((x)->bench, "stride_elems") < 0 ? 1 : (int)smem_axis_value(x, "stride_elems"))
+
+int smem_load_plan(const struct smem_point *pt, double target_cycles, struct smem_plan *p, char *why,
+                   size_t why_len)
 {
+    int width = ACCESS_WIDTH(pt), stride = ACCESS_STRIDE(pt);
     long long last = 31LL * stride * width + (SMEM_LOAD_UNROLL - 1) * SMEM_LOAD_ROW_BYTES + width;
 
     if (last > SMEM_LOAD_WORDS * 4LL) {
@@ -54,21 +54,29 @@ int smem_load_plan(int width, int stride, double target_cycles, const struct sme
     p->grid = 0;            /* one full wave: every block resident for the whole kernel */
     p->static_smem = SMEM_LOAD_WORDS * 4;
     p->regs = 32;
-    p->variant = width | stride << 8;
-    /* the target, in cycles; setup turns it into iterations once the residency is known */
+    /* the target, in cycles; the iterations follow from the residency the grid resolves to */
     p->work = (int64_t)target_cycles;
-    (void)dev;
     return SMEM_OK;
 }
 
-static int plan_width(const struct smem_plan *p)
+int64_t smem_shared_iterations(const struct smem_case *c, int passes, int unroll)
 {
-    return p->variant & 0xff;
+    size_t threads = (size_t)c->grid * c->plan->block;
+    double threads_per_sm = (double)threads / c->dev->sm_count;
+    double per_iteration = (double)passes * unroll * (threads_per_sm / 32.0);
+    int64_t iters = (int64_t)((double)c->plan->work / per_iteration);
+
+    return iters < 8 ? 8 : iters;
+}
+
+int64_t smem_load_iterations(const struct smem_case *c)
+{
+    return smem_shared_iterations(c, smem_bank_wavefronts(ACCESS_WIDTH(c), ACCESS_STRIDE(c)), SMEM_LOAD_UNROLL);
 }
 
 double smem_load_bytes(const struct smem_case *c)
 {
-    return (double)c->grid * c->plan.block * (double)c->plan.work * SMEM_LOAD_UNROLL * plan_width(&c->plan);
+    return (double)c->grid * c->plan->block * (double)smem_load_iterations(c) * SMEM_LOAD_UNROLL * ACCESS_WIDTH(c);
 }
 
 double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_timing *t)
@@ -80,33 +88,14 @@ double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_t
 
 #if SMEM_HAVE_CUDA
 
-/* Loop iterations that keep one SM's shared memory busy for target_cycles with threads_per_sm
- * threads resident: each iteration is SMEM_LOAD_UNROLL requests per warp. */
-static int64_t iterations(int width, int stride, double target_cycles, double threads_per_sm)
+const void *smem_load_kernel(const struct smem_case *c)
 {
-    double passes = (double)smem_bank_wavefronts(width, stride) * SMEM_LOAD_UNROLL * (threads_per_sm / 32.0);
-    int64_t iters = (int64_t)(target_cycles / passes);
-
-    return iters < 8 ? 8 : iters;
-}
-
-static int plan_stride(const struct smem_plan *p)
-{
-    return p->variant >> 8;
-}
-
-const void *smem_load_kernel(const struct smem_plan *p)
-{
-    return smem_load_fn(plan_width(p));
+    return smem_load_fn(ACCESS_WIDTH(c));
 }
 
 int smem_load_setup(struct smem_case *c)
 {
-    size_t n_out = (size_t)c->grid * c->plan.block;
-
-    c->plan.work = iterations(plan_width(&c->plan), plan_stride(&c->plan), (double)c->plan.work,
-                              (double)n_out / c->dev->sm_count);
-    return smem_io_setup(c, SMEM_LOAD_WORDS, n_out, SMEM_FILL_WORDS);
+    return smem_io_setup(c, SMEM_LOAD_WORDS, (size_t)c->grid * c->plan->block, SMEM_FILL_WORDS);
 }
 
 int smem_load_run(struct smem_case *c)
@@ -114,8 +103,8 @@ int smem_load_run(struct smem_case *c)
     struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_load_launch(plan_width(&c->plan), c->grid, c->plan.block, io->in, io->out,
-                                     plan_stride(&c->plan), (int)c->plan.work, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_load_launch(ACCESS_WIDTH(c), c->grid, c->plan->block, io->in, io->out, ACCESS_STRIDE(c),
+                                     (int)smem_load_iterations(c), c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -125,10 +114,10 @@ int smem_load_verify(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
     const uint32_t *in = io->h_in, *out = io->h_out;
-    int width = plan_width(&c->plan), stride = plan_stride(&c->plan), rc;
-    uint32_t ref[32];
+    int width = ACCESS_WIDTH(c), stride = ACCESS_STRIDE(c), rc;
+    uint32_t iters = (uint32_t)smem_load_iterations(c), ref[32];
 
-    /* lane l sums, work times over, the words of its SMEM_LOAD_UNROLL accesses */
+    /* lane l sums, iters times over, the words of its SMEM_LOAD_UNROLL accesses */
     for (int lane = 0; lane < 32; lane++) {
         uint32_t once = 0;
         for (int j = 0; j < SMEM_LOAD_UNROLL; j++) {
@@ -136,7 +125,7 @@ int smem_load_verify(struct smem_case *c)
             for (int k = 0; k < width / 4; k++)
                 once += in[byte / 4 + k];
         }
-        ref[lane] = once * (uint32_t)c->plan.work;
+        ref[lane] = once * iters;
     }
     if ((rc = smem_io_fetch(io)))
         return rc;

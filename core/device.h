@@ -1,5 +1,6 @@
-/* The properties of a GPU that bear on shared memory, read from a real device or taken from a
- * built-in model (src/gpus.c). The struct is plain C so predict mode needs no CUDA. */
+/* The plain description of a GPU: the properties that bear on shared memory, read from a real
+ * device (src/device.c) or taken from a built-in model (src/gpus.c), and the NVML readings taken
+ * around a run. Plain C with no dependency, so predict mode and the benchmarks' plans need no CUDA. */
 #ifndef SMEM_DEVICE_H
 #define SMEM_DEVICE_H
 
@@ -7,7 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nvml.h"
+/* One NVML reading of a device (src/nvml.c); ok is false where NVML is absent or off. */
+struct smem_nvml {
+    bool ok;                        /* false: NVML missing, disabled at build time, or the device not found */
+    unsigned index;                 /* NVML's own number of the device */
+    unsigned temperature_c;
+    double power_w;
+    unsigned sm_clock_mhz;
+    unsigned long long reasons;     /* clock-event (throttle) reason bits */
+};
 
 struct smem_device {
     char name[256];
@@ -29,14 +38,5 @@ struct smem_device {
     double measured_clock_mhz;      /* SM clock measured with clock64 against %globaltimer, 0 if not */
     struct smem_nvml nvml_start, nvml_end;  /* NVML readings before and after the run */
 };
-
-/* Number of CUDA devices, or a negative status with *why set when none can be used. */
-int smem_device_count(char *why, size_t why_len);
-
-/* Reads every property of device ordinal into d and makes it current. */
-int smem_device_open(int ordinal, struct smem_device *d, char *why, size_t why_len);
-
-/* Measures the SM clock with a kernel that spins for about a millisecond; MHz, or 0 on failure. */
-double smem_device_measure_clock(void);
 
 #endif

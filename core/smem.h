@@ -1,5 +1,5 @@
-/* Common definitions of the smembench driver: status codes, exit statuses and messages.
- * Every function of the driver returns 0 or one of the negative codes below. */
+/* What every layer shares: status codes, exit statuses, units and the message helpers. Every
+ * function of smembench returns 0 or one of the negative codes below. Depends on nothing. */
 #ifndef SMEM_H
 #define SMEM_H
 
@@ -31,6 +31,7 @@ enum smem_exit {
 };
 
 #define SMEM_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+/* The one definition of a KiB (x1024); a MiB is SMEM_KIB * SMEM_KIB. */
 #define SMEM_KIB 1024ull
 
 /* Prints "smembench: <message>" on stderr. */
@@ -44,5 +45,8 @@ void smem_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format
 
 /* Appends to the string in buf: sep first unless buf is empty, then the formatted text; truncates. */
 void smem_append(char *buf, size_t len, const char *sep, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The directory part of path into dir: "." without a slash, "/" for a file in the root. */
+void smem_path_dir(const char *path, char *dir, size_t len);
 
 #endif

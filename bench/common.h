@@ -1,0 +1,58 @@
+/* Helpers the benchmarks share: the copy baseline, the carveout axis, seeded random inputs on host
+ * and device, and the input/output pair most benchmarks verify through. Their GPU parts exist only
+ * in a CUDA build. */
+#ifndef SMEM_BENCH_COMMON_H
+#define SMEM_BENCH_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "smem.h"
+
+/* A memory-bound benchmark's GB/s as a percentage of a device-to-device copy of the same size
+ * (bench/copy.c): pct_of_copy. */
+extern const struct smem_baseline smem_vs_copy;
+
+/* The preferred carveout in percent, 0..100 in steps of 10, shared by the carveout sweep's benchmarks. */
+extern const int64_t smem_carveout_pcts[11], smem_carveout_pcts_quick[3];
+#define SMEM_CARVEOUT_AXIS                                                                              \
+    { .name = "carveout_pct", .unit = "%", .help = "preferred shared-memory carveout",                  \
+      .defaults = smem_carveout_pcts, .n_defaults = SMEM_ARRAY_LEN(smem_carveout_pcts),                 \
+      .quick = smem_carveout_pcts_quick, .n_quick = SMEM_ARRAY_LEN(smem_carveout_pcts_quick), .min = 0, \
+      .max = 100 }
+
+#if SMEM_HAVE_CUDA
+#include "cuda_status.h"
+
+enum smem_fill {
+    SMEM_FILL_FLOATS,   /* uniform floats in [-1, 1) */
+    SMEM_FILL_WORDS,    /* uniform 32-bit words */
+};
+
+/* n seeded random 4-byte values on the host (*host, malloc'd) and in a new device buffer (*dev). */
+int smem_gpu_random(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host);
+
+/* Shorthand for the float case. */
+int smem_gpu_random_floats(size_t n, uint64_t seed, float **dev, float **host);
+
+/* A benchmark's input and output: the input seeded random on host and device, the output poisoned
+ * on the device (every byte 0xff: NaN as a float) so an element the kernel never writes cannot pass,
+ * and a host buffer to fetch it into for verification. */
+struct smem_io {
+    void *in, *out;         /* device */
+    void *h_in, *h_out;     /* host */
+    size_t n_in, n_out;     /* 4-byte elements */
+};
+
+/* Allocates c->priv as a struct smem_io with n_in random inputs and n_out poisoned outputs. */
+int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill fill);
+
+/* Copies the device output into h_out. */
+int smem_io_fetch(struct smem_io *io);
+
+/* Frees c->priv's struct smem_io, however far its setup got. */
+void smem_io_teardown(struct smem_case *c);
+#endif
+
+#endif

@@ -1,0 +1,46 @@
+/* The load family (kernels/load.cu), shared by the bandwidth and bank benchmarks: one kernel, the
+ * bank model, the plan, the host reference and the GPU operations. A case's access is its
+ * width_bytes axis and its stride_elems axis (1 where the benchmark has none: conflict-free). */
+#ifndef SMEM_BENCH_LOAD_FAMILY_H
+#define SMEM_BENCH_LOAD_FAMILY_H
+
+#include <stdint.h>
+
+#include "bench.h"
+#include "common.h"
+#include "load.h"
+
+/* Shared memory moves 32 banks x 4 bytes per clock per SM. */
+#define SMEM_BYTES_PER_CLK_SM 128.0
+
+/* Wavefronts (shared-memory passes) one warp request takes when lane l reads the width-byte element
+ * l * stride: the most distinct 4-byte words that fall in one bank, and never fewer than the
+ * request's bytes over 128. */
+int smem_bank_wavefronts(int width_bytes, int stride);
+
+/* The plan of a load-family point: plan.work is target_cycles of shared-memory time per SM. */
+int smem_load_plan(const struct smem_point *pt, double target_cycles, struct smem_plan *p, char *why,
+                   size_t why_len);
+
+/* Loop iterations of a shared-memory load loop: plan.work (target cycles per SM) over what one
+ * iteration takes with the case's resolved grid resident, each warp making unroll requests of
+ * passes wavefronts. At least 8. */
+int64_t smem_shared_iterations(const struct smem_case *c, int passes, int unroll);
+
+/* The load family's iterations: its bank model's passes, SMEM_LOAD_UNROLL requests an iteration. */
+int64_t smem_load_iterations(const struct smem_case *c);
+
+/* Bytes a launch requests from shared memory, and bytes/clock/SM for a timing. */
+double smem_load_bytes(const struct smem_case *c);
+double smem_load_bytes_per_clk_sm(const struct smem_case *c, const struct smem_timing *t);
+
+#if SMEM_HAVE_CUDA
+/* The family's GPU operations, as the bench contract names them: the kernel of the case's width,
+ * random words in and poisoned sums out, one launch, and the check against the host's sums. */
+const void *smem_load_kernel(const struct smem_case *c);
+int smem_load_setup(struct smem_case *c);
+int smem_load_run(struct smem_case *c);
+int smem_load_verify(struct smem_case *c);
+#endif
+
+#endif

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""The include graph of smembench's layers, as TAP: every #include "..." of core/, kernels/, bench/,
+src/ and tests/fault/ resolves (own folder first, then the Meson include directories core, kernels,
+bench, src) to exactly one file; no include climbs from a lower layer to a higher one
+(core <- kernels <- bench <- src, tests/fault being a benchmark); no include names a path ("../",
+"src/"); and the headers include each other without a cycle. Then the same checks on made-up trees
+with a planted violation each, which they must catch.
+
+usage: test_layers.py SOURCE_ROOT"""
+import atexit
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+# folder -> layer rank; a file may include its own rank or below
+LAYERS = {"core": 0, "kernels": 1, "bench": 2, "tests/fault": 2, "src": 3}
+INCLUDE_DIRS = ["core", "kernels", "bench", "src"]
+EXTENSIONS = (".c", ".h", ".cu", ".cuh")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def scan(root):
+    """{file: [(line, included name)]} for every source file of the layers, paths relative to root."""
+    files = {}
+    for folder in LAYERS:
+        base = os.path.join(root, folder)
+        if not os.path.isdir(base):
+            continue
+        for name in sorted(os.listdir(base)):
+            if name.endswith(EXTENSIONS):
+                rel = f"{folder}/{name}"
+                with open(os.path.join(root, rel), encoding="utf-8") as f:
+                    text = f.read()
+                files[rel] = [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in INCLUDE.finditer(text)]
+    return files
+
+
+def layer(rel):
+    return LAYERS[os.path.dirname(rel)]
+
+
+def check(root):
+    """(problems, edges): problems as text, edges {file: [resolved file]}."""
+    problems, edges = [], {}
+    for rel, includes in scan(root).items():
+        edges[rel] = []
+        for line, name in includes:
+            where = f"{rel}:{line}: #include \"{name}\""
+            if "/" in name:
+                problems.append(f"{where} names a path; include by name from the include directories")
+                continue
+            found = []
+            for d in [os.path.dirname(rel)] + INCLUDE_DIRS:
+                cand = f"{d}/{name}"
+                if os.path.isfile(os.path.join(root, cand)) and cand not in found:
+                    found.append(cand)
+            if not found:
+                problems.append(f"{where} resolves to no file of the layers")
+                continue
+            if len(found) > 1:
+                problems.append(f"{where} is ambiguous: {', '.join(found)} (a header name must be unique)")
+            target = found[0]
+            if layer(target) > layer(rel):
+                problems.append(f"{where} climbs from {os.path.dirname(rel)}/ up to {os.path.dirname(target)}/")
+            edges[rel].append(target)
+    return problems, edges
+
+
+def cycles(edges):
+    """Every include cycle found by a depth-first walk, as 'a -> b -> a'."""
+    found, state, stack = [], {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in edges.get(node, []):
+            if state.get(nxt) == "open":
+                found.append(" -> ".join(stack[stack.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(edges):
+        if node not in state:
+            visit(node)
+    return found
+
+
+def fake_tree(files):
+    """A made-up source tree: {relative path: text}."""
+    root = tempfile.mkdtemp(prefix="smemlayers")
+    atexit.register(shutil.rmtree, root, True)
+    for rel, text in files.items():
+        os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+            f.write(text)
+    return root
+
+
+CLEAN = {
+    "core/smem.h": "",
+    "kernels/load.h": '#include "smem.h"\n',
+    "bench/bench.h": '#include "smem.h"\n#include "load.h"\n',
+    "src/runner.h": '#include "bench.h"\n',
+}
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    results = []
+
+    problems, edges = check(root)
+    results.append(("the real tree: every include resolves to one file of a layer it may use", problems))
+    loops = cycles(edges)
+    results.append(("the real tree: no include cycle", loops))
+    n_edges = sum(len(v) for v in edges.values())
+    results.append((f"the real tree was read: {len(edges)} files, {n_edges} includes",
+                    [] if len(edges) > 50 and n_edges > 100 else ["too few files or includes: wrong root?"]))
+
+    problems, edges = check(fake_tree(CLEAN))
+    results.append(("a clean made-up tree passes", problems + cycles(edges)))
+    planted = [
+        ("core including the driver", {"core/smem.h": '#include "runner.h"\n'}, "climbs from core/ up to src/"),
+        ("a kernel including a benchmark header", {"kernels/load.h": '#include "bench.h"\n'},
+         "climbs from kernels/ up to bench/"),
+        ("a benchmark including the driver by path", {"bench/x.c": '#include "src/runner.h"\n'}, "names a path"),
+        ("a \"../\" include", {"src/x.c": '#include "../bench/bench.h"\n'}, "names a path"),
+        ("a header name in two layers", {"bench/load.h": ""}, "is ambiguous"),
+        ("an include of nothing", {"src/x.c": '#include "nosuch.h"\n'}, "resolves to no file"),
+    ]
+    for what, extra, expect in planted:
+        problems, _ = check(fake_tree({**CLEAN, **extra}))
+        caught = [p for p in problems if expect in p]
+        results.append((f"a planted violation is caught: {what}", [] if caught else [f"not caught; saw {problems}"]))
+    _, edges = check(fake_tree({**CLEAN, "bench/a.h": '#include "b.h"\n', "bench/b.h": '#include "a.h"\n'}))
+    loops = cycles(edges)
+    results.append(("a planted include cycle is caught",
+                    [] if any("bench/a.h" in c and "bench/b.h" in c for c in loops) else ["not caught"]))
+
+    print(f"1..{len(results)}")
+    failed = 0
+    for i, (name, errors) in enumerate(results, 1):
+        if errors:
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for e in errors:
+                print(f"# {e}")
+        else:
+            print(f"ok {i} - {name}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
