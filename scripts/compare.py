@@ -178,10 +178,22 @@ def status_change(b, n):
     return lost, text
 
 
-def compare_points(base, new, opt):
+def by_key(doc, path):
+    """The points of a file by what identifies them; a point twice is unusable input (which of the
+    two would the other file's point be compared with?)."""
+    out = {}
+    for r in doc["results"]:
+        key = smem_results.point_key(r)
+        if key in out:
+            raise Usage(f"{path}: point {smem_results.point_name(r)} appears twice; the comparison needs each "
+                        "point once")
+        out[key] = r
+    return out
+
+
+def compare_points(base, new, opt, paths=("base", "new")):
     """Every point of either file: a list of dicts with name, bench, kind and the judgement."""
-    bmap = {smem_results.point_key(r): r for r in base["results"]}
-    nmap = {smem_results.point_key(r): r for r in new["results"]}
+    bmap, nmap = by_key(base, paths[0]), by_key(new, paths[1])
     rows = []
     for key in list(bmap) + [k for k in nmap if k not in bmap]:
         b, n = bmap.get(key), nmap.get(key)
@@ -337,7 +349,7 @@ POINT_HEADERS = ["point", "base (us)", "new (us)", "change", "noise (%)", "verdi
 
 def gate_report(base_path, new_path, base, new, opt):
     """The comparison of one NEW file with BASE: (lines, exit status)."""
-    rows = compare_points(base, new, opt)
+    rows = compare_points(base, new, opt, (base_path, new_path))
     if not any(r["kind"] in ("timed", "status", "untimed") for r in rows):
         raise Usage(f"{base_path} and {new_path} have no point in common: nothing to compare")
     found = mismatches(base, new, opt)
@@ -370,6 +382,8 @@ def gate_report(base_path, new_path, base, new, opt):
     timed_rows = [r for r in rows if r["kind"] == "timed"]
     counts = ", ".join(f"{count.get(k, 0)} {k}" for k in ("slower", "faster", "same", "uncertain"))
     others = ", ".join(f"{count.get(k, 0)} {k}" for k in ("missing", "new", "stopped", "started"))
+    if count.get("untimed"):
+        others += f"; {count['untimed']} timed in neither (skipped or failed in both)"
     verdict = (f"gate: fail (exit 1): {', '.join(failing)}" if rc else "gate: pass (exit 0)")
     allowed_note = [f"{kind} mismatch: {text} " + ("(allowed by --allow)" if kind in allowed else
                                                    f"(fails the gate; --allow {kind} accepts it" +
@@ -400,7 +414,7 @@ def gate_report(base_path, new_path, base, new, opt):
         out += ["", f"**Summary**: {len(timed_rows)} points compared: {counts}; {others}. "
                     "Geometric mean of the change of the median time:", ""]
         out += table(["benchmark", "points", "change"], summary, (1, 2), True)
-        out += published_report([base, new], True)
+        out += published_report([new], True)
         return out, rc
 
     out += header([base_path, new_path], [base, new], False)
@@ -414,7 +428,7 @@ def gate_report(base_path, new_path, base, new, opt):
         out += allowed_note
     out += ["", "geometric mean of the change of the median time:"]
     out += ["  " + line for line in table(["benchmark", "points", "change"], summary, (1, 2), False)]
-    out += published_report([base, new], False)
+    out += published_report([new], False)
     out.append("")
     out.append(f"{len(timed_rows)} points compared: {counts}; {others}")
     out.append(verdict)
@@ -442,8 +456,7 @@ def cross_figures(r):
 
 
 def across_report(a_path, b_path, a, b, opt):
-    amap = {smem_results.point_key(r): r for r in a["results"]}
-    bmap = {smem_results.point_key(r): r for r in b["results"]}
+    amap, bmap = by_key(a, a_path), by_key(b, b_path)
     common = [k for k in amap if k in bmap]
     if not common:
         raise Usage(f"{a_path} and {b_path} have no point in common: nothing to compare")
@@ -530,7 +543,9 @@ def measured_figure(doc, index, name):
 
 
 def number(v):
-    return str(v) if isinstance(v, int) else f"{v:.4g}"
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
 
 
 def published_value(v):

@@ -84,8 +84,9 @@ def _check_published(pub, path):
     for name, e in pub.items():
         _require(isinstance(e, dict) and "value" in e, path, f'published "{name}" has no "value"')
         v = e["value"]
-        ok = v is None or _is_number(v) or (isinstance(v, list) and all(_is_number(x) for x in v))
-        _require(ok, path, f'published "{name}" value is not a number or a list of numbers')
+        ok = v is None or _is_number(v) or isinstance(v, str) or (isinstance(v, list) and
+                                                                 all(_is_number(x) or isinstance(x, str) for x in v))
+        _require(ok, path, f'published "{name}" value is not a number, a text or a list of them')
         for key in ("unit", "source"):
             _require(isinstance(e.get(key, ""), str), path, f'published "{name}" {key} is not a string')
 

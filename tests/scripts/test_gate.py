@@ -262,6 +262,16 @@ def a_new_point_fails_unless_allowed():
 
 
 @test
+def points_timed_in_neither_file_are_counted_not_failed():
+    dynamic = os.path.join(ROOT, "results", "nvidia-h200_20261129_dynamic.json")
+    skipped = [r for r in load(dynamic)["results"] if r["status"] == "skipped"]
+    assert len(skipped) == 1
+    rc, out, _ = run("compare.py", dynamic, dynamic)
+    assert rc == 0 and "1 timed in neither (skipped or failed in both)" in out, out[-600:]
+    assert "not timed: skipped" in verdicts(out)[smem_results.point_name(skipped[0])]
+
+
+@test
 def a_point_that_stopped_running_fails_unless_allowed():
     def failed(d):
         d["results"][0].update(status="failed", reason="cudaErrorIllegalAddress", verified=False)
@@ -347,7 +357,12 @@ def unusable_input_exits_2_with_one_line():
     for r in doc["results"]:
         r["status"] = "predicted"
     predict = save(doc, "predict.json")
+    doc = load(RUN1)
+    doc["results"].append(doc["results"][7])
+    twice = save(doc, "twice.json")
     cases = [
+        (("compare.py", RUN1, twice), "point bank/stride_elems=8,width_bytes=4 appears twice"),
+        (("compare.py", twice, RUN1, "--across-devices"), "appears twice"),
         (("compare.py", RUN1, bad), "not JSON"),
         (("compare.py", RUN1, os.path.join(TMP, "absent.json")), "No such file"),
         (("compare.py", RUN1), "needs a base file and at least one new file"),

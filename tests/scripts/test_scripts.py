@@ -153,7 +153,7 @@ def reader_checks_the_published_block():
     assert smem_results.published(dev)["banks"]["value"] == 32
     assert smem_results.published(doc["device"]) == {}
     for bad, needle in (([1, 2], '"published" is not an object'), ({"banks": 32}, 'published "banks" has no "value"'),
-                        ({"banks": {"value": "32"}}, "not a number or a list of numbers"),
+                        ({"banks": {"value": {"n": 32}}}, "not a number, a text or a list of them"),
                         ({"banks": {"value": 32, "unit": 5}}, "unit is not a string")):
         d = copy.deepcopy(doc)
         d["device"]["published"] = bad
