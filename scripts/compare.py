@@ -145,7 +145,7 @@ def judge(b, n, opt):
             return dict(out, verdict="slower" if change > 0 else "faster", reason="")
         if s > limit:
             return dict(out, verdict="uncertain", reason=noisy)
-        if 1 / math.comb(len(xb) + len(xn), len(xb)) >= alpha:
+        if len(xb) + len(xn) < 40 and 1 / math.comb(len(xb) + len(xn), len(xb)) >= alpha:   # the least p
             return dict(out, verdict="uncertain",
                         reason=f"{len(xb)} and {len(xn)} samples cannot reach alpha {alpha:g}")
         return dict(out, verdict="uncertain", reason=f"not confirmed (p {p:.2g})")
