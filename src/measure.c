@@ -1,6 +1,10 @@
-/* Measurement. Each sample is one launch between two events on the point's stream, synchronized
- * before the next, so samples never overlap. The kernel's clock marks give cycles and nanoseconds
- * of the same run; where a kernel has none, a short clock probe right after the sample stands in. */
+/* Measurement. A sample is a batch of back-to-back launches between two events on the point's
+ * stream, synchronized before the next sample, so samples never overlap. The batch is sized once
+ * per point after warm-up so that a sample lasts SMEM_BATCH_TARGET_NS: the start event, the first
+ * launch's latency and the stop event then weigh on one sample, not on every launch. Cold mode keeps
+ * one launch per sample, the L2 flush before it. The kernel's clock marks (those of the batch's last
+ * launch) give cycles and nanoseconds of the same run; where a kernel has none, a short clock probe
+ * right after the sample stands in. */
 #define _POSIX_C_SOURCE 200809L
 #include "measure.h"
 
@@ -48,22 +52,74 @@ fail:
     return rc;
 }
 
+/* Nanoseconds per launch of batch back-to-back launches between start and stop. */
+static int time_batch(struct smem_case *c, cudaEvent_t start, cudaEvent_t stop, size_t batch, double *ns)
+{
+    cudaStream_t s = (cudaStream_t)c->stream;
+    float ms = 0;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaEventRecord(start, s));
+    for (size_t k = 0; k < batch; k++)
+        if ((rc = c->bench->launch(c)))
+            return rc;
+    SMEM_CUDA_CHECK(cudaEventRecord(stop, s));
+    SMEM_CUDA_CHECK(cudaEventSynchronize(stop));
+    SMEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    *ns = (double)ms * 1e6 / (double)batch;
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+/* Warm-up, then the batch size: from the fastest single warm-up launch a first guess, then one batch
+ * of that size times the launches back to back, as the samples will. */
+static int warm_up(struct smem_case *c, cudaEvent_t start, cudaEvent_t stop, bool cold, size_t *batch)
+{
+    double t0 = now_s(), ns, fastest = 0;
+    int rc;
+
+    for (int i = 0; i < WARMUP_MAX_LAUNCHES; i++) {
+        if ((rc = time_batch(c, start, stop, 1, &ns)))
+            return rc;
+        if (i == 0 || ns < fastest)
+            fastest = ns;
+        if (i + 1 >= WARMUP_MIN_LAUNCHES && now_s() - t0 >= WARMUP_MIN_S)
+            break;
+    }
+    *batch = 1;
+    if (cold)
+        return SMEM_OK;
+    *batch = smem_batch_size(fastest, SMEM_BATCH_TARGET_NS, SMEM_BATCH_MAX);
+    if (*batch > 1) {
+        if ((rc = time_batch(c, start, stop, *batch, &ns)))
+            return rc;
+        *batch = smem_batch_size(ns, SMEM_BATCH_TARGET_NS, SMEM_BATCH_MAX);
+    }
+    return SMEM_OK;
+}
+
 int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool cold, struct smem_measurement *m)
 {
     cudaStream_t s = (cudaStream_t)c->stream;
     cudaEvent_t start = NULL, stop = NULL;
-    double *hz = NULL, *cycles = NULL, t0, spent = 0;
-    size_t cap = rule->max_samples;
+    double *hz = NULL, *cycles = NULL, *thr_cycles = NULL, t0, ref_hz;
+    size_t cap = rule->max_samples, taken = 0;
     /* cold: writing twice the L2 evicts whatever the last launch left there */
     size_t flush_bytes = cold ? 2 * (size_t)(c->dev->l2_bytes > 0 ? c->dev->l2_bytes : 64 << 20) : 0;
     void *flush = NULL;
     int rc = SMEM_OK;
 
     memset(m, 0, sizeof(*m));
+    /* the run's clock: measured when the device was opened, else the one it reports */
+    ref_hz = c->dev->measured_clock_mhz > 0 ? c->dev->measured_clock_mhz * 1e6 : c->dev->clock_khz * 1e3;
+    m->throttle_below_mhz = SMEM_THROTTLE_FRACTION * ref_hz / 1e6;
     m->samples_ns = malloc(cap * sizeof(double));
+    m->throttled = malloc(cap * sizeof(*m->throttled));
     hz = malloc(cap * sizeof(double));
     cycles = malloc(cap * sizeof(double));
-    if (!m->samples_ns || !hz || !cycles) {
+    thr_cycles = malloc(cap * sizeof(double));
+    if (!m->samples_ns || !m->throttled || !hz || !cycles || !thr_cycles) {
         rc = SMEM_ENOMEM;
         goto fail;
     }
@@ -71,36 +127,46 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
     SMEM_CUDA_CHECK(cudaEventCreate(&stop));
     if (cold)
         SMEM_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
+    if ((rc = warm_up(c, start, stop, cold, &m->batch)))
+        goto fail;
 
     t0 = now_s();
-    for (int i = 0; i < WARMUP_MAX_LAUNCHES; i++) {
-        if ((rc = c->bench->launch(c)))
-            goto fail;
-        SMEM_CUDA_CHECK(cudaStreamSynchronize(s));
-        if (i + 1 >= WARMUP_MIN_LAUNCHES && now_s() - t0 >= WARMUP_MIN_S)
-            break;
-    }
-
-    t0 = now_s();
-    while (!smem_interrupted) {
-        float ms = 0;
+    while (!smem_interrupted && taken < cap) {
+        double ns = 0, h = 0, cyc = 0, spent, spread = 0;
         struct smem_stats st;
         SMEM_CUDA_CHECK(cudaMemsetAsync(c->clk, 0, sizeof(struct smem_clock), s));
         if (cold)
-            SMEM_CUDA_CHECK(cudaMemsetAsync(flush, (int)(m->n & 0xff), flush_bytes, s));
-        SMEM_CUDA_CHECK(cudaEventRecord(start, s));
-        if ((rc = c->bench->launch(c)))
+            SMEM_CUDA_CHECK(cudaMemsetAsync(flush, (int)(taken & 0xff), flush_bytes, s));
+        if ((rc = time_batch(c, start, stop, m->batch, &ns)) || (rc = read_clock(c, &h, &cyc)))
             goto fail;
-        SMEM_CUDA_CHECK(cudaEventRecord(stop, s));
-        SMEM_CUDA_CHECK(cudaEventSynchronize(stop));
-        SMEM_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-        if ((rc = read_clock(c, &hz[m->n], &cycles[m->n])))
-            goto fail;
-        m->samples_ns[m->n++] = (double)ms * 1e6;
+        if (smem_clock_throttled(h, ref_hz)) {
+            /* as nvbench does: a throttled sample is not the kernel's time; kept aside, listed */
+            thr_cycles[m->n_throttled] = cyc;
+            m->throttled[m->n_throttled++] = (struct smem_throttled_sample){ taken, ns, h / 1e6 };
+        } else {
+            hz[m->n] = h;
+            cycles[m->n] = cyc;
+            m->samples_ns[m->n++] = ns;
+        }
+        taken++;
         spent = now_s() - t0;
-        smem_stats_compute(m->samples_ns, m->n, &st);
-        if (smem_stats_should_stop(rule, m->n, st.noise, spent))
+        if (m->n && smem_stats_compute(m->samples_ns, m->n, &st) == SMEM_OK)
+            spread = st.robust_spread;
+        if (smem_stats_should_stop(rule, m->n, spread, spent))
             break;
+        /* throttled samples count toward the timeout, so a GPU that stays throttled ends the point */
+        if (m->n < rule->min_samples && taken >= rule->min_samples && spent >= rule->timeout_s)
+            break;
+    }
+    if (m->n == 0 && m->n_throttled > 0) {
+        /* every sample was throttled: report them, flagged, rather than nothing */
+        for (size_t i = 0; i < m->n_throttled; i++) {
+            m->samples_ns[i] = m->throttled[i].ns;
+            hz[i] = m->throttled[i].clock_mhz * 1e6;
+            cycles[i] = thr_cycles[i];
+        }
+        m->n = m->n_throttled;
+        m->throttled_used = true;
     }
     if (m->n == 0) {
         rc = SMEM_EINTR;
@@ -114,8 +180,10 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
     goto done;
 fail:
     free(m->samples_ns);
+    free(m->throttled);
     m->samples_ns = NULL;
-    m->n = 0;
+    m->throttled = NULL;
+    m->n = m->n_throttled = 0;
 done:
     cudaFree(flush);
     if (start)
@@ -124,5 +192,6 @@ done:
         cudaEventDestroy(stop);
     free(hz);
     free(cycles);
+    free(thr_cycles);
     return rc;
 }

@@ -1,5 +1,7 @@
-/* The timing loop: CUDA events around each launch after warm-up, the SM clock of each sample from
- * the kernel's own clock marks, and adaptive stopping (src/stats.h). */
+/* The timing loop: CUDA events around each sample after warm-up, a sample being a batch of
+ * back-to-back launches sized to SMEM_BATCH_TARGET_NS (one launch in cold mode), the SM clock of each
+ * sample from the kernel's own clock marks, throttled samples set aside, and adaptive stopping
+ * (src/stats.h). */
 #ifndef SMEM_MEASURE_H
 #define SMEM_MEASURE_H
 
@@ -13,14 +15,19 @@
 extern volatile sig_atomic_t smem_interrupted;
 
 struct smem_measurement {
-    double *samples_ns;         /* owned by the caller after success */
+    double *samples_ns;         /* per launch; owned by the caller after success */
     size_t n;
+    size_t batch;               /* launches per sample */
     struct smem_stats stats;
     struct smem_timing median;  /* medians handed to the benchmark's metrics */
+    struct smem_throttled_sample *throttled;    /* owned by the caller after success */
+    size_t n_throttled;
+    bool throttled_used;        /* every sample was throttled: the statistics are theirs */
+    double throttle_below_mhz;  /* SMEM_THROTTLE_FRACTION of the run's clock, 0 if unknown */
 };
 
 /* Times c->bench->launch under rule. With cold, L2 is flushed before every sample (outside the
- * timed region). SMEM_EINTR when interrupted (samples so far are kept). */
+ * timed region) and a sample is one launch. SMEM_EINTR when interrupted (samples so far are kept). */
 int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool cold, struct smem_measurement *m);
 
 #endif

@@ -72,6 +72,16 @@ int smem_occupancy_predict(const struct smem_device *d, const struct smem_func *
     if (cudaOccMaxActiveBlocksPerMultiprocessor(&r, &prop, &attr, &state, block, dyn) != CUDA_OCC_SUCCESS)
         return SMEM_EINVAL;
     out->blocks_per_sm = r.activeBlocksPerMultiprocessor;
+    {
+        /* the same function without shared memory: what warps, blocks and registers allow */
+        cudaOccFuncAttributes bare = attr;
+        cudaOccResult rb;
+        memset(&rb, 0, sizeof(rb));
+        bare.sharedSizeBytes = 0;
+        out->blocks_without_smem =
+            cudaOccMaxActiveBlocksPerMultiprocessor(&rb, &prop, &bare, &state, block, 0) == CUDA_OCC_SUCCESS
+                ? rb.activeBlocksPerMultiprocessor : -1;
+    }
     out->warps_per_sm = r.activeBlocksPerMultiprocessor * ((block + d->warp_size - 1) / d->warp_size);
     out->occupancy_pct = 100.0 * out->warps_per_sm / (d->max_threads_per_sm / d->warp_size);
     out->smem_per_block_bytes = (int64_t)r.allocatedSharedMemPerBlock;
@@ -109,6 +119,77 @@ int smem_occupancy_smem_configs(int cc_major, int cc_minor, int *kib, int max)
             kib[n++] = (int)(aligned / SMEM_KIB);
     }
     return n;
+}
+
+int64_t smem_occupancy_config_holding(const struct smem_device *d, double need)
+{
+    int kib[32];
+    int n = smem_occupancy_smem_configs(d->cc_major, d->cc_minor, kib, 32);
+
+    for (int i = 0; i < n; i++)
+        if ((double)kib[i] * SMEM_KIB >= need)
+            return (int64_t)kib[i] * (int64_t)SMEM_KIB;
+    return -1;
+}
+
+int64_t smem_occupancy_config_requested(const struct smem_device *d, int carveout_pct)
+{
+    return carveout_pct < 0 ? -1 : smem_occupancy_config_holding(d, carveout_pct / 100.0 * (double)d->smem_per_sm);
+}
+
+/* Without a hint the driver sizes the configuration for twice the blocks that warps and the block
+ * limit allow, but no further than this, unless the resident blocks themselves need more (cc 9.0). */
+#define DRIVER_HEADROOM_CAP_BYTES (132 * (int64_t)SMEM_KIB)
+
+/* The driver's rule, fitted to 3717 launches under Nsight Compute on the H200 (driver 580.159.04,
+ * tests/ncu/), u = static + dynamic bytes per block, f = u + the 1 KiB reservation, every size
+ * rounded up to the next configuration step and held at the largest:
+ * - hint of c %: h = c % of the SM's shared memory, b = floor(h / u) blocks (counted without the
+ *   reservation), configuration max(b f, f, h); with u = 0 the step holding h. The occupancy of the
+ *   launch plays no part: a small hint shrinks residency, and a small u inflates the configuration
+ *   (u = 1 KiB under a 50 % hint takes the whole 228 KiB).
+ * - no hint (or 0 % with u = 0): with n0 blocks per SM without shared memory and n resident,
+ *   u = 0: min(32, 4 n0) f; else max(n f, min(b f, 132 KiB)), b = min(32, 2 n0), but b = n0 where
+ *   n0 = 2 (1024-thread blocks). n0 was 2, 4, 8, 16, 32 in the probe and limited by warps or the
+ *   block count, so other n0, and registers that bind, are outside what was measured. */
+int64_t smem_occupancy_config_driver(const struct smem_device *d, const struct smem_config_query *q)
+{
+    int64_t u = q->smem_bytes, f = u + d->reserved_smem_per_block, largest;
+    int kib[32], steps = smem_occupancy_smem_configs(d->cc_major, d->cc_minor, kib, 32);
+    int warps, n0;
+    double need;
+
+    if (d->cc_major != 9 || d->cc_minor != 0 || steps == 0 || q->block <= 0 || u < 0 || q->blocks_per_sm == 0)
+        return -1;  /* (no block resident: the launch fails, there is no configuration) */
+    largest = (int64_t)kib[steps - 1] * (int64_t)SMEM_KIB;
+    if (f > largest)
+        return -1;
+    if (q->carveout_pct >= 0 && (u > 0 || q->carveout_pct > 0)) {
+        double h = q->carveout_pct / 100.0 * (double)d->smem_per_sm;
+        if (u == 0)
+            return smem_occupancy_config_holding(d, h);
+        /* integer arithmetic: floor(c % x smem_per_sm / u) exactly */
+        need = (double)((int64_t)q->carveout_pct * d->smem_per_sm / (100 * u) * f);
+        need = need > h ? need : h;
+        need = need > (double)f ? need : (double)f;
+        return need > (double)largest ? largest : smem_occupancy_config_holding(d, need);
+    }
+    warps = (q->block + d->warp_size - 1) / d->warp_size;
+    n0 = d->max_threads_per_sm / d->warp_size / warps;
+    n0 = n0 < d->max_blocks_per_sm ? n0 : d->max_blocks_per_sm;
+    if (q->blocks_without_smem != n0 || (n0 != 2 && n0 != 4 && n0 != 8 && n0 != 16 && n0 != 32))
+        return -1;
+    if (u == 0) {
+        int b0 = 4 * n0 < d->max_blocks_per_sm ? 4 * n0 : d->max_blocks_per_sm;
+        need = (double)(b0 * f);
+    } else {
+        int b = n0 == 2 ? n0 : (2 * n0 < d->max_blocks_per_sm ? 2 * n0 : d->max_blocks_per_sm);
+        if (q->blocks_per_sm < 0)
+            return -1;
+        need = (double)(b * f < DRIVER_HEADROOM_CAP_BYTES ? b * f : DRIVER_HEADROOM_CAP_BYTES);
+        need = need > (double)(q->blocks_per_sm * f) ? need : (double)(q->blocks_per_sm * f);
+    }
+    return need > (double)largest ? largest : smem_occupancy_config_holding(d, need);
 }
 
 struct edge {

@@ -23,8 +23,11 @@ struct smem_prediction {
     int warps_per_sm;
     double occupancy_pct;       /* resident warps over the SM's maximum */
     char limiter[64];           /* warps, registers, shared_memory, blocks, barriers; comma-joined on ties */
-    int64_t smem_config_bytes;  /* the per-SM shared-memory configuration the calculator chose */
+    int64_t smem_config_bytes;  /* the configuration cuda_occupancy.h assumes (the hint's step, the
+                                 * maximum without one): not what the driver picks, never reported */
     int64_t smem_per_block_bytes; /* allocated per block, reservation and granularity included */
+    int blocks_without_smem;    /* blocks per SM if shared memory were no limit (warps, blocks,
+                                 * registers, barriers) */
 };
 
 /* Predicted occupancy of f launched with block threads and dyn bytes of dynamic shared memory
@@ -34,6 +37,28 @@ int smem_occupancy_predict(const struct smem_device *d, const struct smem_func *
 
 /* Shared-memory configurations (KiB per SM) that compute capability cc offers, ascending; the count. */
 int smem_occupancy_smem_configs(int cc_major, int cc_minor, int *kib, int max);
+
+/* The smallest configuration of d holding need bytes, in bytes; -1 when none does (or d has no steps). */
+int64_t smem_occupancy_config_holding(const struct smem_device *d, double need);
+
+/* The configuration a carveout hint asks for: the step holding carveout_pct % of the SM's shared
+ * memory; -1 without a hint. */
+int64_t smem_occupancy_config_requested(const struct smem_device *d, int carveout_pct);
+
+/* What the driver's choice of configuration depends on, for one launch. */
+struct smem_config_query {
+    int block;                  /* threads per block */
+    int64_t smem_bytes;         /* static + dynamic shared memory per block, without the reservation */
+    int carveout_pct;           /* the preferred carveout, -1: none */
+    int blocks_per_sm;          /* resident blocks (the occupancy API's, or the calculator's) */
+    int blocks_without_smem;    /* blocks per SM if shared memory were no limit */
+};
+
+/* The per-SM shared-memory configuration the driver picks for q on d, in bytes, from the rule fitted
+ * to Nsight Compute's launch__shared_mem_config_size (tests/ncu/README.md); -1 where the rule was
+ * not measured (another compute capability than 9.0, or, without a hint, a block whose residency
+ * without shared memory the probe did not cover) and where no block can be resident. */
+int64_t smem_occupancy_config_driver(const struct smem_device *d, const struct smem_config_query *q);
 
 /* Largest overlap of [start, end) intervals on any one SM: the achieved residency in blocks.
  * smid[i], start[i], end[i] describe block i; n blocks; sm_count SMs. Also the SMs that saw any block. */

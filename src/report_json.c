@@ -173,7 +173,26 @@ static void add_stats(cJSON *obj, const struct smem_stats *s)
     json_int(obj, "mean", s->count ? s->mean : NAN);
     json_int(obj, "stdev", s->count > 1 ? s->stdev : NAN);
     smem_json_number(obj, "noise", s->count > 1 ? s->noise : NAN);
+    smem_json_number(obj, "robust_spread", s->count > 1 ? s->robust_spread : NAN);
     cJSON_AddNumberToObject(obj, "count", (double)s->count);
+}
+
+/* Samples left out for a throttled SM clock: which, how long, at what clock. */
+static void add_throttled(cJSON *time, const struct smem_result *r)
+{
+    cJSON *t = cJSON_AddObjectToObject(time, "throttled"), *arr;
+
+    smem_json_number(t, "threshold_mhz", r->throttle_below_mhz > 0 ? r->throttle_below_mhz : NAN);
+    cJSON_AddNumberToObject(t, "count", (double)r->n_throttled);
+    cJSON_AddBoolToObject(t, "used", r->throttled_used);
+    arr = cJSON_AddArrayToObject(t, "samples");
+    for (size_t i = 0; i < r->n_throttled; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "index", (double)r->throttled[i].index);
+        json_int(o, "ns", r->throttled[i].ns);
+        smem_json_number(o, "clock_mhz", r->throttled[i].clock_mhz);
+        cJSON_AddItemToArray(arr, o);
+    }
 }
 
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
@@ -215,6 +234,11 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     raw = cJSON_AddArrayToObject(time, "raw");
     for (size_t i = 0; i < r->n_samples; i++)
         cJSON_AddItemToArray(raw, cJSON_CreateNumber(round(r->samples_ns[i])));
+    json_opt_int(time, "batch", timed ? (long long)r->batch : -1);
+    if (timed)
+        add_throttled(time, r);
+    else
+        cJSON_AddNullToObject(time, "throttled");
     smem_json_number(o, "clock_mhz", timed && r->clock_mhz > 0 ? r->clock_mhz : NAN);
 
     metrics = cJSON_AddObjectToObject(o, "metrics");
@@ -238,7 +262,9 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     else
         cJSON_AddNullToObject(occ, "limiter");
     json_opt_int(occ, "effective_carveout", r->occ.effective_carveout_pct);
-    json_opt_int(occ, "smem_config_bytes", r->occ.smem_config_bytes);
+    json_opt_int(occ, "smem_config_requested_bytes", r->occ.smem_config_requested);
+    json_opt_int(occ, "smem_config_predicted_bytes", r->occ.smem_config_predicted);
+    json_opt_int(occ, "smem_config_inferred_min_bytes", r->occ.smem_config_inferred_min);
     json_opt_int(occ, "measured_sms", r->occ.measured_sms);
     json_opt_int(occ, "probe_regs", r->occ.probe_regs);
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);

@@ -23,7 +23,10 @@ struct smem_occ_record {
     double occupancy_pct;
     char limiter[64];
     int effective_carveout_pct;         /* inferred from measured residency; -1 when unknown */
-    long long smem_config_bytes;        /* per-SM configuration the calculator picked */
+    /* the per-SM shared-memory configuration, each from its own source; -1 when that source has none */
+    long long smem_config_requested;    /* the step the carveout hint asks for */
+    long long smem_config_predicted;    /* the driver's choice by the fitted rule (occupancy.h) */
+    long long smem_config_inferred_min; /* the smallest step holding the measured residency: a lower bound */
     bool hint_overridden;               /* measured residency differs from the API's */
     int measured_sms;                   /* SMs the probe's blocks landed on */
     int probe_regs;                     /* registers per thread of the probe variant */
@@ -40,8 +43,13 @@ struct smem_result {
     int carveout_requested;             /* -1: driver default */
     bool optin;                         /* the dynamic limit was raised above the default */
     /* time */
-    double *samples_ns;                 /* owned */
+    double *samples_ns;                 /* owned; per launch */
     size_t n_samples;
+    size_t batch;                       /* launches per sample, 0 when not timed */
+    struct smem_throttled_sample *throttled;    /* owned; samples left out for a throttled clock */
+    size_t n_throttled;
+    bool throttled_used;                /* every sample was throttled: the statistics are theirs */
+    double throttle_below_mhz;          /* a sample under this clock counted as throttled, 0 if unknown */
     struct smem_stats time_ns;
     double clock_mhz;                   /* median measured SM clock, 0 when not measured */
     struct smem_metrics metrics;

@@ -26,7 +26,7 @@ static void result_init(struct smem_result *r, const struct smem_point *pt)
     r->occ.api = r->occ.predicted = r->occ.measured = -1;
     r->occ.warps_per_sm = -1;
     r->occ.effective_carveout_pct = -1;
-    r->occ.smem_config_bytes = -1;
+    r->occ.smem_config_requested = r->occ.smem_config_predicted = r->occ.smem_config_inferred_min = -1;
     r->occ.measured_sms = -1;
     r->occ.probe_regs = -1;
 }
@@ -61,13 +61,20 @@ int smem_run_blocks_per_sm(const struct smem_device *d, const struct smem_plan *
     return pr.blocks_per_sm;
 }
 
-static void record_prediction(struct smem_result *r, const struct smem_prediction *pr)
+/* blocks_per_sm: the API's residency on a GPU, the calculator's on a model. */
+static void record_prediction(const struct smem_device *d, struct smem_result *r, const struct smem_prediction *pr,
+                              int blocks_per_sm)
 {
+    struct smem_config_query q = { .block = (int)r->block, .smem_bytes = (int64_t)(r->static_smem + r->dyn_smem),
+                                   .carveout_pct = r->carveout_requested, .blocks_per_sm = blocks_per_sm,
+                                   .blocks_without_smem = pr->blocks_without_smem };
+
     r->occ.predicted = pr->blocks_per_sm;
     r->occ.warps_per_sm = pr->warps_per_sm;
     r->occ.occupancy_pct = pr->occupancy_pct;
     smem_fmt(r->occ.limiter, sizeof(r->occ.limiter), "%s", pr->limiter);
-    r->occ.smem_config_bytes = pr->smem_config_bytes;
+    r->occ.smem_config_requested = smem_occupancy_config_requested(d, r->carveout_requested);
+    r->occ.smem_config_predicted = smem_occupancy_config_driver(d, &q);
 }
 
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
@@ -97,7 +104,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
             smem_fmt(r->reason, sizeof(r->reason), "the occupancy calculator rejects this configuration on %s", dev->name);
             continue;
         }
-        record_prediction(r, &pr);
+        record_prediction(dev, r, &pr, pr.blocks_per_sm);
         r->status = SMEM_POINT_PREDICTED;
         if (pr.blocks_per_sm == 0) {
             r->status = SMEM_POINT_SKIPPED;
@@ -252,7 +259,9 @@ void smem_results_free(struct smem_result *results, size_t n)
 {
     for (size_t i = 0; results && i < n; i++) {
         free(results[i].samples_ns);
+        free(results[i].throttled);
         results[i].samples_ns = NULL;
+        results[i].throttled = NULL;
     }
 }
 
@@ -355,7 +364,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
     smem_occupancy_api(fn, (int)plan.block, plan.dyn_smem, &r->occ.api);
     if (!smem_occupancy_predict(d, &f, (int)plan.block, plan.dyn_smem, plan.carveout_pct, &pr))
-        record_prediction(r, &pr);
+        record_prediction(d, r, &pr, r->occ.api);
     if (r->occ.api >= 0) {
         r->occ.warps_per_sm = r->occ.api * (int)((plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
@@ -399,10 +408,16 @@ run:
         if (rc != SMEM_EINTR)
             fail_point(r, rc, &c, "timing");
         free(m.samples_ns);
+        free(m.throttled);
         goto out;
     }
     r->samples_ns = m.samples_ns;
     r->n_samples = m.n;
+    r->batch = m.batch;
+    r->throttled = m.throttled;
+    r->n_throttled = m.n_throttled;
+    r->throttled_used = m.throttled_used;
+    r->throttle_below_mhz = m.throttle_below_mhz;
     r->time_ns = m.stats;
     r->clock_mhz = m.median.clock_hz / 1e6;
     b->metrics(&c, &m.median, &r->metrics);
@@ -425,6 +440,9 @@ run:
             r->occ.hint_overridden = r->occ.measured != r->occ.api;
         if (r->occ.measured > 0 && strstr(r->occ.limiter, "shared_memory") && pr.smem_per_block_bytes > 0)
             r->occ.effective_carveout_pct = carveout_pct_for(d, (int64_t)r->occ.measured * pr.smem_per_block_bytes);
+        if (r->occ.measured > 0 && pr.smem_per_block_bytes > 0)
+            r->occ.smem_config_inferred_min =
+                smem_occupancy_config_holding(d, (double)r->occ.measured * (double)pr.smem_per_block_bytes);
     }
     rc = SMEM_OK;
 out:

@@ -1,5 +1,6 @@
 /* Order statistics on a sorted copy; the mean and deviation with Welford's update so that a
- * thousand nanosecond-scale samples lose nothing to cancellation. */
+ * thousand nanosecond-scale samples lose nothing to cancellation; the MAD from a second sorted
+ * array of absolute deviations. */
 #include "stats.h"
 
 #include <math.h>
@@ -51,6 +52,11 @@ int smem_stats_compute(const double *x, size_t n, struct smem_stats *s)
     s->mean = mean;
     s->stdev = n > 1 ? sqrt(m2 / (double)(n - 1)) : 0;
     s->noise = n > 1 && mean != 0 ? s->stdev / fabs(mean) : 0;
+    for (size_t i = 0; i < n; i++)
+        sorted[i] = fabs(x[i] - s->median);
+    qsort(sorted, n, sizeof(*sorted), cmp_double);
+    s->mad = quantile(sorted, n, 0.5);
+    s->robust_spread = n > 1 && s->median != 0 ? SMEM_MAD_TO_SIGMA * s->mad / fabs(s->median) : 0;
     free(sorted);
     return SMEM_OK;
 }
@@ -62,7 +68,7 @@ double smem_stats_median(const double *x, size_t n)
     return smem_stats_compute(x, n, &s) == SMEM_OK ? s.median : 0;
 }
 
-bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double noise, double elapsed_s)
+bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double spread, double elapsed_s)
 {
     if (n >= r->max_samples)
         return true;
@@ -70,5 +76,22 @@ bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double noi
         return false;
     if (r->fixed)
         return true;
-    return noise < r->max_noise || elapsed_s >= r->timeout_s;
+    return spread < r->max_noise || elapsed_s >= r->timeout_s;
+}
+
+size_t smem_batch_size(double launch_ns, double target_ns, size_t max)
+{
+    double n;
+
+    if (!(launch_ns > 0) || !isfinite(launch_ns) || max < 1)
+        return 1;
+    n = ceil(target_ns / launch_ns);
+    if (!(n >= 1))
+        return 1;
+    return n >= (double)max ? max : (size_t)n;
+}
+
+bool smem_clock_throttled(double clock_hz, double ref_hz)
+{
+    return clock_hz > 0 && ref_hz > 0 && clock_hz < SMEM_THROTTLE_FRACTION * ref_hz;
 }

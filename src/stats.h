@@ -1,15 +1,24 @@
-/* Statistics of a point's samples and the adaptive stopping rule. */
+/* Statistics of a point's samples, the adaptive stopping rule, and the two decisions the timing
+ * loop makes per point that need no GPU to test: how many launches make one sample, and whether a
+ * sample ran at a throttled clock. */
 #ifndef SMEM_STATS_H
 #define SMEM_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The normal-consistency constant of the MAD: 1.4826 x MAD estimates the standard deviation of
+ * normally distributed samples (1 / the 0.75 quantile of the standard normal). */
+#define SMEM_MAD_TO_SIGMA 1.4826
+
 struct smem_stats {
     size_t count;
     double min, q1, median, q3, max;
     double mean, stdev;
-    double noise;   /* relative noise: stdev / mean (0 with fewer than two samples) */
+    double noise;           /* stdev / mean (0 with fewer than two samples) */
+    double mad;             /* median absolute deviation from the median */
+    double robust_spread;   /* 1.4826 x MAD / median: a relative spread that outliers do not inflate;
+                             * what --max-noise and the comparison gate use (0 with fewer than two) */
 };
 
 /* Statistics of x[0..n); x is not modified. Quartiles interpolate linearly between order statistics. */
@@ -21,12 +30,38 @@ double smem_stats_median(const double *x, size_t n);
 struct smem_stop_rule {
     size_t min_samples;
     size_t max_samples;
-    double max_noise;       /* stop once the relative noise is below this (fraction) */
+    double max_noise;       /* stop once the robust spread is below this (fraction) */
     double timeout_s;       /* stop after this much time spent sampling */
     bool fixed;             /* --quick: exactly min_samples, nothing adaptive */
 };
 
-/* Whether sampling a point should stop after n samples with relative noise noise, elapsed_s spent. */
-bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double noise, double elapsed_s);
+/* Whether sampling a point should stop after n samples with robust spread spread, elapsed_s spent. */
+bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double spread, double elapsed_s);
+
+/* A sample lasts at least this long. On the H200 one launch per sample carried 0.7-1.5 us of jitter
+ * (1.4826 x MAD; 2.2 us at most) whatever the kernel's length, so a 20 us kernel scattered 6 % and a
+ * 130 us one 0.8 %; at 1 ms the same jitter is 0.07-0.22 %, under half the default 0.5 % target. */
+#define SMEM_BATCH_TARGET_NS 1e6
+/* The most launches in one sample: past this a launch is shorter than the host needs to enqueue it
+ * and a longer batch would time the host, not the kernel. */
+#define SMEM_BATCH_MAX 4096
+
+/* Launches per sample for a launch of launch_ns: the fewest whose sum reaches target_ns, at least 1
+ * and at most max; 1 when launch_ns is not a positive number. */
+size_t smem_batch_size(double launch_ns, double target_ns, size_t max);
+
+/* A sample whose SM clock is below this fraction of the run's clock ran throttled. */
+#define SMEM_THROTTLE_FRACTION 0.9
+
+/* A sample taken while the SM clock was throttled: left out of the statistics, listed. */
+struct smem_throttled_sample {
+    size_t index;           /* among all samples taken for the point, from 0 */
+    double ns;              /* per launch */
+    double clock_mhz;
+};
+
+/* Whether a sample measured at clock_hz ran throttled against the run's clock ref_hz; false when
+ * either is unknown (0). */
+bool smem_clock_throttled(double clock_hz, double ref_hz);
 
 #endif

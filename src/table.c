@@ -21,7 +21,7 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
             dev->cc_minor, dev->sm_count, (long long)(dev->smem_per_sm / 1024),
             (long long)(dev->smem_per_block_optin / 1024), dev->is_model ? " [model: predicted occupancy only]" : "");
     fprintf(f, "%-10s %-34s %-9s %11s %7s %6s %-15s %5s %-14s %s\n", "bench", "params", "status", "median_us",
-            "noise%", "MHz", "blk/SM a/p/m", "carve", "limiter", "metrics");
+            "spread%", "MHz", "blk/SM a/p/m", "carve", "limiter", "metrics");
     for (size_t i = 0; i < n; i++) {
         const struct smem_result *r = &res[i];
         const struct smem_bench *b = r->point->bench;
@@ -44,7 +44,7 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
             smem_fmt(metrics, sizeof(metrics), "%s", r->reason);
         if (r->n_samples)
             fprintf(f, "%-10s %-34s %-9s %11.2f %7.2f %6.0f %-15s %5s %-14s %s\n", b->name, params,
-                    smem_point_status_name(r->status), r->time_ns.median / 1e3, 100 * r->time_ns.noise,
+                    smem_point_status_name(r->status), r->time_ns.median / 1e3, 100 * r->time_ns.robust_spread,
                     r->clock_mhz, occ, carve, r->occ.limiter, metrics);
         else
             fprintf(f, "%-10s %-34s %-9s %11s %7s %6s %-15s %5s %-14s %s\n", b->name, params,

@@ -71,7 +71,7 @@ static cJSON *doc_with_one_point(struct smem_result *r, struct smem_point *pt, d
     r->occ.measured = -1;
     r->occ.warps_per_sm = 64;
     r->occ.effective_carveout_pct = -1;
-    r->occ.smem_config_bytes = -1;
+    r->occ.smem_config_requested = r->occ.smem_config_predicted = r->occ.smem_config_inferred_min = -1;
     r->occ.measured_sms = -1;
     r->regs = 29;
     r->carveout_requested = -1;
@@ -106,8 +106,11 @@ Test(json, schema_nulls_and_integer_nanoseconds)
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(res, "occupancy"), "measured")), "-1 is null");
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(res, "clock_mhz")), "no clock measured: null");
     text = cJSON_PrintUnformatted(doc);
-    cr_assert_null(strstr(text, "nan"));
-    cr_assert_null(strstr(text, "inf"));
+    /* as values, not inside key names such as smem_config_inferred_min_bytes */
+    cr_assert_null(strstr(text, ":nan"));
+    cr_assert_null(strstr(text, ":-nan"));
+    cr_assert_null(strstr(text, ":inf"));
+    cr_assert_null(strstr(text, ":-inf"));
     free(text);
     cJSON_Delete(doc);
 }

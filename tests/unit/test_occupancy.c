@@ -1,6 +1,8 @@
-/* Predicted occupancy on built-in models, the bank model and the residency overlap. Every expected
- * value is worked out by hand from the published limits in the comment beside it, not copied from
- * the program's output. */
+/* Predicted occupancy on built-in models, the bank model, the residency overlap and the driver's choice
+ * of shared-memory configuration. Every expected value is worked out by hand from the published
+ * limits in the comment beside it, not copied from the program's output; the configuration is also
+ * held against every launch of the Nsight Compute probe (tests/ncu/). */
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -178,4 +180,144 @@ Test(bank, wide_accesses_take_several_passes)
     cr_assert_eq(smem_bank_wavefronts(16, 2), 8);
     cr_assert_eq(smem_bank_wavefronts(16, 8), 32);   /* every lane in banks 0..3 */
     cr_assert_eq(smem_bank_wavefronts(8, 3), 2);     /* odd stride: conflict-free */
+}
+
+/* The driver's choice of configuration (smem_occupancy_config_driver) on the H200 model. */
+static int64_t driver_config(int block, int64_t smem, int carveout, int blocks, int without)
+{
+    struct smem_config_query q = { .block = block, .smem_bytes = smem, .carveout_pct = carveout,
+                                   .blocks_per_sm = blocks, .blocks_without_smem = without };
+
+    return smem_occupancy_config_driver(&smem_gpu_find("h200")->dev, &q);
+}
+
+#define KIB 1024
+
+Test(driver_config, no_hint_sizes_for_twice_the_blocks)
+{
+    /* 256 threads, 8 blocks by warps: room for 16 blocks of 2 + 1 KiB = 48 KiB, the 64 KiB step */
+    cr_assert_eq(driver_config(256, 2 * KIB, -1, 8, 8), 64 * KIB);
+    /* 1 + 1 KiB: 16 x 2 = 32 KiB, exactly a step */
+    cr_assert_eq(driver_config(256, 1 * KIB, -1, 8, 8), 32 * KIB);
+    /* 4 + 1 KiB: 80 KiB, the 100 KiB step */
+    cr_assert_eq(driver_config(256, 4 * KIB, -1, 8, 8), 100 * KIB);
+}
+
+Test(driver_config, no_hint_headroom_stops_at_132k)
+{
+    /* 8 + 1 KiB: 16 blocks would be 144 KiB, held at 132; the 8 resident need only 72 */
+    cr_assert_eq(driver_config(256, 8 * KIB, -1, 8, 8), 132 * KIB);
+    /* 16 + 1 KiB: the 8 resident blocks alone need 136 KiB, the 164 KiB step */
+    cr_assert_eq(driver_config(256, 16 * KIB, -1, 8, 8), 164 * KIB);
+}
+
+Test(driver_config, no_hint_large_blocks_take_what_the_residency_needs)
+{
+    /* 32384 + 1024 = 33408 bytes x 6 resident = 200448 bytes: the 196 KiB step (200704) */
+    cr_assert_eq(driver_config(256, 32384, -1, 6, 8), 196 * KIB);
+    /* 115840 + 1024 = 116864 bytes, one block: 132 KiB (100 KiB = 102400 is too small) */
+    cr_assert_eq(driver_config(256, 115840, -1, 1, 8), 132 * KIB);
+}
+
+Test(driver_config, no_hint_no_shared_memory)
+{
+    /* only the 1 KiB reservation: min(32, 4 x 8) = 32 blocks' worth, 32 KiB */
+    cr_assert_eq(driver_config(256, 0, -1, 8, 8), 32 * KIB);
+    /* 512 threads, 4 blocks: 16 x 1 KiB = 16 KiB */
+    cr_assert_eq(driver_config(512, 0, -1, 4, 4), 16 * KIB);
+}
+
+Test(driver_config, no_hint_1024_threads_are_not_doubled)
+{
+    /* 2 blocks of 2 + 1 KiB = 6 KiB: the 8 KiB step, not the 16 that 4 blocks would take */
+    cr_assert_eq(driver_config(1024, 2 * KIB, -1, 2, 2), 8 * KIB);
+}
+
+Test(driver_config, hint_counts_blocks_without_the_reservation)
+{
+    /* 50 % of 228 KiB = 114 KiB; 114 / 6 = 19 blocks of 6 + 1 = 7 KiB = 133 KiB: the 164 KiB step,
+     * one step above what 5 KiB takes (114 / 5 = 22 blocks x 6 KiB = 132 KiB) */
+    cr_assert_eq(driver_config(256, 6 * KIB, 50, 8, 8), 164 * KIB);
+    cr_assert_eq(driver_config(256, 5 * KIB, 50, 8, 8), 132 * KIB);
+    /* 1 KiB under 50 %: 114 blocks x 2 KiB = 228 KiB, the whole SM */
+    cr_assert_eq(driver_config(256, 1 * KIB, 50, 8, 8), 228 * KIB);
+}
+
+Test(driver_config, hint_is_at_least_the_hint_and_one_block)
+{
+    /* 10 % = 22.8 KiB; 12 KiB: 1 block x 13 KiB, less than the hint: the 32 KiB step holding it */
+    cr_assert_eq(driver_config(256, 12 * KIB, 10, 8, 8), 32 * KIB);
+    /* the footprint kernel, 31 KiB at 30 %: 68.4 / 31 = 2 blocks x 32 KiB = 64 < 68.4: 100 KiB */
+    cr_assert_eq(driver_config(256, 31 * KIB, 30, 3, 8), 100 * KIB);
+    /* 0 %: one block, the smallest step holding 7 + 1 KiB */
+    cr_assert_eq(driver_config(256, 7 * KIB, 0, 1, 8), 8 * KIB);
+    /* no shared memory at 25 %: the hint's step, 57 KiB -> 64 KiB */
+    cr_assert_eq(driver_config(256, 0, 25, 8, 8), 64 * KIB);
+    /* no shared memory at 0 % (the gather kernel at carveout 0): as without a hint, 32 KiB */
+    cr_assert_eq(driver_config(256, 0, 0, 8, 8), 32 * KIB);
+}
+
+Test(driver_config, unknown_outside_what_was_measured)
+{
+    const struct smem_gpu_model *a100 = smem_gpu_find("a100");
+    struct smem_config_query q = { .block = 256, .smem_bytes = 2 * KIB, .carveout_pct = -1, .blocks_per_sm = 8,
+                                   .blocks_without_smem = 8 };
+
+    cr_assert_eq(smem_occupancy_config_driver(&a100->dev, &q), -1, "measured on cc 9.0 only");
+    cr_assert_eq(driver_config(256, 2 * KIB, -1, 6, 6), -1, "registers bind: the probe never did");
+    cr_assert_eq(driver_config(96, 2 * KIB, -1, 21, 21), -1, "21 blocks by warps: not probed");
+    cr_assert_geq(driver_config(256, 2 * KIB, 50, 6, 6), 0, "with a hint residency plays no part");
+    cr_assert_eq(driver_config(256, 228 * KIB, -1, 0, 8), -1, "228 + 1 KiB fits no configuration");
+    cr_assert_eq(driver_config(256, 100 * KIB, 50, 0, 8), -1, "not resident (no opt-in): no launch");
+}
+
+Test(driver_config, requested_is_the_hints_step)
+{
+    const struct smem_device *h200 = &smem_gpu_find("h200")->dev;
+
+    cr_assert_eq(smem_occupancy_config_requested(h200, -1), -1);
+    cr_assert_eq(smem_occupancy_config_requested(h200, 0), 0);
+    cr_assert_eq(smem_occupancy_config_requested(h200, 50), 132 * KIB);   /* 114 KiB */
+    cr_assert_eq(smem_occupancy_config_requested(h200, 100), 228 * KIB);
+}
+
+/* Every launch of the Nsight Compute probe on the H200 (tests/ncu/README.md): the rule must give the
+ * configuration ncu saw. Blocks per SM without shared memory come from the probe's own 0-byte,
+ * no-hint launch of the same block size. */
+static void check_fixture(const char *name, int want_rows)
+{
+    char path[512], line[256];
+    FILE *f;
+    int rows = 0, without[1025] = { 0 };
+    struct { int block, dyn, carve, maxdyn, api; long long cfg; } r[4096];
+
+    snprintf(path, sizeof(path), "%s/%s", SMEM_NCU_FIXTURES, name);
+    f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    cr_assert_not_null(fgets(line, sizeof(line), f));
+    cr_assert(!strncmp(line, "block,dyn_bytes,carveout,maxdyn_attr,api_blocks,config_bytes", 60), "%s", line);
+    while (rows < 4096 && fgets(line, sizeof(line), f)) {
+        cr_assert_eq(sscanf(line, "%d,%d,%d,%d,%d,%lld", &r[rows].block, &r[rows].dyn, &r[rows].carve, &r[rows].maxdyn,
+                            &r[rows].api, &r[rows].cfg), 6, "%s", line);
+        if (r[rows].dyn == 0 && r[rows].carve < 0)
+            without[r[rows].block] = r[rows].api;
+        rows++;
+    }
+    fclose(f);
+    cr_assert_eq(rows, want_rows, "%s: %d launches", name, rows);
+    for (int i = 0; i < rows; i++) {
+        int64_t got = driver_config(r[i].block, r[i].dyn, r[i].carve, r[i].api, without[r[i].block]);
+        cr_assert_eq(got, r[i].cfg, "%s line %d: block %d, %d bytes, carveout %d: the rule says %lld, ncu saw %lld",
+                     name, i + 2, r[i].block, r[i].dyn, r[i].carve, (long long)got, r[i].cfg);
+    }
+}
+
+Test(driver_config, every_launch_of_the_fine_probe)
+{
+    check_fixture("h200_driver580_fine.csv", 2646);
+}
+
+Test(driver_config, every_launch_of_the_coarse_probe)
+{
+    check_fixture("h200_driver580_coarse.csv", 1071);
 }

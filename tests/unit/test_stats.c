@@ -23,6 +23,31 @@ Test(stats, odd_count_quartiles_mean_and_deviation)
     cr_assert_float_eq(x[0], 9, 0, "the input must not be reordered");
 }
 
+Test(stats, robust_spread_is_the_scaled_mad_over_the_median)
+{
+    /* median 5; absolute deviations 4 4 3 3 2 2 1 1 0, their median 2; 1.4826 x 2 / 5 */
+    double x[] = { 9, 1, 8, 2, 7, 3, 6, 4, 5 };
+    struct smem_stats s;
+
+    cr_assert_eq(smem_stats_compute(x, 9, &s), 0);
+    cr_assert_float_eq(s.mad, 2, 1e-12);
+    cr_assert_float_eq(s.robust_spread, 1.4826 * 2 / 5, 1e-12);
+}
+
+Test(stats, one_outlier_does_not_inflate_the_robust_spread)
+{
+    /* sorted 8 9 10 10 10 10 10 11 12 1000: median 10; deviations 0 0 0 0 0 1 1 2 2 990, median 0.5;
+     * robust spread 1.4826 x 0.5 / 10 = 0.07413, where stdev / mean is 313.07 / 109 = 2.872 */
+    double x[] = { 10, 11, 9, 10, 10, 12, 8, 10, 10, 1000 };
+    struct smem_stats s;
+
+    cr_assert_eq(smem_stats_compute(x, 10, &s), 0);
+    cr_assert_float_eq(s.median, 10, 1e-12);
+    cr_assert_float_eq(s.mad, 0.5, 1e-12);
+    cr_assert_float_eq(s.robust_spread, 0.07413, 1e-12);
+    cr_assert_float_eq(s.noise, 2.872, 1e-3);
+}
+
 Test(stats, even_count_interpolates)
 {
     double x[] = { 4, 1, 3, 2 };
@@ -43,6 +68,7 @@ Test(stats, one_sample_has_no_noise)
     cr_assert_float_eq(s.median, 42, 1e-12);
     cr_assert_float_eq(s.noise, 0, 1e-12);
     cr_assert_float_eq(s.stdev, 0, 1e-12);
+    cr_assert_float_eq(s.robust_spread, 0, 1e-12);
 }
 
 Test(stats, no_samples_is_an_error)
@@ -71,6 +97,7 @@ Test(stop, keeps_sampling_below_min_samples)
 
 Test(stop, stops_when_quiet)
 {
+    /* the rule compares the robust spread the caller passes in, a fraction */
     cr_assert(smem_stats_should_stop(&rule, 10, 0.004, 0.1));
     cr_assert_not(smem_stats_should_stop(&rule, 10, 0.006, 0.1));
 }

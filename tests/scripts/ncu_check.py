@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Holds smembench's occupancy and bank model against Nsight Compute on the GPU.
+
+Two runs of the carveout, dynamic and bank sweeps:
+  1. smembench alone, timed: measured residency, the smallest configuration that holds it, and the
+     bank model's passes per request (the metrics need a timed run);
+  2. smembench --check under ncu: one launch per point, with ncu's launch metrics (the shared-memory
+     configuration the driver chose, the occupancy limits) and the shared-memory wavefronts and
+     load instructions.
+Each point of run 2 is matched to its ncu record in launch order, by grid, block and dynamic shared
+memory (kernels of the tool's own, the clock probe, fall in between and are skipped), and to its
+twin in run 1 by benchmark and parameters. Per point:
+  - blocks per SM: the occupancy API, the calculator and the measured residency against
+    min(ncu's occupancy limits);
+  - configuration: smem_config_predicted_bytes against launch__shared_mem_config_size (a point the
+    model does not cover is listed, not counted), and smem_config_inferred_min_bytes (a lower
+    bound) no more than it;
+  - bank: the wavefronts metric (passes per request) against ncu's shared-load wavefronts per
+    shared-load instruction.
+Prints a table and "N disagreements"; exit 0 none, 1 any (a point that failed or found no ncu
+record counts), 2 bad input, 77 no GPU or no ncu (or under a sanitizer setup).
+
+    tests/scripts/ncu_check.py build/smembench [--ncu PATH] [--keep DIR]
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+SWEEPS = "carveout,dynamic,bank"
+GEOMETRY = ["launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic"]
+LIMITS = ["launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
+          "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps"]
+CONFIG = "launch__shared_mem_config_size"
+WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+LOADS = "smsp__sass_inst_executed_op_shared_ld.sum"
+METRICS = GEOMETRY + LIMITS + [CONFIG, WAVEFRONTS, LOADS]
+WAVEFRONT_TOLERANCE = 1e-3   # relative; the kernel issues no shared load but the measured ones
+
+
+def number(text):
+    """A metric value as ncu prints it ("32,768", "1.5", "n/a")."""
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def parse_ncu_csv(lines):
+    """ncu --csv (one line per metric and kernel launch) as a list of launches in launch order, each
+    {"id", "name", metric: value}. Lines that are not ncu's CSV (==PROF== notes, the program's own
+    output) are left out."""
+    rows = [line for line in lines if line.startswith('"')]
+    launches = {}
+    for row in csv.DictReader(rows):
+        rec = launches.setdefault(int(row["ID"]), {"id": int(row["ID"]), "name": row["Kernel Name"]})
+        rec[row["Metric Name"]] = number(row["Metric Value"])
+    return [launches[k] for k in sorted(launches)]
+
+
+def launched(point):
+    """Whether a point of a --check run launched a kernel of smembench's own."""
+    launch = point.get("launch") or {}
+    return point["status"] == "ok" and launch.get("block") and launch.get("grid")
+
+
+def matches(point, rec):
+    launch = point["launch"]
+    return (rec.get("launch__grid_size") == launch["grid"] and rec.get("launch__block_size") == launch["block"]
+            and rec.get("launch__shared_mem_per_block_dynamic") == launch["dynamic_smem"])
+
+
+def match(points, records):
+    """Pairs each launching point with the first later ncu record of its geometry, in launch order:
+    [(point, record or None)]. Records in between belong to other kernels and are skipped."""
+    pairs, cursor = [], 0
+    for p in points:
+        if not launched(p):
+            continue
+        found = next((i for i in range(cursor, len(records)) if matches(p, records[i])), None)
+        if found is None:
+            pairs.append((p, None))
+        else:
+            pairs.append((p, records[found]))
+            cursor = found + 1
+    return pairs
+
+
+def key(point):
+    return point["bench"], tuple(sorted(point["params"].items()))
+
+
+def ncu_blocks(rec):
+    limits = [rec[m] for m in LIMITS if rec.get(m) is not None]
+    return int(min(limits)) if limits else None
+
+
+def judge(point, rec, timed):
+    """The row of one point: (cells, disagreements, unmodelled)."""
+    occ = point.get("occupancy") or {}
+    tocc = (timed or {}).get("occupancy") or {}
+    bad, unmodelled = [], False
+    row = {"point": f"{point['bench']} " + " ".join(f"{k}={v}" for k, v in point["params"].items())}
+    if point["status"] != "ok":
+        return row, [f"status {point['status']}: {point.get('reason')}"], False
+    if rec is None:
+        return row, ["no ncu record with this grid, block and dynamic shared memory"], False
+    blocks = ncu_blocks(rec)
+    row["blocks a/p/m/ncu"] = "/".join("-" if v is None else str(v)
+                                       for v in (occ.get("api"), occ.get("predicted"), tocc.get("measured"), blocks))
+    for name, v in (("api", occ.get("api")), ("predicted", occ.get("predicted")), ("measured", tocc.get("measured"))):
+        if v is not None and v != blocks:
+            bad.append(f"blocks per SM: {name} {v}, ncu {blocks}")
+    cfg = rec.get(CONFIG)
+    pred = occ.get("smem_config_predicted_bytes")
+    low = tocc.get("smem_config_inferred_min_bytes")
+    kib = lambda v: "-" if v is None else f"{v / 1024:g}"
+    row["config KiB req/pred/min/ncu"] = "/".join(kib(v) for v in (occ.get("smem_config_requested_bytes"), pred, low, cfg))
+    if cfg is None:
+        bad.append("ncu reported no shared-memory configuration")
+    elif pred is None:
+        unmodelled = True
+    elif pred != cfg:
+        bad.append(f"configuration: predicted {kib(pred)} KiB, ncu {kib(cfg)} KiB")
+    if cfg is not None and low is not None and low > cfg:
+        bad.append(f"configuration: the measured residency needs {kib(low)} KiB, ncu {kib(cfg)} KiB")
+    model = ((timed or {}).get("metrics") or {}).get("wavefronts")
+    if point["bench"] == "bank":
+        seen = rec[WAVEFRONTS] / rec[LOADS] if rec.get(WAVEFRONTS) is not None and rec.get(LOADS) else None
+        row["passes model/ncu"] = ("-" if model is None or model.get("value") is None else f"{model['value']:g}") + \
+            "/" + ("-" if seen is None else f"{seen:.4g}")
+        if model is None or model.get("value") is None:
+            bad.append("no wavefronts metric in the timed run")
+        elif seen is None:
+            bad.append("ncu reported no shared loads")
+        elif abs(seen / model["value"] - 1) > WAVEFRONT_TOLERANCE:
+            bad.append(f"passes per request: model {model['value']:g}, ncu {seen:.4g}")
+    return row, bad, unmodelled
+
+
+def check(checked, timed, records):
+    """Judges every point; returns (rows, disagreements, unmodelled count)."""
+    twins = {key(p): p for p in timed["results"]}
+    rows, total, unmodelled = [], 0, 0
+    pairs = match(checked["results"], records)
+    failed = [p for p in checked["results"] if p["status"] in ("failed", "invalid")]
+    for p, rec in pairs + [(p, None) for p in failed]:
+        row, bad, unmod = judge(p, rec, twins.get(key(p)))
+        row["verdict"] = "; ".join(bad) if bad else ("agrees (configuration not modelled)" if unmod else "agrees")
+        rows.append(row)
+        total += len(bad) > 0
+        unmodelled += unmod
+    return rows, total, unmodelled
+
+
+def print_table(rows, out=sys.stdout):
+    cols = ["point", "blocks a/p/m/ncu", "config KiB req/pred/min/ncu", "passes model/ncu", "verdict"]
+    width = {c: max([len(c)] + [len(r.get(c, "")) for r in rows]) for c in cols[:-1]}
+    print("  ".join(c.ljust(width.get(c, 0)) for c in cols), file=out)
+    for r in rows:
+        print("  ".join(r.get(c, "").ljust(width.get(c, 0)) for c in cols), file=out)
+
+
+def run(cmd, **kw):
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    return subprocess.run(cmd, **kw)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("smembench")
+    ap.add_argument("--ncu", default=None, help="the ncu executable (default: ncu on PATH, then the CUDA toolkit's)")
+    ap.add_argument("--keep", metavar="DIR", help="leave both result files and ncu's CSV in DIR")
+    args = ap.parse_args(argv)
+    if os.environ.get("SMEM_SANITIZER"):
+        print(f"ncu_check: skipped under {os.environ['SMEM_SANITIZER']}")
+        return 77
+    if not os.access(args.smembench, os.X_OK):
+        print(f"ncu_check: {args.smembench} is not an executable", file=sys.stderr)
+        return 2
+    ncu = args.ncu or shutil.which("ncu") or next(
+        (p for p in ("/usr/local/cuda/bin/ncu", "/usr/local/cuda/nsight-compute/ncu") if os.access(p, os.X_OK)), None)
+    if ncu is None:
+        print("ncu_check: skipped, no ncu (Nsight Compute) found; --ncu PATH names one")
+        return 77
+    work = args.keep or tempfile.mkdtemp(prefix="ncu_check.")
+    try:
+        os.makedirs(work, exist_ok=True)
+        return cross_check(args.smembench, ncu, work)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def cross_check(smembench, ncu, work):
+    timed_path, checked_path, csv_path = (os.path.join(work, n) for n in ("timed.json", "checked.json", "ncu.csv"))
+    for p in (timed_path, checked_path, csv_path):
+        if os.path.exists(p):
+            os.remove(p)
+    rc = run([smembench, "--sweep", SWEEPS, "--require-gpu", "-q", "-o", timed_path]).returncode
+    if rc == 3:
+        print("ncu_check: skipped, no GPU")
+        return 77
+    if rc != 0:
+        print(f"ncu_check: smembench --sweep {SWEEPS} exited {rc}", file=sys.stderr)
+        return 1
+    rc = run([ncu, "--clock-control", "none", "--csv", "--print-units", "base", "--log-file", csv_path,
+              "--metrics", ",".join(METRICS),
+              smembench, "--sweep", SWEEPS, "--check", "--require-gpu", "-q", "-o", checked_path]).returncode
+    if rc != 0 or not os.path.exists(checked_path):
+        print(f"ncu_check: smembench --check under ncu exited {rc} (ncu's log: {csv_path})", file=sys.stderr)
+        return 1
+    with open(timed_path) as f:
+        timed = json.load(f)
+    with open(checked_path) as f:
+        checked = json.load(f)
+    with open(csv_path) as f:
+        records = parse_ncu_csv(f)
+    rows, bad, unmodelled = check(checked, timed, records)
+    print(f"{checked['device']['name']}, driver {checked['device'].get('driver_version')}, "
+          f"{len(records)} kernels profiled, {len(rows)} points")
+    print_table(rows)
+    if unmodelled:
+        print(f"{unmodelled} points whose configuration the model does not cover (smem_config_predicted_bytes null)")
+    print(f"{bad} disagreements")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""The ncu cross-check's own logic without a GPU (TAP): reading ncu's CSV, pairing points with kernel
+records in launch order, and the verdicts. The fixtures are written here, value by value."""
+import contextlib
+import io
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ncu_check  # noqa: E402
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+HEADER = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size",'
+          '"Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"\n')
+
+
+def ncu_lines(launches):
+    """ncu --csv text for launches [(name, {metric: value})], one line per metric."""
+    out = ["==PROF== Connected to process 1\n", "smembench: wrote 3 of 3 points\n", HEADER]
+    for i, (name, metrics) in enumerate(launches):
+        for m, v in metrics.items():
+            out.append(f'"{i}","1","smembench","h","{name}","1","7","(1, 1, 1)","(1, 1, 1)","0","9.0",'
+                       f'"Command line profiler metrics","{m}","","{v}"\n')
+    return out
+
+
+def kernel(grid, block, dyn, config, blocks=8, wavefronts=None, loads=None):
+    m = {"launch__grid_size": f"{grid:,}", "launch__block_size": block, "launch__shared_mem_per_block_dynamic": dyn,
+         "launch__shared_mem_config_size": f"{config:,}", "launch__occupancy_limit_blocks": 32,
+         "launch__occupancy_limit_registers": 8, "launch__occupancy_limit_shared_mem": blocks,
+         "launch__occupancy_limit_warps": 8}
+    if wavefronts is not None:
+        m[ncu_check.WAVEFRONTS] = f"{wavefronts:,}"
+        m[ncu_check.LOADS] = f"{loads:,}"
+    return m
+
+
+def point(bench, params, grid, block, dyn, api=8, predicted=8, config=None, status="ok"):
+    return {"bench": bench, "params": params, "status": status, "reason": None,
+            "launch": {"grid": grid, "block": block, "dynamic_smem": dyn},
+            "occupancy": {"api": api, "predicted": predicted, "measured": None,
+                          "smem_config_requested_bytes": None, "smem_config_predicted_bytes": config,
+                          "smem_config_inferred_min_bytes": None}}
+
+
+def twin(p, measured=8, low=None, wavefronts=None):
+    t = {"bench": p["bench"], "params": p["params"], "occupancy": {"measured": measured,
+                                                                  "smem_config_inferred_min_bytes": low}}
+    if wavefronts is not None:
+        t["metrics"] = {"wavefronts": {"value": wavefronts, "unit": "passes/request", "ceiling": None}}
+    return t
+
+
+@test
+def csv_reader_keeps_launch_order_and_drops_other_lines():
+    recs = ncu_check.parse_ncu_csv(ncu_lines([("clock_kernel", kernel(1, 1, 0, 8192)),
+                                              ("dynamic_kernel", kernel(1056, 256, 2048, 65536))]))
+    assert [r["name"] for r in recs] == ["clock_kernel", "dynamic_kernel"], recs
+    assert recs[1]["launch__shared_mem_config_size"] == 65536, "thousands separators removed"
+    assert recs[1]["launch__grid_size"] == 1056
+
+
+@test
+def points_pair_with_the_next_record_of_their_geometry():
+    recs = ncu_check.parse_ncu_csv(ncu_lines([
+        ("clock_kernel", kernel(1, 1, 0, 8192)),
+        ("dynamic_kernel", kernel(1056, 256, 0, 32768)),
+        ("clock_kernel", kernel(1, 1, 0, 8192)),
+        ("dynamic_kernel", kernel(1056, 256, 1024, 32768))]))
+    a = point("dynamic", {"dyn_smem_bytes": 0}, 1056, 256, 0)
+    b = point("dynamic", {"dyn_smem_bytes": 1024}, 1056, 256, 1024)
+    skipped = point("static", {"smem_bytes": 65536}, None, 256, 0, status="skipped")
+    c = point("dynamic", {"dyn_smem_bytes": 2048}, 1056, 256, 2048)
+    pairs = ncu_check.match([a, skipped, b, c], recs)
+    assert [(p["params"], r and r["id"]) for p, r in pairs] == \
+        [({"dyn_smem_bytes": 0}, 1), ({"dyn_smem_bytes": 1024}, 3), ({"dyn_smem_bytes": 2048}, None)], pairs
+
+
+@test
+def agreement_disagreement_and_no_model():
+    recs = ncu_check.parse_ncu_csv(ncu_lines([
+        ("k", kernel(1056, 256, 0, 32768)),
+        ("k", kernel(1056, 256, 2048, 65536)),
+        ("k", kernel(1056, 256, 4096, 102400, blocks=7))]))
+    pts = [point("dynamic", {"d": 0}, 1056, 256, 0, config=32768),
+           point("dynamic", {"d": 2048}, 1056, 256, 2048, config=None),
+           point("dynamic", {"d": 4096}, 1056, 256, 4096, config=65536)]
+    timed = {"results": [twin(pts[0], low=8192), twin(pts[1]), twin(pts[2], measured=7, low=131072)]}
+    rows, bad, unmodelled = ncu_check.check({"results": pts}, timed, recs)
+    assert unmodelled == 1, rows
+    assert bad == 1, rows
+    assert rows[0]["verdict"] == "agrees", rows[0]
+    assert rows[1]["verdict"].startswith("agrees (configuration not modelled)"), rows[1]
+    v = rows[2]["verdict"]
+    assert "api 8, ncu 7" in v and "predicted 64 KiB, ncu 100 KiB" in v and "needs 128 KiB" in v, v
+    assert "measured 7" not in v, "the measured 7 agrees with ncu"
+
+
+@test
+def bank_passes_against_wavefronts_per_instruction():
+    recs = ncu_check.parse_ncu_csv(ncu_lines([
+        ("load_kernel", kernel(264, 1024, 0, 233472, blocks=2, wavefronts=8 * 135168, loads=135168)),
+        ("load_kernel", kernel(264, 1024, 0, 233472, blocks=2, wavefronts=3 * 135168, loads=135168))]))
+    for r in recs:
+        r["launch__occupancy_limit_warps"] = r["launch__occupancy_limit_registers"] = 2
+    pts = [point("bank", {"width_bytes": 4, "stride_elems": 8}, 264, 1024, 0, api=2, predicted=2, config=233472),
+           point("bank", {"width_bytes": 4, "stride_elems": 3}, 264, 1024, 0, api=2, predicted=2, config=233472)]
+    timed = {"results": [twin(pts[0], measured=2, wavefronts=8), twin(pts[1], measured=2, wavefronts=1)]}
+    rows, bad, _ = ncu_check.check({"results": pts}, timed, recs)
+    assert rows[0]["verdict"] == "agrees" and rows[0]["passes model/ncu"] == "8/8", rows[0]
+    assert bad == 1 and "model 1, ncu 3" in rows[1]["verdict"], rows[1]
+
+
+@test
+def failed_points_and_missing_records_count():
+    recs = ncu_check.parse_ncu_csv(ncu_lines([("k", kernel(1056, 256, 0, 32768))]))
+    pts = [point("dynamic", {"d": 0}, 1056, 256, 0, config=32768),
+           point("dynamic", {"d": 1}, 1056, 256, 77, config=32768),
+           point("dynamic", {"d": 2}, 1056, 256, 0, status="failed")]
+    rows, bad, _ = ncu_check.check({"results": pts}, {"results": [twin(p) for p in pts]}, recs)
+    assert bad == 2, rows
+    assert any("no ncu record" in r["verdict"] for r in rows)
+    assert any("status failed" in r["verdict"] for r in rows)
+    out = io.StringIO()
+    ncu_check.print_table(rows, out)
+    assert out.getvalue().count("\n") == 4, out.getvalue()
+
+
+@test
+def no_gpu_or_no_ncu_is_a_skip():
+    os.environ["SMEM_SANITIZER"] = "memcheck"
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            assert ncu_check.main(["/bin/true"]) == 77
+    finally:
+        del os.environ["SMEM_SANITIZER"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        assert ncu_check.main(["/nonexistent/smembench"]) == 2
+    assert "is not an executable" in err.getvalue(), err.getvalue()
+
+
+def main():
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    for i, t in enumerate(TESTS, 1):
+        try:
+            t()
+            print(f"ok {i} - {t.__name__}")
+        except Exception as e:  # a failed assertion or a crash: both are failures
+            failed += 1
+            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {e}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
