@@ -28,8 +28,9 @@ Each point is then one of:
                   d + z e <= --threshold
   uncertain       neither, with the reason: "noise X % > Y %" when the point's noise is above the
                   largest noise Y at which its sample counts judge a change of the threshold, or
-                  "not confirmed (p P)" when the samples do not bear the change out. Uncertain
-                  points are listed; they do not fail the gate
+                  "not confirmed (p P)" when the samples do not bear the change out, or
+                  "every sample throttled" (time_ns.throttled.used: the SM clock was low
+                  throughout). Uncertain points are listed; they do not fail the gate
 Nothing passes by being absent. Each of these is reported and fails the gate unless --allow names
 its kind:
   missing   a point of BASE that NEW does not have
@@ -115,6 +116,12 @@ def noise_limit(threshold, drift, z, nb, nn):
     return s
 
 
+def throttled(r):
+    """Every sample of the point ran below the run's clock (the measurement then keeps them)."""
+    t = r["time_ns"].get("throttled")
+    return isinstance(t, dict) and t.get("used") is True
+
+
 def judge(b, n, opt):
     """The verdict on one point timed in both files: a dict with verdict, change, noise, reason."""
     np, stats = scipy_stats()
@@ -124,6 +131,9 @@ def judge(b, n, opt):
     change = mn / mb - 1
     sb, sn = smem_results.robust_spread(b, xb), smem_results.robust_spread(n, xn)
     out = {"change": change, "noise": (sb, sn), "samples": (len(xb), len(xn)), "p": None}
+    hot = [side for side, r in (("base", b), ("new", n)) if throttled(r)]
+    if hot:
+        return dict(out, verdict="uncertain", reason=f"every sample throttled in {' and '.join(hot)}")
     if len(xb) < MIN_SAMPLES or len(xn) < MIN_SAMPLES or sb is None or sn is None:
         return dict(out, verdict="uncertain",
                     reason=f"too few samples ({len(xb)} and {len(xn)}; {MIN_SAMPLES} a side at least)")

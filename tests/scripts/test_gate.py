@@ -200,6 +200,19 @@ def a_point_too_noisy_to_judge_is_uncertain_with_its_noise_never_same():
 
 
 @test
+def a_point_measured_only_at_a_throttled_clock_is_uncertain():
+    doc = load(RUN1)
+    r = doc["results"][9]
+    r["time_ns"]["throttled"] = {"threshold_mhz": 1782.0, "count": len(r["time_ns"]["raw"]), "used": True,
+                                 "samples": []}
+    scale(r, 1.2)
+    path = save(doc, "throttled.json")
+    rc, out, err = run("compare.py", RUN1, path)
+    assert rc == 0, err
+    assert verdicts(out)[smem_results.point_name(r)] == "uncertain (every sample throttled in new)"
+
+
+@test
 def noise_limit_and_rule_match_hand_values():
     import compare
     z = 2.3263478740408408                     # one-sided normal quantile at alpha 0.01
