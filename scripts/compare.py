@@ -16,7 +16,8 @@ how large a change it can tell from chance:
             measurement uses the same definition); s is the larger of the two files'
   drift d   max(--drift, 3 s): how far a point may move between two separate runs of one build
             although nothing changed. Two full bank+bandwidth runs on an H200 moved by up to 1.1 %
-            on points of 0.1-0.5 % noise; short kernels moved by 1-3 times their noise
+            on points of 0.03-0.5 % noise; in quick runs short kernels moved by about their own
+            noise or more (uninit 12.5 % at 13.9 % noise, the 64 MiB copy 5.6 % at 4.5 %)
   error e   1.2533 x sqrt(s_base^2 / n_base + s_new^2 / n_new): the standard error of the
             difference of two medians of n_base and n_new samples
   z         the one-sided normal quantile of --alpha (2.33 at 0.01)
