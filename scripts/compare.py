@@ -226,6 +226,37 @@ def compare_points(base, new, opt, paths=("base", "new")):
     return rows
 
 
+def compare(base, new, threshold, alpha, drift=1.0):
+    """The gate's decision per point for another program (the report): rows of (name, base median
+    ns, new median ns, change, p, verdict) in BASE's order, then NEW's own points. threshold is a
+    fraction (0.02), drift in percent. verdict: slower, faster, same, "uncertain (reason)",
+    "stopped (ok -> failed ...)", "started (...)", missing, new; points timed in neither are left out;
+    no row at all when the files have no point in common."""
+    class Opt:
+        pass
+    opt = Opt()
+    opt.threshold, opt.alpha, opt.drift = 100 * threshold, alpha, drift
+    try:
+        points = compare_points(base, new, opt)
+    except Usage as e:              # a point listed twice: the caller reports unusable files
+        raise smem_results.ResultError(str(e)) from None
+    if not any(r["kind"] in ("timed", "status", "untimed") for r in points):
+        return []                   # nothing in common: nothing to compare
+    rows = []
+    for r in points:
+        b, n = r["base"], r["new"]
+        mb = smem_results.median_ns(b) if b is not None and smem_results.timed(b) else None
+        mn = smem_results.median_ns(n) if n is not None and smem_results.timed(n) else None
+        if r["kind"] == "timed":
+            verdict = r["verdict"] + (f" ({r['reason']})" if r["reason"] else "")
+            rows.append((r["name"], mb, mn, r["change"], r["p"], verdict))
+        elif r["kind"] == "status":
+            rows.append((r["name"], mb, mn, None, None, f"{'stopped' if r['lost'] else 'started'} ({r['text']})"))
+        elif r["kind"] in ("missing", "new"):
+            rows.append((r["name"], mb, mn, None, None, r["kind"]))
+    return rows
+
+
 def fmt(v):
     if isinstance(v, float):
         return f"{v:g}"

@@ -2,13 +2,14 @@
 # Installs what smembench needs and is missing (Debian/Ubuntu, apt), then configures and builds
 # build/ (release; the CUDA part when nvcc is found). Safe to run again.
 #   scripts/setup.sh --dev   also what the full test run needs: clang and its libFuzzer runtime,
-#                            atheris (pip) for the result-reader fuzzer, prometheus_client for the
+#                            atheris (pip) for the result-reader fuzzer, Chromium for the report's
+#                            browser test, man-db for the man page's, prometheus_client for the
 #                            OpenMetrics parser test, and actionlint (pip) for the workflow lint
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema
-      python3-scipy)
-[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip python3-prometheus-client)
+      help2man python3-scipy)
+[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip chromium man-db python3-prometheus-client)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,7 +17,10 @@ except ImportError:
     _np = None
 
 SCHEMA_MAJOR = 1
-SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "schema.json")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# installed, the schema lies beside this module (share/smembench); in the source tree, in results/
+SCHEMA_FILE = next((p for p in (os.path.join(_HERE, "schema.json"), os.path.join(_HERE, "..", "results", "schema.json"))
+                    if os.path.exists(p)), os.path.join(_HERE, "..", "results", "schema.json"))
 # nanoseconds and counts are written as 64-bit integers; anything larger is not from smembench
 INT_MAX = 2 ** 63 - 1
 

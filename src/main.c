@@ -18,6 +18,7 @@
 #include "report_json.h"
 #include "runner.h"
 #include "smem.h"
+#include <smem_git.h> /* generated in the build directory at every build (meson vcs_tag) */
 #include "table.h"
 
 #if SMEM_HAVE_CUDA
@@ -64,7 +65,7 @@ static int parse(int argc, char **argv, struct smem_options *o)
     if (o->help)
         smem_cli_usage(stdout);
     else if (o->version)
-        printf("smembench %s (schema %s)\n", SMEM_VERSION, SMEM_SCHEMA);
+        printf("smembench %s (commit %s, schema %s)\n", SMEM_VERSION, SMEM_GIT, SMEM_SCHEMA);
     else if (o->list)
         smem_list_benches(stdout);
     else if (o->predict && !strcmp(o->predict, "list"))

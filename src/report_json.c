@@ -15,10 +15,7 @@
 
 #include "nvml.h"
 #include "smem.h"
-
-#ifndef SMEM_GIT
-#define SMEM_GIT "unknown"
-#endif
+#include <smem_git.h> /* generated in the build directory at every build (meson vcs_tag) */
 
 const char *smem_point_status_name(enum smem_point_status s)
 {

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Tests of the installation (TAP): meson install --destdir into a temporary prefix, then the
+installed program and commands run from another directory (and from a moved prefix), a missing
+Python module is one line naming its Debian package, man -l renders the man page, and the bash
+completion, called as bash calls it (COMP_WORDS, COMP_CWORD), offers the program's own lists.
+
+  test_install.py MESON BUILDDIR HAVE_MAN    (HAVE_MAN: true when meson found help2man)
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+RESULTS = os.path.join(ROOT, "results")
+MESON, BUILD, HAVE_MAN = sys.argv[1], sys.argv[2], sys.argv[3] == "true"
+COMMANDS = ("smembench-plot", "smembench-compare", "smembench-export", "smembench-report")
+TESTS = []
+DEST = tempfile.mkdtemp(prefix="smembench-install-")
+PREFIX = None
+
+
+class Skip(Exception):
+    """The test cannot run here; reported as skipped with the reason, never as passed."""
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def installed(*parts):
+    return os.path.join(PREFIX, *parts)
+
+
+def run(args, cwd, **kw):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, **kw)
+
+
+def install():
+    global PREFIX
+    p = subprocess.run([MESON, "install", "-C", BUILD, "--no-rebuild", "--destdir", DEST], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    found = glob.glob(os.path.join(DEST, "**", "bin", "smembench"), recursive=True)
+    assert len(found) == 1, found
+    PREFIX = os.path.dirname(os.path.dirname(found[0]))
+
+
+def the_lists():
+    """Sweeps, benchmarks, axes, models and long options, read here from the program's own output."""
+    exe = installed("bin", "smembench")
+    listing = run([exe, "--list"], "/").stdout
+    bench_part, sweep_part = listing.split("\nsweeps:\n")
+    lists = {
+        "sweeps": re.findall(r"^  (\S+) ", sweep_part, re.M),
+        "benches": re.findall(r"^  (\S+) ", bench_part, re.M),
+        "axes": sorted(set(re.findall(r"^    --axis (\w+)=", bench_part, re.M))),
+        "models": re.findall(r"^  (\S+) ", run([exe, "--predict", "list"], "/").stdout, re.M),
+        "options": sorted(set(re.findall(r"^ +(?:-\w, )?(--[a-z][a-z-]*)", run([exe, "--help"], "/").stdout, re.M))),
+    }
+    for k, v in lists.items():
+        assert len(v) >= 3, (k, v)
+    return lists
+
+
+def complete(*words, env=None):
+    """COMPREPLY of the installed completion for the words (the last is the one being completed)."""
+    script = ('source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); '
+              'COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}; _smembench; printf "%s\\n" "${COMPREPLY[@]}"')
+    e = dict(os.environ, PATH=installed("bin") + os.pathsep + os.environ["PATH"])
+    e.update(env or {})
+    p = subprocess.run([shutil.which("bash"), "--norc", "--noprofile", "-c", script, "bash",
+                        installed("share", "bash-completion", "completions", "smembench"), *words],
+                       capture_output=True, text=True, timeout=60, env=e, cwd="/")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    return [w for w in p.stdout.split("\n") if w]
+
+
+@test
+def meson_install_puts_everything_in_place():
+    install()
+    for cmd in ("smembench",) + COMMANDS:
+        f = installed("bin", cmd)
+        assert os.path.isfile(f) and os.access(f, os.X_OK), f
+    for f in ("smem_results.py", "plot.py", "compare.py", "export.py", "report.py", "schema.json"):
+        assert os.path.isfile(installed("share", "smembench", f)), f
+    assert open(installed("share", "smembench", "schema.json")).read() == \
+        open(os.path.join(RESULTS, "schema.json")).read()
+    assert os.path.isfile(installed("share", "bash-completion", "completions", "smembench"))
+    if HAVE_MAN:
+        assert os.path.isfile(installed("share", "man", "man1", "smembench.1"))
+    for cmd in COMMANDS:
+        first = open(installed("bin", cmd)).readline()
+        assert first.startswith("#!/") and "python3" in first, (cmd, first)
+        assert DEST not in open(installed("bin", cmd)).read(), f"{cmd} names the staging directory"
+
+
+@test
+def the_program_names_its_commit():
+    with tempfile.TemporaryDirectory() as cwd:
+        p = run([installed("bin", "smembench"), "--version"], cwd)
+    m = re.match(r"smembench \S+ \(commit (\S+), schema smembench/1\)\n$", p.stdout)
+    assert p.returncode == 0 and m, p.stdout
+    git = shutil.which("git")
+    if git and run([git, "-C", ROOT, "rev-parse", "--git-dir"], ROOT).returncode == 0:
+        want = run([git, "-C", ROOT, "describe", "--always", "--dirty"], ROOT).stdout.strip()
+        assert m.group(1) == want, (m.group(1), want)
+    else:
+        assert m.group(1) != "unknown" or not os.environ.get("SMEM_GIT_REV"), m.group(1)
+
+
+@test
+def the_commands_run_from_another_directory():
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "data")
+        os.mkdir(data)
+        for name in ("carveout", "bank-bandwidth_run1", "bank-bandwidth_run2"):
+            shutil.copy(os.path.join(RESULTS, f"nvidia-h200_20261129_{name}.json"), data)
+        run1, run2, carveout = (os.path.join(data, f"nvidia-h200_20261129_{n}.json")
+                                for n in ("bank-bandwidth_run1", "bank-bandwidth_run2", "carveout"))
+        cwd = os.path.join(tmp, "work")
+        os.mkdir(cwd)
+        p = run([installed("bin", "smembench-plot"), run1, carveout, "-o", "plots"], cwd)
+        assert p.returncode == 0, p.stderr
+        assert sorted(os.listdir(os.path.join(cwd, "plots"))) == sorted(
+            f"{n}.{e}" for n in ("bank", "bandwidth", "carveout") for e in ("png", "svg")), os.listdir(cwd)
+        p = run([installed("bin", "smembench-compare"), run1, run2], cwd)
+        assert p.returncode == 0 and "102 points compared" in p.stdout, p.stdout[-300:] + p.stderr
+        p = run([installed("bin", "smembench-export"), carveout, "--format", "bmf"], cwd)
+        assert p.returncode == 0 and p.stdout.lstrip().startswith("{"), p.stderr
+        p = run([installed("bin", "smembench-report"), run2, "--baseline", run1, "-o", "report"], cwd)
+        assert p.returncode == 0 and os.path.isfile(os.path.join(cwd, "report", "index.html")), p.stderr
+        # the installed reader checks against the installed schema, not the source tree's
+        p = run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import smem_results; "
+                 "print(smem_results.SCHEMA_FILE)", installed("share", "smembench")], cwd)
+        assert os.path.realpath(p.stdout.strip()) == os.path.realpath(installed("share", "smembench", "schema.json"))
+
+
+@test
+def a_moved_prefix_still_works():
+    with tempfile.TemporaryDirectory() as tmp:
+        moved = os.path.join(tmp, "elsewhere")
+        shutil.copytree(PREFIX, moved, symlinks=True)
+        run1 = os.path.join(RESULTS, "nvidia-h200_20261129_bank-bandwidth_run1.json")
+        p = run([os.path.join(moved, "bin", "smembench-compare"), run1, run1], tmp)
+        assert p.returncode == 0 and "102 same" in p.stdout, p.stderr
+
+
+@test
+def a_missing_module_is_one_line_naming_the_debian_package():
+    with tempfile.TemporaryDirectory() as tmp:
+        carveout = os.path.join(RESULTS, "nvidia-h200_20261129_carveout.json")
+        for cmd in ("smembench-plot", "smembench-report"):
+            # -S: no site-packages, so no matplotlib
+            p = run([sys.executable, "-S", installed("bin", cmd), carveout, "-o", tmp], tmp)
+            lines = p.stderr.strip().splitlines()
+            assert p.returncode == 3 and len(lines) == 1, (cmd, p.returncode, p.stderr)
+            assert lines[0].startswith(f"{cmd}: ") and "Debian package python3-matplotlib" in lines[0], lines
+        assert os.listdir(tmp) == []
+
+
+@test
+def man_renders_the_page():
+    if not HAVE_MAN:
+        raise Skip("meson found no help2man: no man page was built")
+    man = shutil.which("man")
+    if not man:
+        raise Skip("no man (Debian package man-db; scripts/setup.sh --dev installs it)")
+    p = run([man, "-l", installed("share", "man", "man1", "smembench.1")], "/",
+            env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="100", LC_ALL="C.UTF-8"))
+    assert p.returncode == 0, p.stderr
+    text = re.sub(r".\x08", "", p.stdout)
+    for heading in ("NAME", "SYNOPSIS", "DESCRIPTION", "EXAMPLES", "FILES", "SEE ALSO"):
+        assert re.search(rf"^{heading}$", text, re.M), heading
+    assert re.search(r"^ +smembench --sweep NAME\[,NAME\.\.\.\] \[options\]$", text, re.M), text[:600]
+    assert "smembench - benchmark suite for GPU shared memory" in text
+    for opt in the_lists()["options"]:
+        assert opt in text, f"the man page lacks {opt}"
+
+
+@test
+def completion_of_sweep_offers_the_programs_sweeps():
+    want = the_lists()["sweeps"]
+    assert "carveout" in want and "dynamic" in want
+    assert complete("smembench", "--sweep", "") == want
+    assert complete("smembench", "-s", "car") == ["carveout"]
+    assert complete("smembench", "--sweep", "carveout,d") == ["carveout,dynamic"]
+    assert complete("smembench", "--sweep", "=", "") == want          # --sweep=<TAB>
+    assert complete("smembench", "--sweep", "=", "ba") == [s for s in want if s.startswith("ba")]
+
+
+@test
+def completion_offers_options_benchmarks_axes_and_models():
+    lists = the_lists()
+    assert sorted(complete("smembench", "--")) == lists["options"]
+    assert complete("smembench", "--bench", "") == lists["benches"]
+    assert complete("smembench", "--predict", "") == ["list"] + lists["models"]
+    assert sorted(complete("smembench", "--axis", "")) == [a + "=" for a in lists["axes"]]
+    assert complete("smembench", "--axis", "width_b") == ["width_bytes="]
+    assert complete("smembench", "--axis", "width_bytes", "=", "") == []
+    assert complete("smembench", "--device", "") == ["all"]
+    assert complete("smembench", "--seed", "") == []
+    # the program is asked by the path typed, too
+    assert complete(installed("bin", "smembench"), "--sweep", "") == lists["sweeps"]
+    # not a smembench anywhere: nothing, quietly
+    assert complete("smembench", "--sweep", "", env={"PATH": "/nonexistent"}) == []
+
+
+def main():
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    try:
+        for i, t in enumerate(TESTS, 1):
+            try:
+                if PREFIX is None and t is not meson_install_puts_everything_in_place:
+                    raise AssertionError("nothing installed")
+                t()
+                print(f"ok {i} - {t.__name__}")
+            except Skip as e:
+                print(f"ok {i} - {t.__name__} # SKIP {e}")
+            except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
+                failed += 1
+                print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {e}")
+    finally:
+        shutil.rmtree(DEST, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
