@@ -242,6 +242,27 @@ def noise_limit_and_rule_match_hand_values():
     assert "too few samples" in two["reason"], two
 
 
+@test
+def the_report_gets_the_gates_verdicts_from_compare_compare():
+    import compare
+    base = smem_results.load(RUN1)
+    doc = load(RUN2)
+    for r in doc["results"]:
+        if r["bench"] == "bandwidth":
+            scale(r, 1.05)
+    doc["results"].pop(0)
+    path = save(doc, "for_report.json")
+    rows = compare.compare(base, smem_results.load(path), 0.02, 0.01)
+    cli = verdicts(run("compare.py", RUN1, path)[1])
+    assert [r[0] for r in rows] == list(cli), "every point, in the gate's order"
+    for name, mb, mn, change, p, verdict in rows:
+        want = cli[name].split(":")[0] if cli[name].startswith("missing") else cli[name]
+        assert verdict == want, (name, verdict, cli[name])
+    assert rows[0][5] == "missing" and rows[0][2] is None
+    assert sum(1 for r in rows if r[5] == "slower") == 3
+    assert compare.compare(base, smem_results.load(UNINIT), 0.02, 0.01) == [], "nothing in common: no row"
+
+
 # --- nothing passes by being absent -------------------------------------------------------------
 
 def gate_case(mutate, name):
