@@ -16,8 +16,7 @@ static const struct smem_axis bandwidth_axes[] = {
 static int bandwidth_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                           size_t len)
 {
-    (void)dev;
-    return smem_load_plan(pt, 4.0e6, p, why, len);
+    return smem_load_plan(pt, dev, 4.0e6, p, why, len);
 }
 
 static void bandwidth_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)

@@ -22,8 +22,7 @@ static const struct smem_axis bank_axes[] = {
 static int bank_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                      size_t len)
 {
-    (void)dev;
-    return smem_load_plan(pt, 1.2e6, p, why, len);
+    return smem_load_plan(pt, dev, 1.2e6, p, why, len);
 }
 
 static void bank_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)

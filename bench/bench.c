@@ -92,6 +92,11 @@ int smem_bench_check(const struct smem_bench *const *benches, size_t n, const st
         const struct smem_baseline *bl = b->baseline;
         struct smem_metrics mine, theirs;
 
+        if (b->min_cc && (!b->min_cc_feature || !b->min_cc_feature[0] || b->min_cc < 10)) {
+            smem_fmt(why, why_len, "benchmark %s needs compute capability %d but names no feature (min_cc is "
+                     "major x 10 + minor, with min_cc_feature)", b->name, b->min_cc);
+            return SMEM_EINVAL;
+        }
         if (!b->kernel_file && b->kernel) {
             smem_fmt(why, why_len, "benchmark %s has a kernel but names no kernel file", b->name);
             return SMEM_EINVAL;

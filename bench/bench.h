@@ -28,6 +28,8 @@ struct smem_axis {
     size_t n_quick;
     int64_t min, max;
     bool defaults_only;     /* the defaults are the only meaningful values (widths 4, 8, 16) */
+    bool from_device;       /* on a device, the benchmark's device_defaults give the values (the static
+                             * lists stand for the plan checked before a device is known) */
 };
 
 /* One point of a benchmark's axes: values in the descriptor's axis order (read them by name with
@@ -118,6 +120,12 @@ struct smem_bench {
     const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
     bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
     const char *kernel_file;        /* kernels/<kernel_file>.cu; NULL: a library call, no kernel of ours */
+    /* The lowest compute capability with the hardware the benchmark needs (major x 10 + minor: 90
+     * for 9.0) and what that hardware is ("thread block clusters"); 0: any. Below it every point is
+     * skipped with the reason, and so on a device whose kernel this binary carries only as code
+     * compiled for a lower one (a PTX build for an older architecture, JIT-compiled). */
+    int min_cc;
+    const char *min_cc_feature;
     /* Fills p for one point; returns SMEM_ESKIP with a reason when the point cannot run on dev. */
     int (*plan)(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
                 char *why, size_t why_len);
@@ -132,10 +140,11 @@ struct smem_bench {
     /* plan.work under --check, where a sanitizer instruments every access: a short launch that
      * still walks every access pattern (0: the planned work) */
     int64_t check_work;
-    /* Device-specific default values of the named axis (the occupancy cliffs, say); how many, 0 for
-     * the static defaults; NULL: always the static ones. blocks is the driver's occupancy calculator:
-     * blocks of plan p resident per SM of dev, or a negative code when it rejects the plan. */
-    size_t (*device_defaults)(const struct smem_device *dev, const char *axis,
+    /* Device-specific default values of a from_device axis (the occupancy cliffs, the carveout
+     * steps, a size derived from the device's limits), under --quick the bounded ones; how many, 0
+     * for the static defaults. blocks is the driver's occupancy calculator: blocks of plan p resident
+     * per SM of dev, or a negative code when it rejects the plan. */
+    size_t (*device_defaults)(const struct smem_device *dev, const char *axis, bool quick,
                               int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
                               int64_t *out, size_t max);
 };

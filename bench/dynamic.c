@@ -18,7 +18,7 @@ static const int64_t quick_sizes[] = { 0, 16 * SMEM_KIB, 48 * SMEM_KIB, 100 * SM
 static const struct smem_axis dynamic_axes[] = {
     { .name = "dyn_smem_bytes", .unit = "bytes", .help = "dynamic shared memory per block (K suffix: KiB)",
       .defaults = sizes, .n_defaults = SMEM_ARRAY_LEN(sizes), .quick = quick_sizes,
-      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * SMEM_KIB },
+      .n_quick = SMEM_ARRAY_LEN(quick_sizes), .min = 0, .max = 228 * SMEM_KIB, .from_device = true },
     { .name = "mib", .unit = "MiB", .help = "data streamed per launch", .defaults = mibs,
       .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
@@ -44,21 +44,24 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The static sizes plus both sides of every occupancy cliff of dev for this kernel's block. */
-static size_t dynamic_device_defaults(const struct smem_device *dev, const char *axis,
+/* The static sizes dev can allocate plus both sides of every occupancy cliff of dev for this kernel's
+ * block; under quick, the quick sizes dev can allocate, so the sweep still ends at its ceiling. */
+static size_t dynamic_device_defaults(const struct smem_device *dev, const char *axis, bool quick,
                                       int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
                                       int64_t *out, size_t max)
 {
+    const int64_t *list = quick ? quick_sizes : sizes;
+    size_t n_list = quick ? SMEM_ARRAY_LEN(quick_sizes) : SMEM_ARRAY_LEN(sizes);
     size_t n = 0, kept = 0;
     int prev = -1;
 
     if (strcmp(axis, "dyn_smem_bytes"))   /* only the allocation has device-specific defaults */
         return 0;
-    for (size_t i = 0; i < SMEM_ARRAY_LEN(sizes) && n < max; i++)
-        if (sizes[i] <= dev->smem_per_block_optin)
-            out[n++] = sizes[i];
+    for (size_t i = 0; i < n_list && n < max; i++)
+        if (list[i] <= dev->smem_per_block_optin)
+            out[n++] = list[i];
     /* walk the axis in 128-byte steps (the allocation granularity) and keep both sides of each step */
-    for (int64_t s = 0; s <= dev->smem_per_block_optin && n + 2 <= max; s += 128) {
+    for (int64_t s = 0; !quick && s <= dev->smem_per_block_optin && n + 2 <= max; s += 128) {
         struct smem_plan p = { .carveout_pct = -1 };
         int now;
 

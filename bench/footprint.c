@@ -1,21 +1,25 @@
-/* The carveout's shared-memory side: each block stages a fixed tile (31 KiB by default, 32 KiB
- * with the driver's reservation) and writes it back combined with the tile reversed. How many
- * tiles an SM holds at once follows the carveout step the preference rounds up to, and this
- * latency-bound copy gets faster with every extra resident block. */
+/* The carveout's shared-memory side: each block stages a fixed tile and writes it back combined
+ * with the tile reversed. How many tiles an SM holds at once follows the carveout step the
+ * preference rounds up to, and this latency-bound copy gets faster with every extra resident block.
+ * The tile is sized from the device: the largest whole KiB (reservation included) of which the
+ * per-SM maximum holds one block fewer than the SM's thread slots allow (7 on 2048-thread SMs: 31
+ * KiB + 1 KiB on the H200), so at full carveout shared memory, not threads, is the limit. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench.h"
 #include "common.h"
 #include "footprint.h"
 #include "smem.h"
 
-static const int64_t tiles[] = { 31 * SMEM_KIB };
+static const int64_t tiles[] = { 31 * SMEM_KIB };   /* the rule below on a 228 KiB, 2048-thread SM */
 static const int64_t mibs[] = { 256 };   /* far larger than L2 */
 
 static const struct smem_axis footprint_axes[] = {
     SMEM_CARVEOUT_AXIS,
     { .name = "tile_bytes", .unit = "bytes", .help = "shared memory each block stages (multiple of 4)",
-      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * SMEM_KIB },
+      .defaults = tiles, .n_defaults = SMEM_ARRAY_LEN(tiles), .min = 4, .max = 228 * SMEM_KIB,
+      .from_device = true },
     { .name = "mib", .unit = "MiB", .help = "data staged through the tiles", .defaults = mibs,
       .n_defaults = SMEM_ARRAY_LEN(mibs), .min = 1, .max = 16384 },
 };
@@ -49,6 +53,36 @@ static int footprint_plan(const struct smem_point *pt, const struct smem_device 
     p->optin = tile > dev->smem_per_block;
     p->work = (int64_t)p->grid * tile_len;
     return SMEM_OK;
+}
+
+/* The tile of dev: residency target R = thread slots of 256-thread blocks less one (what the
+ * kernel's launch bounds reserve registers for), per block the largest whole KiB that R blocks fit
+ * in the per-SM maximum, the reservation taken off. */
+static int64_t tile_of(const struct smem_device *dev)
+{
+    int resident = dev->max_threads_per_sm / SMEM_FOOTPRINT_BLOCK - 1;
+    int64_t per_block;
+
+    if (resident < 1)
+        resident = 1;
+    per_block = dev->smem_per_sm / resident / (int64_t)SMEM_KIB * (int64_t)SMEM_KIB;
+    if (per_block - dev->reserved_smem_per_block > dev->smem_per_block_optin)
+        per_block = dev->smem_per_block_optin + dev->reserved_smem_per_block;
+    return per_block - dev->reserved_smem_per_block;
+}
+
+static size_t footprint_device_defaults(const struct smem_device *dev, const char *axis, bool quick,
+                                        int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
+                                        int64_t *out, size_t max)
+{
+    (void)blocks;
+    if (!strcmp(axis, "carveout_pct"))
+        return smem_carveout_device_pcts(dev, quick, out, max);
+    if (!strcmp(axis, "tile_bytes") && max > 0 && tile_of(dev) >= 4) {
+        out[0] = tile_of(dev);
+        return 1;
+    }
+    return 0;
 }
 
 static void footprint_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
@@ -116,6 +150,7 @@ const struct smem_bench smem_footprint_bench = {
     .kernel_file = "footprint",
     .plan = footprint_plan,
     .metrics = footprint_metrics,
+    .device_defaults = footprint_device_defaults,
 #if SMEM_HAVE_CUDA
     .kernel = footprint_kernel,
     .setup = footprint_setup,

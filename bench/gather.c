@@ -1,7 +1,12 @@
-/* The carveout's L1 side: random 4-byte reads from a table (96 KiB by default), no shared memory.
- * What the carveout leaves to L1 (256 KiB per SM on Hopper, minus the shared part) decides how
- * much of the table hits: a small carveout keeps the whole table in L1, a large one sends most
- * reads to L2. Every SM is full and each thread keeps 8 independent gathers in flight. */
+/* The carveout's L1 side: random 4-byte reads from a table, no shared memory. What the carveout
+ * leaves to L1 (the unified L1/shared capacity of the device's generation, core/arch.c, minus the
+ * shared part) decides how much of the table hits: a small carveout keeps the whole table in L1, a
+ * large one sends most reads to L2. The table is 3/8 of the unified capacity (96 KiB of the H200's
+ * 256), which fits beside every carveout up to half and not beside the largest. Every SM is full
+ * and each thread keeps 8 independent gathers in flight. */
+#include <string.h>
+
+#include "arch.h"
 #include "bench.h"
 #include "common.h"
 #include "gather.h"
@@ -13,12 +18,12 @@
 
 #define GATHERS 512             /* per thread */
 
-static const int64_t tables[] = { 96 };
+static const int64_t tables[] = { 96 };   /* 3/8 of a 256 KiB unified L1/shared; on a device, its own */
 
 static const struct smem_axis gather_axes[] = {
     SMEM_CARVEOUT_AXIS,
     { .name = "table_kib", .unit = "KiB", .help = "size of the gathered table", .defaults = tables,
-      .n_defaults = SMEM_ARRAY_LEN(tables), .min = 1, .max = 1024 * 1024 },
+      .n_defaults = SMEM_ARRAY_LEN(tables), .min = 1, .max = 1024 * 1024, .from_device = true },
 };
 
 static int gather_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
@@ -31,6 +36,20 @@ static int gather_plan(const struct smem_point *pt, const struct smem_device *de
     p->carveout_pct = (int)smem_axis_value(pt, "carveout_pct");
     p->work = GATHERS;
     return SMEM_OK;
+}
+
+static size_t gather_device_defaults(const struct smem_device *dev, const char *axis, bool quick,
+                                     int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
+                                     int64_t *out, size_t max)
+{
+    (void)blocks;
+    if (!strcmp(axis, "carveout_pct"))
+        return smem_carveout_device_pcts(dev, quick, out, max);
+    if (!strcmp(axis, "table_kib") && max > 0) {
+        out[0] = smem_arch_unified_kib(dev->cc_major, dev->cc_minor, dev->smem_per_sm) * 3 / 8;
+        return 1;
+    }
+    return 0;
 }
 
 static void gather_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
@@ -119,6 +138,7 @@ const struct smem_bench smem_gather_bench = {
     .kernel_file = "gather",
     .plan = gather_plan,
     .metrics = gather_metrics,
+    .device_defaults = gather_device_defaults,
 #if SMEM_HAVE_CUDA
     .kernel = gather_kernel,
     .setup = gather_setup,

@@ -39,8 +39,8 @@ int smem_bank_wavefronts(int width_bytes, int stride)
 #define ACCESS_WIDTH(x) ((int)smem_axis_value(x, "width_bytes"))
 #define ACCESS_STRIDE(x) (smem_bench_axis((x)->bench, "stride_elems") < 0 ? 1 : (int)smem_axis_value(x, "stride_elems"))
 
-int smem_load_plan(const struct smem_point *pt, double target_cycles, struct smem_plan *p, char *why,
-                   size_t why_len)
+int smem_load_plan(const struct smem_point *pt, const struct smem_device *dev, double target_cycles,
+                   struct smem_plan *p, char *why, size_t why_len)
 {
     int width = ACCESS_WIDTH(pt), stride = ACCESS_STRIDE(pt);
     long long last = 31LL * stride * width + (SMEM_LOAD_UNROLL - 1) * SMEM_LOAD_ROW_BYTES + width;
@@ -50,7 +50,7 @@ int smem_load_plan(const struct smem_point *pt, double target_cycles, struct sme
                  SMEM_LOAD_WORDS * 4);
         return SMEM_ESKIP;
     }
-    p->block = SMEM_LOAD_BLOCK;
+    p->block = smem_full_sm_block(dev, SMEM_LOAD_WORDS * 4, SMEM_LOAD_BLOCK);
     p->grid = 0;            /* one full wave: every block resident for the whole kernel */
     p->static_smem = SMEM_LOAD_WORDS * 4;
     p->regs = 32;

@@ -18,9 +18,10 @@
  * request's bytes over 128. */
 int smem_bank_wavefronts(int width_bytes, int stride);
 
-/* The plan of a load-family point: plan.work is target_cycles of shared-memory time per SM. */
-int smem_load_plan(const struct smem_point *pt, double target_cycles, struct smem_plan *p, char *why,
-                   size_t why_len);
+/* The plan of a load-family point on dev: blocks that fill every thread slot of an SM
+ * (smem_full_sm_block), plan.work is target_cycles of shared-memory time per SM. */
+int smem_load_plan(const struct smem_point *pt, const struct smem_device *dev, double target_cycles,
+                   struct smem_plan *p, char *why, size_t why_len);
 
 /* Loop iterations of a shared-memory load loop: plan.work (target cycles per SM) over what one
  * iteration takes with the case's resolved grid resident, each warp making unroll requests of

@@ -38,9 +38,9 @@ extern "C" const void *smem_broadcast_fn(void)
     return (const void *)broadcast_kernel;
 }
 
-extern "C" int smem_broadcast_launch(unsigned grid, const uint32_t *in, uint32_t *out, int iters, smem_clock *clk,
-                                     void *stream)
+extern "C" int smem_broadcast_launch(unsigned grid, unsigned block, const uint32_t *in, uint32_t *out, int iters,
+                                     smem_clock *clk, void *stream)
 {
-    broadcast_kernel<<<grid, SMEM_BROADCAST_BLOCK, 0, (cudaStream_t)stream>>>(in, out, iters, clk);
+    broadcast_kernel<<<grid, block, 0, (cudaStream_t)stream>>>(in, out, iters, clk);
     return (int)cudaGetLastError();
 }

@@ -3,11 +3,13 @@
  * how many tiles (blocks) an SM holds at once, i.e. from the carveout (gather.cu is the L1 side). */
 #include <cstdint>
 
+#include "arch_limits.cuh"
 #include "clock.cuh"
 #include "footprint.h"
 
-/* Registers capped for 7 resident blocks of 256 threads: shared memory, not registers, limits. */
-__global__ void __launch_bounds__(SMEM_FOOTPRINT_BLOCK, 7)
+/* Registers capped so that all but one of the SM's 256-thread slots can be resident (7 blocks on
+ * 2048-thread SMs, 5 on 1536, 3 on 1024): shared memory, not registers, limits. */
+__global__ void __launch_bounds__(SMEM_FOOTPRINT_BLOCK, SMEM_ARCH_BLOCKS_BELOW_FULL(SMEM_FOOTPRINT_BLOCK))
 footprint_kernel(const float *in, float *out, uint32_t tile_len, smem_clock *clk)
 {
     extern __shared__ float tile[];

@@ -12,8 +12,10 @@
 #define RB_TM 8
 #define RB_TN 8
 
+/* bk = 64 asks for one resident block: its 64 KiB slab allows few anyway, and left to aim for two
+ * (128 registers), ptxas for sm_100 spills the 8 x 8 accumulator tile */
 template <int BK>
-__global__ void __launch_bounds__(SMEM_MATMUL_RB_BLOCK)
+__global__ void __launch_bounds__(SMEM_MATMUL_RB_BLOCK, BK == 64 ? 1 : 0)
 matmul_regblock_kernel(const float *a, const float *b, float *c, int n, smem_clock *clk)
 {
     extern __shared__ float4 smem4[];

@@ -5,15 +5,30 @@
 # ./gpu-session): RESULTS as one tarball of result files, the tables, and the logs.
 #   scripts/gpu-session.sh                  all of it
 #   scripts/gpu-session.sh SWEEP...         only these sweeps
+#   scripts/gpu-session.sh portable         the portable path alone: the default build (every
+#                                           architecture, PTX included) in build-all/, then its
+#                                           portable_ptx and force_jit tests (tests/scripts/portable.sh)
 # On an offline host, first: source .devdeps/env.sh (see the README).
 set -uo pipefail
 out=${OUT:-gpu-session}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 res=$(mktemp -d)
 log() { echo "== $*" | tee -a "$out/session.log"; }
 log "$(date -u +%FT%TZ) on $(hostname)"
 nvidia-smi --query-gpu=name,pci.bus_id,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw \
   --format=csv 2>&1 | tee -a "$out/session.log"
+if [ "${1:-}" = portable ]; then
+  [ -f build-all/build.ninja ] || meson setup build-all -Dbuildtype=release >/tmp/setup-all.log 2>&1 ||
+    { cat /tmp/setup-all.log; exit 1; }
+  start=$(date +%s)
+  ninja -C build-all >/tmp/build-all.log 2>&1 || { tail -40 /tmp/build-all.log; exit 1; }
+  log "build-all ok ($(grep -o 'CUDA architectures.*' /tmp/setup-all.log build-all/meson-logs/meson-log.txt 2>/dev/null | tail -1)) in $(( $(date +%s) - start )) s"
+  (cd build-all && meson test portable_ptx force_jit --print-errorlogs >/dev/null 2>&1
+   echo "portable tests rc=$?" >>"$out/session.log"; cat meson-logs/testlog.txt >>"$out/tests.log")
+  grep -E "compute_80 PTX build on|CUDA_FORCE_PTX_JIT=1 on|^skipped|beyond 2 %|not ok" "$out/tests.log" | tee -a "$out/session.log"
+  exit 0
+fi
 if [ ! -f build-gpu/build.ninja ]; then
   meson setup build-gpu -Dbuildtype=release -Dgpu_arch=90 >/tmp/setup.log 2>&1 || { cat /tmp/setup.log; exit 1; }
 fi

@@ -4,7 +4,8 @@
 #                and the GPU suite (skipped, exit 77, where there is no GPU)
 #   build-asan/  the host code alone (no CUDA, no NVML code) under AddressSanitizer and
 #                UndefinedBehaviorSanitizer
-#   build-fuzz/  clang and libFuzzer: the parser and reader fuzzers, corpus first, then a bounded run
+#   build-fuzz/  clang and libFuzzer: the parser, reader and script command-line fuzzers, corpus
+#                first, then a bounded run
 # Sets everything up first (scripts/setup.sh --dev). Extra arguments go to the release build's
 # meson test, e.g. scripts/test.sh --setup memcheck --suite gpu (then only that build runs).
 # FUZZ_SECONDS (default 60) bounds each fuzzer.
@@ -32,7 +33,7 @@ if [ $# -eq 0 ]; then
       -Dbuildtype=debugoptimized >&2 || exit 1
   meson configure build-fuzz -Dfuzz_seconds="${FUZZ_SECONDS:-60}" >&2
   ninja -C build-fuzz >&2 || exit 1
-  meson test -C build-fuzz --print-errorlogs --suite smembench fuzz_cli fuzz_reader || rc=1
+  meson test -C build-fuzz --print-errorlogs --suite smembench fuzz_cli fuzz_reader fuzz_scripts || rc=1
   logs+=(build-fuzz/meson-logs/testlog.json)
 fi
 python3 - "${logs[@]}" <<'PY'

@@ -9,9 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "report_json.h"
 #include "smem.h"
 
 enum {
@@ -67,8 +66,9 @@ void smem_cli_usage(FILE *f)
           "  -b, --bench NAME         one benchmark with its default axes\n"
           "  -a, --axis NAME=LIST     override an axis: 1,2,4  0:100:10  1:1024:*2  48K (repeatable)\n"
           "  -d, --device N|N,M|all   CUDA device(s) (default 0); several run at once, one thread each\n"
-          "  -o, --output FILE        result file ('-' for stdout); default <gpu>_<yyyymmdd>_<sweep>.json\n"
-          "      --force              overwrite FILE if it exists (never done otherwise)\n"
+          "  -o, --output FILE        result file ('-' for stdout, /dev/null to discard); default\n"
+          "                           <gpu>_<yyyymmdd>_<sweep>.json, or _2, _3, ... when taken\n"
+          "      --force              replace FILE if it is a regular file (never done otherwise)\n"
           "      --quick              bounded axes and a fixed sample count, for CI\n"
           "      --min-samples N      samples per point before stopping is considered (default 10)\n"
           "      --max-samples N      hard cap on samples per point (default 1000)\n"
@@ -86,7 +86,9 @@ void smem_cli_usage(FILE *f)
           "  -h, --help               print this help\n"
           "\n"
           "Exit status: 0 all points ran, 1 a point failed or the file could not be written,\n"
-          "2 bad command line (nothing run or written), 3 no GPU, 130/143 interrupted.\n",
+          "2 bad command line or -o (nothing run or written), 3 no GPU where one is needed,\n"
+          "128+N a signal ended the run (129 HUP, 130 INT, 131 QUIT, 141 PIPE, 143 TERM, 153 XFSZ;\n"
+          "the finished points are written; a second HUP/INT/QUIT/TERM leaves nothing).\n",
           f);
 }
 
@@ -229,36 +231,18 @@ static int parse_axis(struct smem_options *o, size_t *used, const char *arg)
 
 int smem_cli_check_output(const char *path, bool force)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    struct stat st;
+    return smem_output_check(path, force);
+}
 
-    if (!strcmp(path, "-"))
-        return SMEM_OK;
-    if (!*path || (slash && !slash[1])) {
-        smem_error("invalid output path \"%s\"; expected a file name", path);
-        return SMEM_EINVAL;
-    }
-    smem_path_dir(path, dir, sizeof(dir));
-    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-        smem_error("cannot write \"%s\": directory \"%s\" does not exist", path, dir);
-        return SMEM_EINVAL;
-    }
-    if (access(dir, W_OK | X_OK)) {
-        smem_error("cannot write \"%s\": directory \"%s\" is not writable", path, dir);
-        return SMEM_EINVAL;
-    }
-    if (!lstat(path, &st)) {
-        if (S_ISDIR(st.st_mode)) {
-            smem_error("cannot write \"%s\": it is a directory", path);
-            return SMEM_EINVAL;
-        }
-        if (!force) {
-            smem_error("\"%s\" already exists; choose another -o or pass --force to replace it", path);
-            return SMEM_EINVAL;
-        }
-    }
-    return SMEM_OK;
+const char *smem_cli_measuring_option(const struct smem_options *o)
+{
+    if (o->check)
+        return "--check";
+    if (o->cold)
+        return "--cold";
+    if (o->device_given)
+        return "--device";
+    return NULL;
 }
 
 int smem_cli_parse(int argc, char **argv, struct smem_options *o)
@@ -314,7 +298,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
                 smem_error("--device given twice; list several devices in one: --device 0,1 or --device all");
                 return SMEM_EINVAL;
             }
-            seen_device = true;
+            seen_device = o->device_given = true;
             if (smem_cli_parse_devices(optarg, o->devices, SMEM_MAX_DEVICES, &o->n_devices, &o->all_devices))
                 return SMEM_EINVAL;
             break;
@@ -387,6 +371,10 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (o->check && o->cold) {
         smem_error("--check and --cold cannot be combined; --check times nothing");
+        return SMEM_EINVAL;
+    }
+    if (o->predict && o->cold) {
+        smem_error("--predict and --cold cannot be combined; predict mode times nothing");
         return SMEM_EINVAL;
     }
     if (o->predict && o->check) {

@@ -24,6 +24,7 @@ struct smem_options {
     int devices[SMEM_MAX_DEVICES];  /* CUDA ordinals, in the order given */
     int n_devices;                  /* 1 by default (device 0) */
     bool all_devices;               /* --device all: every device the machine has */
+    bool device_given;              /* --device was on the command line */
     const char *output;             /* NULL: a default name in the current directory; "-": stdout */
     bool force;                     /* overwrite an existing -o file */
     bool quick, quiet, list, help, version, no_optin, require_gpu;
@@ -44,9 +45,14 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o);
  * and returns SMEM_EINVAL on anything else. */
 int smem_cli_parse_devices(const char *text, int *devices, int max, int *n, bool *all);
 
-/* Checks that path can be created: its directory exists and is writable, and the file does not
- * exist unless force. Prints one line and returns SMEM_EINVAL otherwise. */
+/* Checks that path can be written: its directory exists and takes a new file, the name fits, and
+ * nothing is there unless force and a regular file ("/dev/null" discards). Prints one line and
+ * returns SMEM_EINVAL otherwise. */
 int smem_cli_check_output(const char *path, bool force);
+
+/* The first option given that only a measuring run can honour (--check, --cold, --device), or NULL:
+ * without a GPU such a run is refused rather than quietly turned into a prediction. */
+const char *smem_cli_measuring_option(const struct smem_options *o);
 
 /* Prints the usage text. */
 void smem_cli_usage(FILE *f);

@@ -1,32 +1,25 @@
-/* Built-in GPU models. Shared-memory limits per compute capability come from the CUDA C++
- * Programming Guide, "Technical Specifications per Compute Capability" (max shared memory per SM,
- * per block with opt-in, 1 KiB reserved per block from 8.x, resident blocks/threads per SM,
- * 64 Ki registers per SM); the carveout steps themselves come from cuda_occupancy.h. SM counts,
- * L2 sizes and boost clocks come from each product's NVIDIA datasheet or whitepaper as cited.
+/* Built-in GPU models. The limits of each compute capability (shared memory per SM and per block,
+ * the reservation, resident blocks and threads) come from the per-cc table, core/arch.h, with its
+ * sources; 64 Ki registers per SM and the 48 KiB default per block hold since Maxwell (Programming
+ * Guide Table 27). SM counts, L2 sizes and boost clocks come from each product's NVIDIA datasheet
+ * or whitepaper as cited.
  * The H200 entry was checked against a real H200 by the GPU test (tests/gpu/test_gpu.c). */
 #include "gpus.h"
 
 #include <strings.h>
 
+#include "arch.h"
 #include "smem.h"
 
-/* fields common to a compute capability */
-#define CC75 .cc_major = 7, .cc_minor = 5, .smem_per_sm = 64 * SMEM_KIB, .smem_per_block_optin = 64 * SMEM_KIB, \
-    .reserved_smem_per_block = 0, .max_blocks_per_sm = 16, .max_threads_per_sm = 1024
-#define CC80 .cc_major = 8, .cc_minor = 0, .smem_per_sm = 164 * SMEM_KIB, .smem_per_block_optin = 163 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 32, .max_threads_per_sm = 2048
-#define CC86 .cc_major = 8, .cc_minor = 6, .smem_per_sm = 100 * SMEM_KIB, .smem_per_block_optin = 99 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 16, .max_threads_per_sm = 1536
-#define CC87 .cc_major = 8, .cc_minor = 7, .smem_per_sm = 164 * SMEM_KIB, .smem_per_block_optin = 163 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 16, .max_threads_per_sm = 1536
-#define CC89 .cc_major = 8, .cc_minor = 9, .smem_per_sm = 100 * SMEM_KIB, .smem_per_block_optin = 99 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 24, .max_threads_per_sm = 1536
-#define CC90 .cc_major = 9, .cc_minor = 0, .smem_per_sm = 228 * SMEM_KIB, .smem_per_block_optin = 227 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 32, .max_threads_per_sm = 2048
-#define CC100 .cc_major = 10, .cc_minor = 0, .smem_per_sm = 228 * SMEM_KIB, .smem_per_block_optin = 227 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 32, .max_threads_per_sm = 2048
-#define CC120 .cc_major = 12, .cc_minor = 0, .smem_per_sm = 100 * SMEM_KIB, .smem_per_block_optin = 99 * SMEM_KIB, \
-    .reserved_smem_per_block = SMEM_KIB, .max_blocks_per_sm = 24, .max_threads_per_sm = 1536
+/* the limits of a compute capability: core/arch.h, the same values as the per-cc table */
+#define CC75 SMEM_ARCH_DEVICE_INIT(7, 5)
+#define CC80 SMEM_ARCH_DEVICE_INIT(8, 0)
+#define CC86 SMEM_ARCH_DEVICE_INIT(8, 6)
+#define CC87 SMEM_ARCH_DEVICE_INIT(8, 7)
+#define CC89 SMEM_ARCH_DEVICE_INIT(8, 9)
+#define CC90 SMEM_ARCH_DEVICE_INIT(9, 0)
+#define CC100 SMEM_ARCH_DEVICE_INIT(10, 0)
+#define CC120 SMEM_ARCH_DEVICE_INIT(12, 0)
 /* the same on every GPU since Maxwell */
 #define COMMON .ordinal = -1, .is_model = true, .smem_per_block = 48 * SMEM_KIB, .max_threads_per_block = 1024, \
     .regs_per_sm = 65536, .regs_per_block = 65536, .warp_size = 32

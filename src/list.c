@@ -18,7 +18,7 @@ void smem_list_benches(FILE *f)
             for (size_t k = 0; k < ax->n_defaults; k++)
                 fprintf(f, "%s%lld", k ? "," : "", (long long)ax->defaults[k]);
             fprintf(f, "  (%s, %lld..%lld)%s\n        %s\n", ax->unit, (long long)ax->min, (long long)ax->max,
-                    b->device_defaults ? "; the default adds this device's occupancy cliffs" : "", ax->help);
+                    ax->from_device ? "; on a device (or model) the default is derived from it" : "", ax->help);
         }
     }
     fprintf(f, "sweeps:\n");

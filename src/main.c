@@ -3,12 +3,10 @@
  * what compares points with each other, then write the result file atomically and print the table.
  * Exit statuses are listed in --help. */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
-#include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "gpus.h"
@@ -17,6 +15,7 @@
 #include "progress.h"
 #include "report_json.h"
 #include "runner.h"
+#include "signals.h"
 #include "smem.h"
 #include <smem_git.h> /* generated in the build directory at every build (meson vcs_tag) */
 #include "table.h"
@@ -24,8 +23,6 @@
 #if SMEM_HAVE_CUDA
 #include "device_open.h"
 #include "measure.h"
-#else
-volatile sig_atomic_t smem_interrupted;
 #endif
 
 #define CONTINUE (-1)   /* not an exit status: the run goes on */
@@ -42,12 +39,25 @@ struct job {
     struct smem_spread *spread;         /* n entries, with several devices */
     const char *what;                   /* what was asked for: the sweeps or the benchmark */
     char out_path[4096], started[32];
+    struct smem_output out;             /* where the results go, settled before the run */
+    bool fallback;                      /* predict mode for want of a GPU */
+    char why[512];                      /* why there is no GPU */
 };
 
-static void on_signal(int sig)
+#ifdef SMEM_TEST_HOOKS
+/* smembench-hooks, the test build: slow motion for the signal tests, from the environment */
+static void test_hooks_from_env(void)
 {
-    smem_interrupted = sig;
+    const char *v;
+
+    if ((v = getenv("SMEM_TEST_POINT_DELAY_MS")))
+        smem_test_hooks.point_delay_ms = (unsigned)atoi(v);
+    if ((v = getenv("SMEM_TEST_WRITE_DELAY_MS")))
+        smem_test_hooks.write_delay_ms = (unsigned)atoi(v);
+    smem_test_hooks.named_temp = (v = getenv("SMEM_TEST_NAMED_TEMP")) && *v;
+    smem_test_hooks.announce = true;
 }
+#endif
 
 static int usage_error(void)
 {
@@ -83,13 +93,20 @@ static int parse(int argc, char **argv, struct smem_options *o)
  * device 0's). Without dev it only checks: the whole plan is checked before a GPU is touched. */
 static int plan(struct job *j, const struct smem_device *dev)
 {
+    int rc;
+
     j->req = (struct smem_plan_request){ .sweeps = j->o.sweeps, .n_sweeps = j->o.n_sweeps, .bench = j->o.bench,
                                          .overrides = j->o.overrides, .n_overrides = j->o.n_overrides,
                                          .quick = j->o.quick, .predict = j->predict };
     free(j->points);
     j->points = NULL;
-    if (smem_sweep_expand(&j->req, &j->points, &j->n, dev))
+    if ((rc = smem_sweep_expand(&j->req, &j->points, &j->n, dev))) {
+        if (rc == SMEM_ENOMEM) {
+            smem_error("out of memory while planning the run");
+            return SMEM_EXIT_FAILED;
+        }
         return dev ? SMEM_EXIT_USAGE : usage_error();
+    }
     return SMEM_OK;
 }
 
@@ -139,13 +156,15 @@ static int open_cuda_devices(struct job *j, char *why, size_t len)
 }
 
 /* The devices to run on: the GPUs of --device, or the model of --predict, or (no GPU, a plan that
- * predict mode can run, no --require-gpu) the default model. */
+ * predict mode can run, no --require-gpu and no option only a measuring run honours) the default
+ * model. */
 static int open_devices(struct job *j)
 {
-    char why[512] = "";
+    const char *measuring;
+    char *why = j->why;
     int rc;
 
-    if (!j->predict && (rc = open_cuda_devices(j, why, sizeof(why)))) {
+    if (!j->predict && (rc = open_cuda_devices(j, why, sizeof(j->why)))) {
         if (rc == SMEM_EINVAL) {
             smem_error("%s", why);
             return SMEM_EXIT_USAGE;
@@ -154,14 +173,17 @@ static int open_devices(struct job *j)
             smem_error("%s; --require-gpu was given", why);
             return SMEM_EXIT_NODEV;
         }
+        if ((measuring = smem_cli_measuring_option(&j->o))) {
+            smem_error("%s; %s needs a GPU (predict mode launches nothing)", why, measuring);
+            return SMEM_EXIT_NODEV;
+        }
         if (!all_predictable(&j->o)) {
             smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs the carveout, dynamic and tile sweeps without one)", why);
             return SMEM_EXIT_NODEV;
         }
-        smem_warn("%s: running in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
-                  why, SMEM_DEFAULT_MODEL);
+        /* said once the prediction is made (nothing predictable is an error instead) */
         j->o.predict = SMEM_DEFAULT_MODEL;
-        j->predict = true;
+        j->predict = j->fallback = true;
     }
     if (j->predict) {
         j->runs[0].dev = smem_gpu_find(j->o.predict)->dev;
@@ -170,45 +192,30 @@ static int open_devices(struct job *j)
     return SMEM_OK;
 }
 
-/* A file-name-safe lowercase slug of s. */
-static void slug(char *out, size_t len, const char *s)
-{
-    size_t n = 0;
-    bool dash = false;
-
-    for (; *s && n + 1 < len; s++) {
-        if (isalnum((unsigned char)*s)) {
-            out[n++] = (char)tolower((unsigned char)*s);
-            dash = false;
-        } else if (!dash && n) {
-            out[n++] = '-';
-            dash = true;
-        }
-    }
-    while (n && out[n - 1] == '-')
-        n--;
-    out[n] = '\0';
-}
-
-/* -o, or <gpu>_<yyyymmdd>_<sweep>.json in the current directory with _2, _3... if taken; checked
- * before anything runs. */
+/* -o, or <gpu>_<yyyymmdd>_<sweep>.json in the current directory (_2, _3, ... when taken at the end);
+ * everything about it that can be known is checked before anything runs. */
 static int choose_output(struct job *j)
 {
-    char gpu[128], sw[128], date[16];
-    struct stat st;
+    int rc;
 
     j->what = j->o.bench ? j->o.bench : j->o.sweep_text;
     if (j->o.output) {
-        smem_fmt(j->out_path, sizeof(j->out_path), "%s", j->o.output);
+        rc = smem_output_open(&j->out, j->o.output, false, j->o.force);
     } else {
-        slug(gpu, sizeof(gpu), j->runs[0].dev.name);
-        slug(sw, sizeof(sw), j->what);
-        smem_utc_now(date, sizeof(date), true);
-        smem_fmt(j->out_path, sizeof(j->out_path), "%s_%s_%s.json", gpu, date, sw);
-        for (int k = 2; !stat(j->out_path, &st) && k < 10000; k++)
-            smem_fmt(j->out_path, sizeof(j->out_path), "%s_%s_%s_%d.json", gpu, date, sw, k);
+        smem_output_default_name(j->out_path, sizeof(j->out_path), j->runs[0].dev.name, j->what);
+        rc = smem_output_open(&j->out, j->out_path, true, false);
     }
-    return smem_cli_check_output(j->out_path, j->o.force) ? SMEM_EXIT_USAGE : SMEM_OK;
+    return !rc ? SMEM_OK : rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : SMEM_EXIT_FAILED;
+}
+
+/* Whether a predict run predicted anything: library calls alone (cuBLAS, a copy), or points beyond
+ * the model's limits only, have nothing to show. */
+static bool any_predicted(const struct smem_device_run *r)
+{
+    for (size_t i = 0; i < r->out.done; i++)
+        if (r->results[i].status == SMEM_POINT_PREDICTED)
+            return true;
+    return false;
 }
 
 /* Runs the plan: predicted on the model, or measured on every device at once. */
@@ -223,15 +230,27 @@ static int run(struct job *j)
 
     for (int d = 0; d < j->n_runs; d++)
         if (!(j->runs[d].results = calloc(j->n ? j->n : 1, sizeof(struct smem_result)))) {
-            smem_error("cannot allocate the results of %zu points", j->n);
+            smem_error("out of memory: cannot allocate the results of %zu points", j->n);
             return SMEM_EXIT_FAILED;
         }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    smem_signals_catch();
     smem_utc_now(j->started, sizeof(j->started), false);
     if (j->predict) {
-        smem_run_predict(&j->runs[0].dev, j->points, j->n, j->runs[0].results);
-        j->runs[0].out.done = j->n;
+        struct smem_device_run *r = &j->runs[0];
+        smem_run_predict(&r->dev, j->points, j->n, &s, r->results, &r->out);
+        if (!r->out.signal && !any_predicted(r)) {
+            /* nothing but skips is no prediction: say why instead of writing a file of skips */
+            if (j->fallback)
+                smem_error("%s; none of the %zu points can be predicted without one: %s: %s", j->why, j->n,
+                           r->results[0].point->bench->name, r->results[0].reason);
+            else
+                smem_error("none of the %zu points can be predicted on %s: %s: %s", j->n, r->dev.name,
+                           r->results[0].point->bench->name, r->results[0].reason);
+            return j->fallback ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
+        }
+        if (j->fallback)
+            smem_warn("%s: ran in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
+                      j->why, SMEM_DEFAULT_MODEL);
         return SMEM_OK;
     }
     if (smem_run_devices(j->runs, j->n_runs, j->points, j->n, &s))
@@ -264,14 +283,16 @@ static int report(struct job *j, int argc, char **argv)
                                   .max_samples = j->o.max_samples, .max_noise = j->o.max_noise,
                                   .timeout_s = j->o.timeout_s, .seed = j->o.seed, .quick = j->o.quick,
                                   .no_optin = j->o.no_optin, .cold = j->o.cold };
-    FILE *table = strcmp(j->out_path, "-") ? stdout : stderr;
+    FILE *table = j->out.kind == SMEM_OUTPUT_STDOUT ? stderr : stdout;
     cJSON *doc = smem_report_new(&info, &j->runs[0].dev);
     bool several = j->n_runs > 1;
     size_t total = 0;
-    int status = SMEM_EXIT_OK;
+    int status = SMEM_EXIT_OK, rc, sig = 0, late;
 
-    if (!doc)
+    if (!doc) {
+        smem_error("out of memory while building the results");
         return SMEM_EXIT_FAILED;
+    }
     if (several)
         smem_report_add_devices(doc, j->runs, j->n_runs);
     for (int d = 0; d < j->n_runs; d++) {
@@ -283,19 +304,25 @@ static int report(struct job *j, int argc, char **argv)
         }
         if (r->out.signal || r->out.sticky)
             smem_report_mark_incomplete(doc, r->out.signal, r->out.sticky ? r->out.sticky_reason : "interrupted");
+        if (r->out.signal && !sig)
+            sig = r->out.signal;
         total += r->out.done;
     }
     if (several)
         smem_report_spread(doc, j->points, j->spread, j->n);
-    if (smem_report_write(doc, j->out_path, j->o.force))
+    rc = smem_output_commit(&j->out, doc);
+    late = smem_interrupted != sig ? smem_interrupted : 0;   /* a signal that came during the write */
+    if (rc)
         status = SMEM_EXIT_FAILED;
-    else if (strcmp(j->out_path, "-"))
-        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, j->n * (size_t)j->n_runs, j->out_path);
+    else if (j->out.kind != SMEM_OUTPUT_STDOUT)
+        fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, j->n * (size_t)j->n_runs, j->out.path);
     cJSON_Delete(doc);
     for (int d = 0; d < j->n_runs && !j->o.quiet; d++)
         smem_table_print(table, &j->runs[d].dev, j->runs[d].results, j->runs[d].out.done);
     if (several && !j->o.quiet)
         smem_table_spread(table, j->runs, j->n_runs, j->points, j->spread, j->n);
+    if (table == stdout && (fflush(stdout) || ferror(stdout)))
+        smem_warn("cannot write the table to stdout: %s", strerror(errno));
     for (int d = 0; d < j->n_runs; d++)
         if (j->runs[d].out.sticky) {
             smem_error("device %d stopped after a CUDA error that ends the context: %s", j->runs[d].dev.ordinal,
@@ -304,15 +331,19 @@ static int report(struct job *j, int argc, char **argv)
         }
     for (int d = 0; d < j->n_runs; d++)
         if (j->runs[d].out.signal) {
-            smem_error("interrupted by signal %d after %zu of %zu points", j->runs[d].out.signal, j->runs[d].out.done,
-                       j->n);
-            return 128 + j->runs[d].out.signal;
+            smem_error("interrupted by %s after %zu of %zu points", smem_signal_name(j->runs[d].out.signal),
+                       j->runs[d].out.done, j->n);
+            break;
         }
-    return status;
+    if (late && !rc)
+        smem_error("%s came while the results were written; the file is complete", smem_signal_name(late));
+    /* a signal's status, unless the results could not be written: then 1 says that nothing was */
+    return (sig || late) && !rc ? 128 + (sig ? sig : late) : status;
 }
 
 static void release(struct job *j)
 {
+    smem_output_close(&j->out);   /* a temporary file never committed goes with it */
     for (int d = 0; d < j->n_runs; d++) {
         smem_results_free(j->runs[d].results, j->runs[d].out.done);
         free(j->runs[d].results);
@@ -326,6 +357,11 @@ int main(int argc, char **argv)
     static struct job j;    /* static: a record per possible device is too large for the stack */
     int status;
 
+    smem_output_guard_stdio();                  /* before any file is opened: none may become stdout */
+#ifdef SMEM_TEST_HOOKS
+    test_hooks_from_env();
+#endif
+    j.out.fd = j.out.dirfd = -1;
     if ((status = parse(argc, argv, &j.o)) != CONTINUE)
         return status;                          /* --help, --list, ... or a usage error */
     j.predict = j.o.predict != NULL;

@@ -14,8 +14,7 @@
 
 #include "clock.h"
 #include "cuda_status.h"
-
-volatile sig_atomic_t smem_interrupted;
+#include "signals.h"   /* smem_interrupted */
 
 #define WARMUP_MIN_LAUNCHES 3
 #define WARMUP_MIN_S 0.01

@@ -16,6 +16,7 @@ struct smem_func {
     size_t static_smem;         /* static shared memory per block */
     size_t max_dyn_smem;        /* the function's dynamic limit (48 KiB unless opted in) */
     int max_threads_per_block;
+    int ptx_version;            /* compute capability x 10 of the PTX the device code came from; 0 unknown */
 };
 
 struct smem_prediction {

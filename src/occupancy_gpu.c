@@ -29,6 +29,7 @@ int smem_occupancy_func(const void *fn, struct smem_func *f)
     f->static_smem = a.sharedSizeBytes;
     f->max_dyn_smem = (size_t)a.maxDynamicSharedSizeBytes;
     f->max_threads_per_block = a.maxThreadsPerBlock;
+    f->ptx_version = a.ptxVersion;
     return SMEM_OK;
 fail:
     return rc;

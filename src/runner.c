@@ -4,11 +4,13 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "occupancy.h"
 #include "progress.h"
+#include "signals.h"
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA
@@ -77,9 +79,20 @@ static void record_prediction(const struct smem_device *d, struct smem_result *r
     r->occ.smem_config_predicted = smem_occupancy_config_driver(d, &q);
 }
 
-int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
-                     struct smem_result *results)
+/* Whether b needs hardware dev lacks (b->min_cc); the reason in why. */
+static bool lacks_feature(const struct smem_bench *b, const struct smem_device *dev, char *why, size_t len)
 {
+    if (!b->min_cc || dev->cc_major * 10 + dev->cc_minor >= b->min_cc)
+        return false;
+    smem_fmt(why, len, "needs compute capability %d.%d or later (%s); %s is %d.%d", b->min_cc / 10, b->min_cc % 10,
+             b->min_cc_feature ? b->min_cc_feature : "its hardware", dev->name, dev->cc_major, dev->cc_minor);
+    return true;
+}
+
+int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                     const struct smem_run_settings *s, struct smem_result *results, struct smem_run_outcome *out)
+{
+    memset(out, 0, sizeof(*out));
     for (size_t i = 0; i < n; i++) {
         struct smem_result *r = &results[i];
         const struct smem_bench *b = points[i].bench;
@@ -87,8 +100,19 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         struct smem_prediction pr;
         struct smem_func f;
 
+        if (smem_test_hooks.point_delay_ms) {
+            if (!i && smem_test_hooks.announce)
+                fputs("smembench-test: sweep\n", stderr);
+            smem_test_sleep(smem_test_hooks.point_delay_ms);
+        }
+        if (smem_interrupted) {
+            out->signal = smem_interrupted;
+            break;
+        }
+        out->done = i + 1;   /* nothing below waits: a prediction is never left half made */
         result_init(r, &points[i]);
-        if (b->plan(&points[i], dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+        if (lacks_feature(b, dev, r->reason, sizeof(r->reason)) ||
+            b->plan(&points[i], dev, &p, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
             r->status = SMEM_POINT_SKIPPED;
             continue;
         }
@@ -96,6 +120,14 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         if (!p.block) {
             r->status = SMEM_POINT_SKIPPED;
             smem_fmt(r->reason, sizeof(r->reason), "a library call (cuBLAS, cudaMemcpy) picks its own kernels: nothing to predict");
+            continue;
+        }
+        if (s->no_optin && (int64_t)(p.dyn_smem + p.static_smem) > dev->smem_per_block) {
+            /* as the GPU would: without the opt-in, the launch is refused */
+            r->status = SMEM_POINT_SKIPPED;
+            smem_fmt(r->reason, sizeof(r->reason), "the launch would be refused: %lld bytes of shared memory per block "
+                     "need the opt-in above %lld, and --no-optin was given",
+                     (long long)(p.dyn_smem + p.static_smem), (long long)dev->smem_per_block);
             continue;
         }
         plan_func(dev, &p, false, &f);
@@ -338,7 +370,8 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     c.clk = clk;
     c.seed = s->seed;
     smem_cuda_clear();
-    if (b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
+    if (lacks_feature(b, d, r->reason, sizeof(r->reason)) ||
+        b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
         r->status = SMEM_POINT_SKIPPED;
         return SMEM_OK;
     }
@@ -355,6 +388,14 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     fn = b->kernel(&c);
     if ((rc = smem_occupancy_func(fn, &f)))
         return fail_point(r, rc, &c, "reading the kernel's attributes");
+    if (b->min_cc && f.ptx_version && f.ptx_version < b->min_cc) {
+        /* the device has the hardware, this binary's code for it does not (compute_80 PTX on a 9.0) */
+        r->status = SMEM_POINT_SKIPPED;
+        smem_fmt(r->reason, sizeof(r->reason), "needs compute capability %d.%d code (%s); this binary's kernel was "
+                 "compiled from compute_%d PTX: build with -Dgpu_arch=all or for this device", b->min_cc / 10,
+                 b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f.ptx_version);
+        return SMEM_OK;
+    }
     if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
         return fail_point(r, rc, &c, "setting the kernel's attributes");
     if ((rc = smem_occupancy_func(fn, &f)))
@@ -479,6 +520,8 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
             break;
         }
         out->done = i + 1;
+        if (!i && smem_test_hooks.announce)
+            fputs("smembench-test: sweep\n", stderr);   /* smembench-hooks only: a point is in the file */
         if (rc == SMEM_ESTICKY) {
             out->sticky = true;
             smem_fmt(out->sticky_reason, sizeof(out->sticky_reason), "benchmark %s: %s", points[i].bench->name,

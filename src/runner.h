@@ -56,9 +56,10 @@ int smem_run_devices(struct smem_device_run *runs, int n_runs, const struct smem
 /* The spread of each of the n points across runs into spread[0..n). */
 void smem_run_spread(const struct smem_device_run *runs, int n_runs, size_t n, struct smem_spread *spread);
 
-/* Predicts points[0..n) on a model: occupancy only. */
+/* Predicts points[0..n) on a model: occupancy only (s: no_optin). Stops at a signal; out->done
+ * says how many were predicted. */
 int smem_run_predict(const struct smem_device *dev, const struct smem_point *points, size_t n,
-                     struct smem_result *results);
+                     const struct smem_run_settings *s, struct smem_result *results, struct smem_run_outcome *out);
 
 /* Blocks of plan p resident per SM of d by the occupancy calculator (what device_defaults asks), or
  * a negative code when the calculator rejects it. */

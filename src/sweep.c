@@ -241,6 +241,16 @@ int smem_sweep_parse_list(const char *text, const struct smem_axis *axis, int64_
             break;
         s = comma + 1;
     }
+    /* a value given twice (0:64K:16K,48K) runs once, where it first appears */
+    for (size_t i = 0, kept = 0; i < *n; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < kept && !seen; k++)
+            seen = values[k] == values[i];
+        if (!seen)
+            values[kept++] = values[i];
+        if (i + 1 == *n)
+            *n = kept;
+    }
     return SMEM_OK;
 }
 
@@ -299,6 +309,7 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
     struct smem_point *out = NULL;
     int64_t (*vals)[SMEM_MAX_AXIS_VALUES] = NULL;
     size_t counts[SMEM_MAX_AXES];
+    int rc = SMEM_EINVAL;
 
     *points = NULL;
     *n = 0;
@@ -356,10 +367,10 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             if (list) {
                 if (smem_sweep_parse_list(list, ax, vals[a], SMEM_MAX_AXIS_VALUES, &counts[a]))
                     goto fail;
-            } else if (dev && b->device_defaults && !r->quick &&
-                       (counts[a] = b->device_defaults(dev, ax->name, smem_run_blocks_per_sm, vals[a],
+            } else if (dev && b->device_defaults && ax->from_device &&
+                       (counts[a] = b->device_defaults(dev, ax->name, r->quick, smem_run_blocks_per_sm, vals[a],
                                                        SMEM_MAX_AXIS_VALUES)) > 0) {
-                /* the device's own cliffs */
+                /* the device's own values: its cliffs, its carveout steps, sizes from its limits */
             } else {
                 const int64_t *d = r->quick && ax->quick ? ax->quick : ax->defaults;
                 counts[a] = r->quick && ax->quick ? ax->n_quick : ax->n_defaults;
@@ -379,8 +390,10 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             struct smem_point *grown;
             cap = (total + combos) * 2;
             grown = realloc(out, cap * sizeof(*out));
-            if (!grown)
+            if (!grown) {
+                rc = SMEM_ENOMEM;
                 goto fail;
+            }
             out = grown;
         }
         for (size_t k = 0; k < combos; k++) {
@@ -403,5 +416,5 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
 fail:
     free(vals);
     free(out);
-    return SMEM_EINVAL;
+    return rc;
 }

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "arch.h"
 #include "smem.h"
 
 static void occ_cell(char *buf, size_t len, int v)
@@ -52,6 +53,31 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
     }
     if (any_override)
         fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
+    smem_table_published(f, dev);
+}
+
+void smem_table_published(FILE *f, const struct smem_device *dev)
+{
+    struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
+    size_t n = smem_arch_published(dev->cc_major, dev->cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
+    const struct smem_arch *a = smem_arch_find(dev->cc_major, dev->cc_minor);
+
+    if (!n) {
+        fprintf(f, "published for cc %d.%d: nothing in smembench's table (core/arch.c)\n", dev->cc_major,
+                dev->cc_minor);
+        return;
+    }
+    fprintf(f, "published for cc %d.%d (%s):\n", dev->cc_major, dev->cc_minor, a->generation);
+    for (size_t i = 0; i < n; i++) {
+        char value[96] = "";
+        if (p[i].list)
+            for (size_t k = 0; k < p[i].n_list; k++)
+                smem_append(value, sizeof(value), ",", "%d", p[i].list[k]);
+        else
+            smem_fmt(value, sizeof(value), "%.6g", p[i].value);
+        smem_append(value, sizeof(value), " ", "%s", p[i].unit);
+        fprintf(f, "  %-28s %-34s %s\n", p[i].name, value, p[i].source);
+    }
 }
 
 void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, const struct smem_point *points,

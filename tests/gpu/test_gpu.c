@@ -13,6 +13,7 @@
 #include <criterion/criterion.h>
 #include <criterion/options.h>
 
+#include "arch.h"
 #include "device_open.h"
 #include "gpus.h"
 #include "runner.h"
@@ -93,6 +94,21 @@ Test(device, h200_model_equals_the_real_h200)
     cr_assert_eq(m->regs_per_block, dev.regs_per_block);
     cr_assert_eq(m->l2_bytes, dev.l2_bytes);
     cr_assert_eq(m->clock_khz, dev.clock_khz);
+}
+
+Test(device, limits_equal_the_published_table)
+{
+    /* core/arch.c restates the Programming Guide per compute capability; the runtime is the
+     * authority on the GPU at hand, so the two must agree wherever the table knows the cc */
+    const struct smem_arch *a = smem_arch_find(dev.cc_major, dev.cc_minor);
+
+    if (!a)
+        cr_skip_test("cc %d.%d is not in the table", dev.cc_major, dev.cc_minor);
+    cr_assert_eq(dev.smem_per_sm, a->smem_per_sm_kib * 1024LL);
+    cr_assert_eq(dev.smem_per_block_optin, a->smem_per_block_optin_kib * 1024LL);
+    cr_assert_eq(dev.reserved_smem_per_block, a->reserved_per_block_bytes);
+    cr_assert_eq(dev.max_blocks_per_sm, a->max_blocks_per_sm);
+    cr_assert_eq(dev.max_threads_per_sm, a->max_threads_per_sm);
 }
 
 Test(physics, bandwidth_stays_under_128_bytes_per_clock_and_near_it)

@@ -1,116 +1,461 @@
 #!/usr/bin/env python3
-"""Bad input to the smembench command, as a table (TAP output, one line per case): every case must exit with the documented status,
-print one line naming the problem (plus the --help hint), print nothing on stdout, and leave the
-directory exactly as it was (no file written, the existing one untouched)."""
+"""Bad input to smembench and to its scripts (compare, export, plot, report), as a table.
+
+  test_cli_errors.py SMEMBENCH            TAP, one line per case
+  test_cli_errors.py SMEMBENCH --table    the same cases as a Markdown table (case, exit, first line)
+
+Every case must exit with its documented status and print exactly one message line on stderr (the
+driver may add its "Try 'smembench --help'" hint) with no Python traceback, print nothing on stdout,
+and leave the directory as it was: no file added (a temporary one included), none changed, and
+nothing that is not a regular file replaced. For the driver the line must start with "smembench: "
+and contain the given words; the scripts belong to other parts of the project, so for them the exit
+status, the single line and the absence of a traceback are what is asserted.
+"""
+import json
 import os
+import shutil
+import socket
+import stat
 import subprocess
 import sys
 import tempfile
 
-# (arguments, exit status, text the error line must contain)
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+RESULTS = os.path.join(HERE, "..", "..", "results")
+GOOD = os.path.join(RESULTS, "nvidia-h200_20261129_carveout.json")
+
+NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}   # the same answer on a machine with a GPU
+LONG_NAME = "n" * 256 + ".json"          # one byte more than any Linux file system takes
+LONG_PATH = "/".join(["d" * 200] * 21) + "/r.json"   # 4227 bytes, over PATH_MAX
+
+
+class Case:
+    def __init__(self, tool, args, status, text=None, env=None, stdout=None, needs=None):
+        self.tool, self.args, self.status, self.text = tool, args, status, text
+        self.env, self.stdout, self.needs = env or {}, stdout, needs
+
+
+def S(args, status, text, **kw):
+    return Case("smembench", args, status, text, **kw)
+
+
+P = ["--predict", "h100"]   # predict mode: the same everywhere, with or without a GPU
+
 CASES = [
-    (["--frobnicate"], 2, 'unknown option "--frobnicate"'),
-    (["-z"], 2, 'unknown option "-z"'),
-    (["--sweep"], 2, "needs a value"),
-    ([], 2, "nothing to run"),
-    (["--quiet"], 2, "nothing to run"),
-    (["--sweep", "bank", "extra"], 2, 'unexpected argument "extra"'),
-    (["--sweep", "carvout"], 2, 'unknown sweep "carvout"'),
-    (["--sweep", ""], 2, "for --sweep"),
-    (["--sweep", "bank,,latency"], 2, "for --sweep"),
-    (["--sweep", "bank", "--sweep", "latency"], 2, "--sweep given twice"),
-    (["--bench", "nosuch"], 2, 'unknown benchmark "nosuch"'),
-    (["--bench", "bank", "--bench", "latency"], 2, "--bench given twice"),
-    (["--bench", "bank", "--sweep", "bank"], 2, "cannot be combined"),
-    (["--sweep", "carveout", "--axis", "stride=1"], 2, 'unknown axis "stride"'),
-    (["--sweep", "carveout", "--axis", "carveout_pct"], 2, "NAME=LIST"),
-    (["--sweep", "carveout", "--axis", "carveout_pct="], 2, "NAME=LIST"),
-    (["--sweep", "carveout", "--axis", "=5"], 2, "NAME=LIST"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=0", "--axis", "carveout_pct=50"], 2, "--axis carveout_pct given twice"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=101"], 2, "--axis carveout_pct"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=-5"], 2, "out of range"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=0:100:0"], 2, "the step must be 1 or more"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=50:10"], 2, "the range is empty"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=1,,2"], 2, "an empty item"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=ten"], 2, "not a number"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=99999999999999999999"], 2, "not a number"),
-    (["--sweep", "carveout", "--axis", "carveout_pct=1:100:*1"], 2, "the factor must be 2 or more"),
-    (["--sweep", "bank", "--axis", "stride_elems=0"], 2, "out of range"),
-    (["--sweep", "bank", "--axis", "width_bytes=5"], 2, "expected one of 4, 8, 16"),
-    (["--sweep", "dynamic", "--axis", "dyn_smem_bytes=229K"], 2, "out of range"),
-    (["--sweep", "bank", "--min-samples", "0"], 2, "--min-samples"),
-    (["--sweep", "bank", "--min-samples", "abc"], 2, "--min-samples"),
-    (["--sweep", "bank", "--max-samples", "99999999999"], 2, "--max-samples"),
-    (["--sweep", "bank", "--min-samples", "20", "--max-samples", "5"], 2, "is below --min-samples"),
-    (["--sweep", "bank", "--max-noise", "0"], 2, "--max-noise"),
-    (["--sweep", "bank", "--max-noise", "101"], 2, "--max-noise"),
-    (["--sweep", "bank", "--max-noise", "inf"], 2, "--max-noise"),
-    (["--sweep", "bank", "--timeout", "-1"], 2, "--timeout"),
-    (["--sweep", "bank", "--timeout", ""], 2, "--timeout"),
-    (["--sweep", "bank", "--seed", "-1"], 2, "--seed"),
-    (["--sweep", "bank", "--seed", "1e3"], 2, "--seed"),
-    (["--sweep", "bank", "--device", "-1"], 2, "--device"),
-    (["--sweep", "bank", "--device", "x"], 2, "--device"),
-    (["--sweep", "bank", "--device", "0", "--device", "0"], 2, "--device given twice"),
-    (["--sweep", "bank", "--device", "0,0"], 2, "listed twice"),
-    (["--sweep", "bank", "--device", "0,"], 2, "--device"),
-    (["--sweep", "bank", "--device", "any"], 2, "--device"),
-    (["--sweep", "carveout", "--predict", "h900"], 2, 'unknown GPU model "h900"'),
-    (["--sweep", "carveout", "--predict", "h100", "--predict", "a100"], 2, "--predict given twice"),
-    (["--sweep", "bank", "--predict", "h100"], 2, "cannot run in predict mode"),
-    (["--bench", "latency", "--predict", "h100"], 2, "cannot run in predict mode"),
-    (["--sweep", "carveout", "--predict", "h100", "--require-gpu"], 2, "cannot be combined"),
-    (["--sweep", "carveout", "--predict", "h100", "--device", "0"], 2, "cannot be combined"),
-    (["--sweep", "tile", "--check", "--cold"], 2, "cannot be combined"),
-    (["--sweep", "carveout", "-o", "existing.json"], 2, "already exists"),
-    (["--sweep", "carveout", "-o", "missing/dir/r.json"], 2, "does not exist"),
-    (["--sweep", "carveout", "-o", "."], 2, "is a directory"),
-    (["--sweep", "carveout", "-o", "sub/"], 2, "expected a file name"),
-    (["--sweep", "carveout", "-o", "a.json", "-o", "b.json"], 2, "--output given twice"),
+    # options and their values
+    S(["--frobnicate"], 2, 'unknown option "--frobnicate"'),
+    S(["-z"], 2, 'unknown option "-z"'),
+    S(["--sweep"], 2, "needs a value"),
+    S(["-s"], 2, "needs a value"),
+    S(["--sweep", "carveout", "-o"], 2, "needs a value"),
+    S([], 2, "nothing to run"),
+    S(["--quiet"], 2, "nothing to run"),
+    S(["--help", "--frobnicate"], 2, 'unknown option "--frobnicate"'),
+    S(["--list", "extra"], 2, 'unexpected argument "extra"'),
+    S(["--sweep", "bank", "extra"], 2, 'unexpected argument "extra"'),
+    S(["--sweep", "carvout"], 2, 'unknown sweep "carvout"'),
+    S(["--sweep", ""], 2, "for --sweep"),
+    S(["--sweep", "bank,,latency"], 2, "for --sweep"),
+    S(["--sweep", "bank,"], 2, "for --sweep"),
+    S(["--sweep", "bank,nosuch"], 2, 'unknown sweep "nosuch"'),
+    S(["--sweep", ",".join(["bank"] * 17)], 2, "at most 16 sweeps"),
+    S(["--sweep", "bank", "--sweep", "latency"], 2, "--sweep given twice"),
+    S(["--bench", "nosuch"], 2, 'unknown benchmark "nosuch"'),
+    S(["--bench", ""], 2, "for --bench"),
+    S(["--bench", "bank", "--bench", "latency"], 2, "--bench given twice"),
+    S(["--bench", "bank", "--sweep", "bank"], 2, "cannot be combined"),
+    # axis lists
+    S(["--sweep", "carveout", "--axis", "stride=1"], 2, 'unknown axis "stride"'),
+    S(P + ["--sweep", "all", "--axis", "stride_elems=1"], 2, 'unknown axis "stride_elems"'),
+    S(["--sweep", "carveout", "--axis", "carveout_pct"], 2, "NAME=LIST"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct="], 2, "NAME=LIST"),
+    S(["--sweep", "carveout", "--axis", "=5"], 2, "NAME=LIST"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=0", "--axis", "carveout_pct=50"], 2,
+      "--axis carveout_pct given twice"),
+    S(["--sweep", "carveout"] + [a for i in range(17) for a in ("--axis", f"a{i}=1")], 2, "at most 16 --axis"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=101"], 2, "--axis carveout_pct"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=1K"], 2, "1024 is out of range"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=-5"], 2, "out of range"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=0:100:0"], 2, "the step must be 1 or more"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=50:10"], 2, "the range is empty"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=0:10:2:3"], 2, "at most three parts"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=a:10"], 2, "a range bound is not a number"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=1,,2"], 2, "an empty item"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=ten"], 2, "not a number"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=+"], 2, "not a number"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=99999999999999999999"], 2, "not a number"),
+    S(["--sweep", "carveout", "--axis", "carveout_pct=1:100:*1"], 2, "the factor must be 2 or more"),
+    S(["--sweep", "dynamic", "--axis", "dyn_smem_bytes=0:64K:*2"], 2, "a geometric range must start above 0"),
+    S(["--sweep", "bank", "--axis", "stride_elems=0"], 2, "out of range"),
+    S(["--sweep", "bank", "--axis", "width_bytes=5"], 2, "expected one of 4, 8, 16"),
+    S(["--sweep", "dynamic", "--axis", "dyn_smem_bytes=229K"], 2, "out of range"),
+    S(["--bench", "dynamic", "--axis", "dyn_smem_bytes=0:227K:1"], 2, "more than 4096 values"),
+    S(P + ["--bench", "dynamic", "--axis", "dyn_smem_bytes=0:227K:64", "--axis", "mib=1:100"], 2,
+      "more than 65536 points"),
+    # numbers
+    S(["--sweep", "bank", "--min-samples", "0"], 2, "--min-samples"),
+    S(["--sweep", "bank", "--min-samples", "abc"], 2, "--min-samples"),
+    S(["--sweep", "bank", "--min-samples", "100001"], 2, "--min-samples"),
+    S(["--sweep", "bank", "--max-samples", "99999999999"], 2, "--max-samples"),
+    S(["--sweep", "bank", "--max-samples", "0"], 2, "--max-samples"),
+    S(["--sweep", "bank", "--min-samples", "20", "--max-samples", "5"], 2, "is below --min-samples"),
+    S(["--sweep", "bank", "--max-noise", "0"], 2, "--max-noise"),
+    S(["--sweep", "bank", "--max-noise", "-1"], 2, "--max-noise"),
+    S(["--sweep", "bank", "--max-noise", "101"], 2, "--max-noise"),
+    S(["--sweep", "bank", "--max-noise", "inf"], 2, "--max-noise"),
+    S(["--sweep", "bank", "--max-noise", "1e999"], 2, "--max-noise"),
+    S(["--sweep", "bank", "--timeout", "-1"], 2, "--timeout"),
+    S(["--sweep", "bank", "--timeout", ""], 2, "--timeout"),
+    S(["--sweep", "bank", "--timeout", "3601"], 2, "--timeout"),
+    S(["--sweep", "bank", "--timeout", "nan"], 2, "--timeout"),
+    S(["--sweep", "bank", "--seed", "-1"], 2, "--seed"),
+    S(["--sweep", "bank", "--seed", "1e3"], 2, "--seed"),
+    S(["--sweep", "bank", "--seed", "99999999999999999999"], 2, "--seed"),
+    # devices and models
+    S(["--sweep", "bank", "--device", "-1"], 2, "--device"),
+    S(["--sweep", "bank", "--device", "x"], 2, "--device"),
+    S(["--sweep", "bank", "--device", "1024"], 2, "--device"),
+    S(["--sweep", "bank", "--device", "0", "--device", "0"], 2, "--device given twice"),
+    S(["--sweep", "bank", "--device", "0,0"], 2, "listed twice"),
+    S(["--sweep", "bank", "--device", "0,"], 2, "--device"),
+    S(["--sweep", "bank", "--device", "any"], 2, "--device"),
+    S(["--sweep", "bank", "--device", ",".join(str(i) for i in range(65))], 2, "at most 64 devices"),
+    S(["--sweep", "carveout", "--predict", "h900"], 2, 'unknown GPU model "h900"'),
+    S(["--sweep", "carveout", "--predict", ""], 2, "for --predict"),
+    S(["--sweep", "carveout", "--predict", "h100", "--predict", "a100"], 2, "--predict given twice"),
+    S(["--sweep", "bank", "--predict", "h100"], 2, "cannot run in predict mode"),
+    S(["--sweep", "carveout,bank", "--predict", "h100"], 2, "cannot run in predict mode"),
+    S(["--bench", "latency", "--predict", "h100"], 2, "cannot run in predict mode"),
+    S(["--sweep", "carveout", "--predict", "h100", "--require-gpu"], 2, "cannot be combined"),
+    S(["--sweep", "carveout", "--predict", "h100", "--device", "0"], 2, "cannot be combined"),
+    S(["--sweep", "tile", "--predict", "h100", "--check"], 2, "--predict and --check cannot be combined"),
+    S(["--sweep", "tile", "--predict", "h100", "--cold"], 2, "--predict and --cold cannot be combined"),
+    S(["--sweep", "tile", "--check", "--cold"], 2, "cannot be combined"),
+    # options that would quietly mean something else
+    S(P + ["--bench", "cublas"], 2, "none of the 3 points can be predicted on NVIDIA H100"),
+    S(P + ["--bench", "copy"], 2, "none of the 3 points can be predicted"),
+    S(["--bench", "cublas"], 3, "none of the 3 points can be predicted without one", env=NO_GPU),
+    S(["--sweep", "carveout", "--check"], 3, "--check needs a GPU", env=NO_GPU),
+    S(["--sweep", "tile", "--cold"], 3, "--cold needs a GPU", env=NO_GPU),
+    S(["--sweep", "carveout", "--device", "0"], 3, "--device needs a GPU", env=NO_GPU),
+    S(["--sweep", "carveout", "--device", "5"], 3, "--device needs a GPU", env=NO_GPU),
+    S(["--sweep", "carveout", "--device", "all"], 3, "--device needs a GPU", env=NO_GPU),
+    S(["--sweep", "carveout", "--require-gpu"], 3, "--require-gpu was given", env=NO_GPU),
+    S(["--sweep", "bank"], 3, "has no predict mode", env=NO_GPU),
+    S(["--sweep", "carveout,uninit"], 3, "has no predict mode", env=NO_GPU),
+    # the output file: found before anything runs
+    S(["--sweep", "carveout", "-o", "existing.json"], 2, "already exists"),
+    S(["--sweep", "carveout", "-o", "link-to-existing.json"], 2, "already exists"),
+    S(["--sweep", "carveout", "-o", "missing/dir/r.json"], 2, "does not exist"),
+    S(["--sweep", "carveout", "-o", "missing/r.json", "--force"], 2, "does not exist"),
+    S(["--sweep", "carveout", "-o", "existing.json/r.json"], 2, "is not a directory"),
+    S(["--sweep", "carveout", "-o", "."], 2, "is a directory"),
+    S(["--sweep", "carveout", "-o", "sub", "--force"], 2, "it is a directory"),
+    S(["--sweep", "carveout", "-o", "sub/"], 2, "expected a file name"),
+    S(["--sweep", "carveout", "-o", ""], 2, "expected a file name"),
+    S(["--sweep", "carveout", "--output="], 2, "expected a file name"),
+    S(["--sweep", "carveout", "-o", "a.json", "-o", "b.json"], 2, "--output given twice"),
+    S(["--sweep", "carveout", "-o", LONG_NAME], 2, "the file name is 261 bytes"),
+    S(["--sweep", "carveout", "-o", "sub/" + LONG_NAME, "--force"], 2, "the file name is 261 bytes"),
+    S(["--sweep", "carveout", "-o", LONG_PATH], 2, "the path is 4227 bytes"),
+    S(["--sweep", "carveout", "-o", "readonly/r.json"], 2, "is not writable", needs="readonly"),
+    # nothing but a regular file is replaced, --force or not
+    S(["--sweep", "carveout", "-o", "fifo"], 2, "it is a FIFO, not a regular file"),
+    S(["--sweep", "carveout", "-o", "fifo", "--force"], 2, "it is a FIFO, not a regular file"),
+    S(["--sweep", "carveout", "-o", "sock", "--force"], 2, "it is a socket, not a regular file"),
+    S(["--sweep", "carveout", "-o", "/dev/zero"], 2, "it is a character device"),
+    S(["--sweep", "carveout", "-o", "/dev/zero", "--force"], 2, "it is a character device"),
+    S(["--sweep", "carveout", "-o", "/dev/full", "--force"], 2, "it is a character device"),
+    S(["--sweep", "carveout", "-o", "link-to-fifo", "--force"], 2, "symbolic link to a FIFO"),
+    S(["--sweep", "carveout", "-o", "link-to-sub", "--force"], 2, "symbolic link to a directory"),
+    S(["--sweep", "carveout", "-o", "link-to-zero", "--force"], 2, "symbolic link to a character device"),
+    S(["--sweep", "carveout", "-o", "dangling", "--force"], 2, "symbolic link to nothing"),
+    S(["--sweep", "carveout", "-o", "dangling"], 2, "symbolic link to nothing"),
+    # stdout that cannot take the results: said, exit 1
+    S(P + ["--sweep", "carveout", "-o", "-"], 1, "cannot write the results to stdout: it is closed", stdout="closed"),
+    S(P + ["--sweep", "carveout", "-q", "-o", "-"], 1, "stdout: No space left on device", stdout="/dev/full"),
+    S(P + ["--sweep", "carveout", "-o", "-"], 1, "stdout: it is open only for reading", stdout="read-only"),
 ]
 
 
+def script_cases():
+    """The scripts' cases: exit status, one line, no traceback (their messages are their own)."""
+    def C(tool, args, status, needs=None):
+        return Case(tool, args, status, needs=needs)
+    bad_files = ["missing.json", "sub", "empty.json", "text.json", "array.json", "schema2.json", "noschema.json",
+                 "badutf8.json", "binary.json", "nested.json", "bigint.json", "nan.json", "truncated.json",
+                 "results-not-list.json", "/dev/null"]
+    cases = [
+        C("compare", [], 2),
+        C("compare", ["good.json"], 2),
+        C("compare", ["good.json", "good.json", "--threshold", "-1"], 2),
+        C("compare", ["good.json", "good.json", "--threshold", "abc"], 2),
+        C("compare", ["good.json", "good.json", "--threshold", "nan"], 2),
+        C("compare", ["good.json", "good.json", "--alpha", "0"], 2),
+        C("compare", ["good.json", "good.json", "--alpha", "2"], 2),
+        C("compare", ["good.json", "good.json", "--frobnicate"], 2),
+        C("compare", ["good.json", "good.json", "missing.json"], 2),
+        C("compare", ["predicted.json", "predicted.json"], 2),
+        C("export", [], 2),
+        C("export", ["good.json"], 2),
+        C("export", ["good.json", "--format", "xml"], 2),
+        C("export", ["good.json", "good.json", "--format", "gab"], 2),
+        C("export", ["good.json", "--format", "gab", "--frobnicate"], 2),
+        C("plot", [], 2, needs="matplotlib"),
+        C("plot", ["good.json"], 2, needs="matplotlib"),
+        C("plot", ["good.json", "-o", "existing.json"], 2, needs="matplotlib"),
+        C("plot", ["good.json", "-o", "existing.json/plots"], 2, needs="matplotlib"),
+        C("plot", ["good.json", "-o", "/dev/null"], 2, needs="matplotlib"),
+    ]
+    for f in bad_files:
+        cases.append(C("compare", [f, "good.json"], 2))
+        cases.append(C("export", [f, "--format", "bmf"], 2))
+        # plot skips, with a note, JSON that does not claim to be a result file (results/*.json holds
+        # schema.json): not an error of its own
+        if f not in ("array.json", "noschema.json"):
+            cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
+    # the HTML report (smembench-report), where this tree has it
+    report = [
+        C("report", [], 2),
+        C("report", ["good.json"], 2),
+        C("report", ["good.json", "-o", "existing.json"], 2),
+        C("report", ["good.json", "-o", "existing.json/report"], 2),
+        C("report", ["good.json", "-o", "/dev/null"], 2),
+        C("report", ["good.json", "-o", "out", "--baseline", "missing.json"], 2),
+        C("report", ["good.json", "-o", "out", "--baseline", "truncated.json"], 2),
+        C("report", ["good.json", "-o", "out", "--threshold", "-1"], 2),
+        C("report", ["good.json", "-o", "out", "--alpha", "0"], 2),
+        C("report", ["good.json", "-o", "out", "--frobnicate"], 2),
+    ] + [C("report", [f, "-o", "out"], 2) for f in ("missing.json", "sub", "empty.json", "text.json", "schema2.json",
+                                                     "badutf8.json", "nested.json", "bigint.json", "nan.json",
+                                                     "truncated.json", "/dev/null")]
+    for c in report:
+        c.needs = "report"
+    cases += report
+    for f in ["nullcount.json"]:
+        cases.append(C("compare", ["good.json", f], 2))
+        cases.append(C("export", [f, "--format", "openmetrics"], 2))
+        cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
+    return cases
+
+
+CASES += script_cases()
+
+
+def fixtures(d, exe):
+    """The directory every case runs in."""
+    os.mkdir(os.path.join(d, "sub"))
+    with open(os.path.join(d, "existing.json"), "w") as f:
+        f.write("precious results\n")
+    os.mkfifo(os.path.join(d, "fifo"))
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.bind(os.path.join(d, "sock"))
+    s.close()
+    os.symlink("existing.json", os.path.join(d, "link-to-existing.json"))
+    os.symlink("fifo", os.path.join(d, "link-to-fifo"))
+    os.symlink("sub", os.path.join(d, "link-to-sub"))
+    os.symlink("/dev/zero", os.path.join(d, "link-to-zero"))
+    os.symlink("nowhere", os.path.join(d, "dangling"))
+    shutil.copy(GOOD, os.path.join(d, "good.json"))
+    subprocess.run([exe, "--predict", "h100", "--sweep", "carveout", "-q", "-o", os.path.join(d, "predicted.json")],
+                   check=True, stderr=subprocess.DEVNULL)
+    good = open(GOOD).read()
+    doc = json.loads(good)
+
+    def edited(edit):
+        d2 = json.loads(good)
+        edit(d2)
+        return json.dumps(d2, indent=1)
+    placeholder = 918273645546372819
+    files = {
+        "empty.json": "",
+        "text.json": "hello, not JSON\n",
+        "array.json": "[]\n",
+        "schema2.json": edited(lambda d2: d2.update(schema="smembench/2")),
+        "noschema.json": "{}\n",
+        "nested.json": "[" * 100000 + "]" * 100000,
+        "bigint.json": edited(lambda d2: d2["run"]["settings"].update(seed=placeholder)).replace(
+            str(placeholder), "7" * 4400),
+        "nan.json": edited(lambda d2: d2["results"][0].update(clock_mhz=float("nan"))),
+        "truncated.json": good[: len(good) // 2],
+        "results-not-list.json": '{"schema": "smembench/1", "results": {}}\n',
+    }
+    doc["results"][0]["time_ns"]["stats"] = {k: None for k in doc["results"][0]["time_ns"]["stats"]}
+    doc["results"][0]["time_ns"]["raw"] = []
+    files["nullcount.json"] = json.dumps(doc, indent=1)
+    for name, text in files.items():
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    with open(os.path.join(d, "badutf8.json"), "wb") as f:
+        f.write(b'{"schema": "smembench/1\xff\xfe"}')
+    with open(os.path.join(d, "binary.json"), "wb") as f:
+        f.write(bytes(range(256)) * 4)
+    assert "7" * 4400 in files["bigint.json"] and "NaN" in files["nan.json"], "the fixture edits missed"
+
+
+def make_readonly(d):
+    """A directory this user cannot create files in, or None where that cannot be arranged."""
+    ro = os.path.join(d, "readonly")
+    os.mkdir(ro)
+    os.chmod(ro, 0o555)
+    if os.geteuid() == 0:
+        # root writes through permissions: an immutable directory refuses even root
+        if subprocess.run(["chattr", "+i", ro], capture_output=True).returncode:
+            return None
+    try:
+        open(os.path.join(ro, "probe"), "w").close()
+        os.unlink(os.path.join(ro, "probe"))
+        return None
+    except OSError:
+        return ro
+
+
+def undo_readonly(d):
+    ro = os.path.join(d, "readonly")
+    if os.path.isdir(ro):
+        subprocess.run(["chattr", "-i", ro], capture_output=True)
+        os.chmod(ro, 0o755)
+
+
 def snapshot(d):
+    """Every entry under d: type, and the bytes of regular files (nothing else is ever opened)."""
     out = {}
-    for root, _, files in os.walk(d):
-        for f in files:
+    for root, dirs, files in os.walk(d):
+        for f in dirs + files:
             p = os.path.join(root, f)
-            with open(p, "rb") as fh:
-                out[os.path.relpath(p, d)] = fh.read()
+            st = os.lstat(p)
+            if stat.S_ISREG(st.st_mode):
+                with open(p, "rb") as fh:
+                    out[os.path.relpath(p, d)] = ("file", fh.read())
+            else:
+                out[os.path.relpath(p, d)] = (stat.S_IFMT(st.st_mode), st.st_ino,
+                                              os.readlink(p) if stat.S_ISLNK(st.st_mode) else None)
     return out
+
+
+def restore(d, before):
+    """Puts back what a failed case changed, so that one failure does not spread to the next cases."""
+    now = snapshot(d)
+    for rel in sorted(set(now) - set(before), reverse=True):
+        p = os.path.join(d, rel)
+        if os.path.isdir(p) and not os.path.islink(p):
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            os.unlink(p)
+    for rel, kind in before.items():
+        if kind[0] == "file" and now.get(rel) != kind:
+            with open(os.path.join(d, rel), "wb") as f:
+                f.write(kind[1])
+
+
+def devices():
+    return {p: (stat.S_IFMT(os.lstat(p).st_mode), os.lstat(p).st_rdev) for p in ("/dev/null", "/dev/zero", "/dev/full")}
+
+
+def command(case, exe):
+    if case.tool == "smembench":
+        return [exe] + case.args
+    return [sys.executable, os.path.join(SCRIPTS, case.tool + ".py")] + case.args
+
+
+def run(case, exe, d):
+    env = dict(os.environ, **case.env)
+    env.pop("PYTHONWARNINGS", None)
+    kw = {"stdout": subprocess.PIPE}
+    if case.stdout == "closed":
+        kw["preexec_fn"] = lambda: os.close(1)
+    elif case.stdout == "/dev/full":
+        kw["stdout"] = open("/dev/full", "w")
+    elif case.stdout == "read-only":
+        kw["stdout"] = open("/dev/null", "r")
+    p = subprocess.run(command(case, exe), cwd=d, stderr=subprocess.PIPE, text=True, timeout=120, env=env, **kw)
+    if kw["stdout"] is not subprocess.PIPE:
+        kw["stdout"].close()
+    return p
+
+
+def check(case, p, before, after, devs):
+    lines = p.stderr.splitlines()
+    problems = []
+    if p.returncode != case.status:
+        problems.append(f"exit {p.returncode}, expected {case.status}")
+    if "Traceback" in p.stderr:
+        problems.append("a Python traceback")
+    if case.tool == "smembench":
+        if not lines or not lines[0].startswith("smembench: ") or case.text not in lines[0]:
+            problems.append(f"first line {lines[:1]!r} lacks {case.text!r}")
+        if len(lines) > 2 or (len(lines) == 2 and not lines[1].startswith("Try 'smembench --help'")):
+            problems.append(f"more than one message: {lines!r}")
+    elif len(lines) != 1:
+        problems.append(f"{len(lines)} lines on stderr: {lines[:4]!r}")
+    if p.stdout:
+        problems.append(f"stdout not empty: {p.stdout[:80]!r}")
+    if after != before:
+        changed = sorted(set(after) ^ set(before) | {k for k in before if k in after and after[k] != before[k]})
+        problems.append(f"the directory changed: {changed[:5]}")
+    if devices() != devs:
+        problems.append("a device file was replaced")
+    return problems
+
+
+def shown(args):
+    text = " ".join(a if a and " " not in a else repr(a) for a in args) or "(no arguments)"
+    return text if len(text) <= 90 else text[:60] + " ... " + text[-25:]
 
 
 def main():
     exe = os.path.abspath(sys.argv[1])
-    passed = failed = 0
-    print(f"1..{len(CASES)}")
+    table = "--table" in sys.argv[2:]
+    try:
+        import matplotlib  # noqa: F401
+        have = {"matplotlib"}
+    except ImportError:
+        have = set()
+    passed = failed = skipped = 0
+    rows = []
+    if not table:
+        print(f"1..{len(CASES)}")
     with tempfile.TemporaryDirectory() as d:
-        os.mkdir(os.path.join(d, "sub"))
-        with open(os.path.join(d, "existing.json"), "w") as f:
-            f.write("precious results\n")
-        before = snapshot(d)
-        for args, status, text in CASES:
-            p = subprocess.run([exe] + args, cwd=d, capture_output=True, text=True, timeout=60)
-            lines = p.stderr.splitlines()
-            problems = []
-            if p.returncode != status:
-                problems.append(f"exit {p.returncode}, expected {status}")
-            if not lines or not lines[0].startswith("smembench: ") or text not in lines[0]:
-                problems.append(f"first line {lines[:1]!r} lacks {text!r}")
-            if len(lines) > 2 or (len(lines) == 2 and not lines[1].startswith("Try 'smembench --help'")):
-                problems.append(f"more than one message: {lines!r}")
-            if p.stdout:
-                problems.append(f"stdout not empty: {p.stdout[:80]!r}")
-            if snapshot(d) != before:
-                problems.append("the directory changed")
-            name = " ".join(args) or "(no arguments)"
+        fixtures(d, exe)
+        if make_readonly(d):
+            have.add("readonly")
+        if os.path.exists(os.path.join(SCRIPTS, "report.py")) and "matplotlib" in have:
+            have.add("report")
+        before, devs = snapshot(d), devices()
+        for i, case in enumerate(CASES, 1):
+            name = f"{case.tool} {shown(case.args)}"
+            if case.stdout:
+                name += f" (stdout {case.stdout})"
+            if case.needs and case.needs not in have:
+                skipped += 1
+                why = {"readonly": "no directory can be made read-only here",
+                       "report": "no scripts/report.py in this tree, or no matplotlib"}.get(
+                    case.needs, f"{case.needs} is not installed for {sys.executable}")
+                print(f"ok {i} - {name} # SKIP {why}") if not table else None
+                rows.append((case, name, None, f"(not run: {why})"))
+                continue
+            p = run(case, exe, d)
+            problems = check(case, p, before, snapshot(d), devs)
+            restore(d, before)
+            first = (p.stderr.splitlines() or [""])[0]
+            rows.append((case, name, p.returncode, first))
             if problems:
                 failed += 1
-                print(f"not ok {passed + failed} - {name}: {'; '.join(problems)}")
+                print(f"not ok {i} - {name}: {'; '.join(problems)}") if not table else None
             else:
                 passed += 1
-                print(f"ok {passed + failed} - {name} -> exit {status}")
-    print(f"# {passed} passed, {failed} failed")
+                print(f"ok {i} - {name} -> exit {case.status}") if not table else None
+        undo_readonly(d)
+    if table:
+        print(f"| # | tool | arguments | exit | first line on stderr |\n|---:|---|---|---:|---|")
+        for i, (case, name, rc, first) in enumerate(rows, 1):
+            cell = first.replace("|", "\\|")
+            args = name.split(" ", 1)[1].replace("|", "\\|")
+            print(f"| {i} | {case.tool} | `{args}` | {rc if rc is not None else '-'} | {cell} |")
+        print(f"\n{len(rows)} cases: {passed} as documented, {failed} not, {skipped} not run here")
+    else:
+        print(f"# {passed} passed, {failed} failed, {skipped} skipped")
     return 1 if failed else 0
 
 

@@ -288,3 +288,34 @@ Test(cli, rejects_an_axis_given_twice, .init = cr_redirect_stderr)
     cr_assert_lt(PARSE("--sweep", "carveout", "-a", "carveout_pct=0", "-a", "carveout_pct=100"), 0);
     expect_one_line("--axis carveout_pct given twice");
 }
+
+Test(cli, rejects_predict_with_cold, .init = cr_redirect_stderr)
+{
+    cr_assert_lt(PARSE("--sweep", "tile", "--predict", "h100", "--cold"), 0);
+    expect_one_line("--predict and --cold cannot be combined");
+}
+
+Test(cli, names_the_options_only_a_measuring_run_honours)
+{
+    cr_assert_eq(PARSE("--sweep", "tile"), 0);
+    cr_assert_null(smem_cli_measuring_option(&opts), "nothing asks for a GPU");
+    cr_assert_eq(PARSE("--sweep", "tile", "--device", "0"), 0);
+    cr_assert_str_eq(smem_cli_measuring_option(&opts), "--device", "even device 0, the default, given explicitly");
+    cr_assert_eq(PARSE("--sweep", "tile", "--cold"), 0);
+    cr_assert_str_eq(smem_cli_measuring_option(&opts), "--cold");
+    cr_assert_eq(PARSE("--sweep", "tile", "--check"), 0);
+    cr_assert_str_eq(smem_cli_measuring_option(&opts), "--check");
+}
+
+Test(cli, rejects_a_fifo_as_output_even_with_force, .init = cr_redirect_stderr)
+{
+    char dir[] = "/tmp/smemcliXXXXXX", path[64];
+
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/fifo", dir);
+    cr_assert_eq(mkfifo(path, 0644), 0);
+    cr_assert_lt(PARSE("--sweep", "carveout", "-o", path, "--force"), 0);
+    expect_one_line("it is a FIFO, not a regular file");
+    unlink(path);
+    rmdir(dir);
+}

@@ -1,11 +1,14 @@
 /* The result file: schema, null for what does not exist, integers for nanoseconds, and a write
  * that never leaves half a file or replaces one it should not. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <dirent.h>
+#include <ftw.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
@@ -13,6 +16,8 @@
 
 #include "gpus.h"
 #include "report_json.h"
+#include "signals.h"
+#include "smem.h"
 
 static char dir[64];
 
@@ -20,6 +25,18 @@ static void make_dir(void)
 {
     strcpy(dir, "/tmp/smemjsonXXXXXX");
     cr_assert_not_null(mkdtemp(dir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+    (void)st, (void)type, (void)f;
+    return remove(path);
+}
+
+/* Removes the test's directory and everything in it. */
+static void remove_dir(void)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static int count_entries(const char *d)
@@ -115,7 +132,22 @@ Test(json, schema_nulls_and_integer_nanoseconds)
     cJSON_Delete(doc);
 }
 
-Test(json, write_is_whole_and_leaves_no_temporary)
+/* Writes doc to path through the output API, as main does. */
+static int write_doc(const cJSON *doc, const char *path, bool numbered, bool force, char *written, size_t len)
+{
+    struct smem_output o;
+    int rc = smem_output_open(&o, path, numbered, force);
+
+    if (!rc) {
+        rc = smem_output_commit(&o, doc);
+        if (written)
+            snprintf(written, len, "%s", o.path);
+    }
+    smem_output_close(&o);
+    return rc;
+}
+
+static void write_whole(bool named_temp)
 {
     struct smem_result r;
     struct smem_point pt;
@@ -123,17 +155,37 @@ Test(json, write_is_whole_and_leaves_no_temporary)
     cJSON *doc = doc_with_one_point(&r, &pt, samples), *back;
     char path[128];
 
+    smem_test_hooks.named_temp = named_temp;
     make_dir();
     snprintf(path, sizeof(path), "%s/r.json", dir);
-    cr_assert_eq(smem_report_write(doc, path, false), 0);
+    cr_assert_eq(write_doc(doc, path, false, false, NULL, 0), 0);
     cr_assert_eq(count_entries(dir), 1, "only the result file remains");
     back = cJSON_Parse(slurp(path));
     cr_assert_not_null(back, "the file parses back");
     cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItem(back, "results")), 1);
     cJSON_Delete(back);
     cJSON_Delete(doc);
-    unlink(path);
-    rmdir(dir);
+    smem_test_hooks.named_temp = false;
+    remove_dir();
+}
+
+Test(json, write_is_whole_and_leaves_no_temporary)
+{
+    write_whole(false);
+}
+
+Test(json, write_without_unnamed_files_leaves_no_temporary_either)
+{
+    write_whole(true);
+}
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
 }
 
 Test(json, never_replaces_without_force, .init = cr_redirect_stderr)
@@ -143,29 +195,224 @@ Test(json, never_replaces_without_force, .init = cr_redirect_stderr)
     double samples[] = { 1, 2, 3 };
     cJSON *doc = doc_with_one_point(&r, &pt, samples);
     char path[128];
-    FILE *f;
 
     make_dir();
     snprintf(path, sizeof(path), "%s/r.json", dir);
-    f = fopen(path, "w");
-    fputs("precious", f);
-    fclose(f);
-    cr_assert_lt(smem_report_write(doc, path, false), 0);
+    put(path, "precious");
+    cr_assert_eq(write_doc(doc, path, false, false, NULL, 0), SMEM_EINVAL, "refused before anything runs");
     cr_assert_str_eq(slurp(path), "precious", "the existing file is untouched");
-    cr_assert_eq(smem_report_write(doc, path, true), 0);
+    cr_assert_eq(write_doc(doc, path, false, true, NULL, 0), 0);
     cr_assert_not_null(strstr(slurp(path), "smembench/1"), "--force replaces it");
-    cr_assert_eq(count_entries(dir), 2, "the refused write kept its results in one temporary file");
+    cr_assert_eq(count_entries(dir), 1, "no temporary file is left");
     cJSON_Delete(doc);
+    remove_dir();
 }
 
-Test(json, unwritable_directory_fails_cleanly, .init = cr_redirect_stderr)
+Test(json, a_name_taken_during_the_run_keeps_the_results_in_sight, .init = cr_redirect_stderr)
 {
     struct smem_result r;
     struct smem_point pt;
     double samples[] = { 1, 2, 3 };
     cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    struct smem_output o;
+    char path[128], second[160];
 
-    cr_assert_lt(smem_report_write(doc, "/nonexistent/r.json", false), 0);
+    make_dir();
+    snprintf(path, sizeof(path), "%s/r.json", dir);
+    cr_assert_eq(smem_output_open(&o, path, false, false), 0);
+    put(path, "another run's");
+    cr_assert_eq(smem_output_commit(&o, doc), SMEM_EIO, "-o r.json did not end up as r.json: an error");
+    snprintf(second, sizeof(second), "%s/r_2.json", dir);
+    cr_assert_str_eq(o.path, second);
+    smem_output_close(&o);
+    cr_assert_str_eq(slurp(path), "another run's");
+    cr_assert_not_null(strstr(slurp(second), "smembench/1"), "the results are in r_2.json, not hidden");
+    cr_assert_eq(count_entries(dir), 2);
+    cJSON_Delete(doc);
+    remove_dir();
+}
+
+Test(json, a_default_name_takes_the_next_number)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    struct smem_output o[3];
+    char path[128], want[160];
+
+    make_dir();
+    snprintf(path, sizeof(path), "%s/r.json", dir);
+    for (int i = 0; i < 3; i++)   /* three runs that all chose r.json at their start */
+        cr_assert_eq(smem_output_open(&o[i], path, true, false), 0);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(smem_output_commit(&o[i], doc), 0);
+        if (i)
+            snprintf(want, sizeof(want), "%s/r_%d.json", dir, i + 1);
+        else
+            snprintf(want, sizeof(want), "%s", path);
+        cr_assert_str_eq(o[i].path, want);
+        smem_output_close(&o[i]);
+        cr_assert_not_null(strstr(slurp(want), "smembench/1"));
+    }
+    cr_assert_eq(count_entries(dir), 3, "three files, no temporary");
+    cJSON_Delete(doc);
+    remove_dir();
+}
+
+Test(json, force_replaces_nothing_but_a_regular_file, .init = cr_redirect_stderr)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    char fifo[128], sub[128], lfifo[128], lsub[128], ldev[128], dangling[128];
+    struct stat st;
+
+    make_dir();
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    snprintf(sub, sizeof(sub), "%s/sub", dir);
+    snprintf(lfifo, sizeof(lfifo), "%s/to-fifo", dir);
+    snprintf(lsub, sizeof(lsub), "%s/to-sub", dir);
+    snprintf(ldev, sizeof(ldev), "%s/to-zero", dir);
+    snprintf(dangling, sizeof(dangling), "%s/to-nothing", dir);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    cr_assert_eq(mkdir(sub, 0755), 0);
+    cr_assert_eq(symlink(fifo, lfifo), 0);
+    cr_assert_eq(symlink(sub, lsub), 0);
+    cr_assert_eq(symlink("/dev/zero", ldev), 0);
+    cr_assert_eq(symlink("nowhere", dangling), 0);
+    const char *refused[] = { fifo, sub, lfifo, lsub, ldev, dangling, "/dev/zero", "/dev/full" };
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        cr_assert_eq(write_doc(doc, refused[i], false, true, NULL, 0), SMEM_EINVAL, "%s replaced with --force", refused[i]);
+        cr_assert_eq(write_doc(doc, refused[i], false, false, NULL, 0), SMEM_EINVAL, "%s written", refused[i]);
+    }
+    cr_assert_eq(lstat(fifo, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode), "the FIFO is still a FIFO");
+    cr_assert_eq(lstat(lfifo, &st), 0);
+    cr_assert(S_ISLNK(st.st_mode), "the link is still a link");
+    cr_assert_eq(stat("/dev/zero", &st), 0);
+    cr_assert(S_ISCHR(st.st_mode));
+    cr_assert_eq(count_entries(dir), 6, "nothing added");
+    cJSON_Delete(doc);
+    remove_dir();
+}
+
+Test(json, force_through_a_link_replaces_the_file_it_points_to)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    char file[128], link[128];
+    struct stat st;
+
+    make_dir();
+    snprintf(file, sizeof(file), "%s/old.json", dir);
+    snprintf(link, sizeof(link), "%s/latest.json", dir);
+    put(file, "old");
+    cr_assert_eq(symlink("old.json", link), 0);
+    cr_assert_eq(write_doc(doc, link, false, true, NULL, 0), 0);
+    cr_assert_eq(lstat(link, &st), 0);
+    cr_assert(S_ISLNK(st.st_mode), "the link stays a link");
+    cr_assert_not_null(strstr(slurp(file), "smembench/1"), "the file it points to was replaced");
+    cr_assert_eq(count_entries(dir), 2);
+    cJSON_Delete(doc);
+    remove_dir();
+}
+
+Test(json, dev_null_discards_and_stays_a_device)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    struct smem_output o;
+    struct stat st;
+
+    for (int force = 0; force < 2; force++) {
+        cr_assert_eq(smem_output_open(&o, "/dev/null", false, force), 0);
+        cr_assert_eq(o.kind, SMEM_OUTPUT_DISCARD);
+        cr_assert_eq(smem_output_commit(&o, doc), 0);
+        smem_output_close(&o);
+        cr_assert_eq(lstat("/dev/null", &st), 0);
+        cr_assert(S_ISCHR(st.st_mode), "/dev/null is still the device");
+    }
+    cJSON_Delete(doc);
+}
+
+Test(json, force_refuses_what_became_a_fifo_during_the_run, .init = cr_redirect_stderr)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    struct smem_output o;
+    char path[128], second[160];
+    struct stat st;
+
+    make_dir();
+    snprintf(path, sizeof(path), "%s/r.json", dir);
+    put(path, "old");
+    cr_assert_eq(smem_output_open(&o, path, false, true), 0);
+    unlink(path);
+    cr_assert_eq(mkfifo(path, 0644), 0);
+    cr_assert_eq(smem_output_commit(&o, doc), SMEM_EIO);
+    smem_output_close(&o);
+    cr_assert_eq(lstat(path, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode), "the FIFO was not replaced");
+    snprintf(second, sizeof(second), "%s/r_2.json", dir);
+    cr_assert_not_null(strstr(slurp(second), "smembench/1"), "the results are in r_2.json");
+    cr_assert_eq(count_entries(dir), 2);
+    cJSON_Delete(doc);
+    remove_dir();
+}
+
+Test(json, names_too_long_are_refused_before_the_run, .init = cr_redirect_stderr)
+{
+    char path[5000];
+
+    make_dir();
+    snprintf(path, sizeof(path), "%s/%0256d.json", dir, 0);
+    cr_assert_eq(smem_output_check(path, false), SMEM_EINVAL, "a 261-byte name");
+    memset(path, 'a', 4200);
+    path[0] = '/';
+    path[4200] = '\0';
+    cr_assert_eq(smem_output_check(path, false), SMEM_EINVAL, "a path over PATH_MAX");
+    cr_assert_eq(smem_output_check("/nonexistent/r.json", false), SMEM_EINVAL);
+    cr_assert_eq(count_entries(dir), 0);
+    remove_dir();
+}
+
+Test(json, a_4090_byte_path_is_written)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc = doc_with_one_point(&r, &pt, samples);
+    char path[4096], name[200];
+    size_t len;
+
+    for (int named = 0; named < 2; named++) {
+        smem_test_hooks.named_temp = named;
+        make_dir();
+        len = (size_t)snprintf(path, sizeof(path), "%s", dir);
+        /* directories of 200-byte names, then a file name that brings the path to 4090 bytes */
+        memset(name, 'd', sizeof(name) - 1);
+        name[sizeof(name) - 1] = '\0';
+        while (len + 1 + 199 + 1 + 20 < 4090) {
+            len += (size_t)snprintf(path + len, sizeof(path) - len, "/%s", name);
+            cr_assert_eq(mkdir(path, 0755), 0, "%s", strerror(errno));
+        }
+        path[len++] = '/';
+        memset(path + len, 'f', 4090 - 5 - len);
+        strcpy(path + 4090 - 5, ".json");
+        cr_assert_eq(strlen(path), 4090);
+        cr_assert_eq(write_doc(doc, path, false, false, NULL, 0), 0, "a 4090-byte path");
+        cr_assert_not_null(strstr(slurp(path), "smembench/1"));
+        remove_dir();
+    }
+    smem_test_hooks.named_temp = false;
     cJSON_Delete(doc);
 }
 

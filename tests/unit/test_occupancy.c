@@ -3,6 +3,8 @@
  * limits in the comment beside it, not copied from the program's output; the configuration is also
  * held against every launch of the Nsight Compute probe (tests/ncu/). */
 #include <stdio.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -10,6 +12,8 @@
 #include "gpus.h"
 #include "load_family.h"
 #include "occupancy.h"
+#include "runner.h"
+#include "signals.h"
 
 static struct smem_prediction predict(const char *model, int block, int regs, size_t static_smem, size_t dyn,
                                       int carveout)
@@ -320,4 +324,53 @@ Test(driver_config, every_launch_of_the_fine_probe)
 Test(driver_config, every_launch_of_the_coarse_probe)
 {
     check_fixture("h200_driver580_coarse.csv", 1071);
+}
+
+/* --no-optin in predict mode: what the GPU would refuse is not predicted as if opted in. */
+Test(predict, no_optin_refuses_what_needs_the_optin)
+{
+    const struct smem_device *d = &smem_gpu_find("h100")->dev;
+    struct smem_plan_request req = { .bench = "dynamic", .predict = true,
+                                     .overrides = (struct smem_override[]){ { "dyn_smem_bytes", "16K,64K" }, { "mib", "256" } },
+                                     .n_overrides = 2 };
+    struct smem_point *pts;
+    struct smem_result res[2];
+    struct smem_run_settings s = { .no_optin = false };
+    struct smem_run_outcome out;
+    size_t n;
+
+    cr_assert_eq(smem_sweep_expand(&req, &pts, &n, d), 0);
+    cr_assert_eq(n, 2);
+    smem_run_predict(d, pts, n, &s, res, &out);
+    cr_assert_eq(out.done, 2);
+    cr_assert_eq(res[0].status, SMEM_POINT_PREDICTED);
+    cr_assert_eq(res[1].status, SMEM_POINT_PREDICTED, "64 KiB with the opt-in");
+    cr_assert_gt(res[1].occ.predicted, 0);
+    s.no_optin = true;
+    smem_run_predict(d, pts, n, &s, res, &out);
+    cr_assert_eq(res[0].status, SMEM_POINT_PREDICTED, "16 KiB needs no opt-in");
+    cr_assert_eq(res[1].status, SMEM_POINT_SKIPPED, "64 KiB without the opt-in is refused");
+    cr_assert_not_null(strstr(res[1].reason, "--no-optin"), "%s", res[1].reason);
+    free(pts);
+}
+
+/* A signal stops a prediction between points, and says how many were made. */
+Test(predict, stops_at_a_signal)
+{
+    const struct smem_device *d = &smem_gpu_find("h100")->dev;
+    struct smem_plan_request req = { .bench = "footprint", .predict = true };
+    struct smem_point *pts;
+    struct smem_result res[64];
+    struct smem_run_settings s = { .no_optin = false };
+    struct smem_run_outcome out;
+    size_t n;
+
+    cr_assert_eq(smem_sweep_expand(&req, &pts, &n, d), 0);
+    cr_assert_gt(n, 1);
+    smem_interrupted = SIGTERM;
+    smem_run_predict(d, pts, n, &s, res, &out);
+    smem_interrupted = 0;
+    cr_assert_eq(out.signal, SIGTERM);
+    cr_assert_eq(out.done, 0);
+    free(pts);
 }

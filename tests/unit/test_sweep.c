@@ -252,3 +252,16 @@ Test(text, a_point_describes_its_axes)
     smem_point_describe(&p, buf, sizeof(buf));
     cr_assert_str_eq(buf, "width_bytes=16 stride_elems=3");
 }
+
+Test(axis_list, a_value_given_twice_runs_once_where_it_first_appears)
+{
+    int64_t v[4096];
+
+    cr_assert_eq(parse("50,0,50,10,0", &pct, v), 3);
+    cr_assert_eq(v[0], 50);
+    cr_assert_eq(v[1], 0);
+    cr_assert_eq(v[2], 10);
+    /* 48K is on the 16K steps already */
+    cr_assert_eq(parse("0:64K:16K,48K,1K", &bytes, v), 6);
+    cr_assert_eq(v[5], 1024);
+}
