@@ -92,7 +92,9 @@ Test(generations, footprint_at_full_carveout_is_limited_by_shared_memory_at_r_bl
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        struct smem_run_settings s = { .no_optin = false };
+        struct smem_run_outcome out;
+        cr_assert_eq(smem_run_predict(d, p, n, &s, res, &out), 0);
         for (size_t i = 0; i < n; i++) {
             if (strcmp(p[i].bench->name, "footprint"))
                 continue;
@@ -178,7 +180,9 @@ Test(generations, predict_runs_carveout_dynamic_and_tile_on_every_model)
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        struct smem_run_settings s = { .no_optin = false };
+        struct smem_run_outcome out;
+        cr_assert_eq(smem_run_predict(d, p, n, &s, res, &out), 0);
         for (size_t i = 0; i < n; i++) {
             cr_assert(res[i].status == SMEM_POINT_PREDICTED ||
                       (res[i].status == SMEM_POINT_SKIPPED && res[i].reason[0]),
@@ -239,7 +243,9 @@ Test(generations, a_benchmark_needing_newer_hardware_is_skipped_with_its_reason)
         for (size_t i = 0; i < n; i++)
             if (p[i].bench == &smem_footprint_bench)
                 p[i].bench = &needs90;
-        cr_assert_eq(smem_run_predict(d, p, n, res), 0);
+        struct smem_run_settings s = { .no_optin = false };
+        struct smem_run_outcome out;
+        cr_assert_eq(smem_run_predict(d, p, n, &s, res, &out), 0);
         for (size_t i = 0; i < n; i++) {
             if (p[i].bench != &needs90)
                 continue;
