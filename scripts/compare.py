@@ -577,10 +577,11 @@ def measured_figure(doc, index, name):
         if v:
             best = max(v, key=lambda x: x[0])
             return best[0], f"largest 4-byte conflict slowdown ({smem_results.point_name(best[1])})"
+    source = "the built-in model's" if dev.get("model") is True else "reported by the runtime"
     if name == "smem_per_sm_bytes" and isinstance(dev.get("smem_per_sm"), int):
-        return dev["smem_per_sm"], "reported by the runtime"
+        return dev["smem_per_sm"], source
     if name == "smem_per_block_optin_bytes" and isinstance(dev.get("smem_per_block_optin"), int):
-        return dev["smem_per_block_optin"], "reported by the runtime"
+        return dev["smem_per_block_optin"], source
     return None
 
 

@@ -490,7 +490,7 @@ def several_device_files_compare_per_gpu():
 
 def predict_file(model, sweeps="carveout,dynamic,tile"):
     exe = SMEMBENCH
-    out = os.path.join(TMP, f"predict_{model}.json")
+    out = os.path.join(TMP, f"predict_{model}_{sweeps.replace(',', '-')}.json")
     if not os.path.exists(out):
         if not os.access(exe, os.X_OK):
             raise Skip(f"{exe} is not built")
@@ -557,6 +557,15 @@ def published_figures_beside_the_measured_ones():
         rows["smem_per_sm_bytes"]
     assert "0, 8, 16, 32, 64, 100, 132, 164, 196, 228" in rows["carveout_steps_kib"]
     assert "not measured in this file" in rows["carveout_steps_kib"]
+    # the program's own published table, in a predict-mode file of another generation
+    b200 = predict_file("b200", "carveout,dynamic")
+    rc, out, err = run("compare.py", b200, "--published")
+    assert rc == 0, err
+    assert "NVIDIA B200 (model) (cc 10.0)" in out and "the built-in model's" in out, out
+    carveout = load(CARVEOUT)
+    carveout["device"]["published"] = block
+    rc, out, err = run("compare.py", save(carveout, "carveout_published.json"), b200, "--across-devices")
+    assert rc == 0 and out.count("measured beside the published figures") == 2, (err, out[-3000:])
     # the gate and the generations mode show the same table
     for args in ((path, path), (path, path, "--across-devices"), (path, "--published", "--markdown")):
         rc, out, _ = run("compare.py", *args)
