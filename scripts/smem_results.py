@@ -336,6 +336,26 @@ def run_date(doc):
     return doc["run"]["started"][:10]
 
 
+STAGING_BENCHES = ("staging_plain", "staging_cp_async", "staging_bulk")
+
+
+def staging_smallest(doc, pct=90.0):
+    """The smallest transfer_bytes at which each staging benchmark (and access width, None for the
+    bulk copy, which has none) reaches pct % of the same run's global read bandwidth (the pct_of_read
+    metric): {(bench, width_bytes): bytes, or None where no transfer does}."""
+    best = {}
+    for r in ok(doc):
+        if r["bench"] not in STAGING_BENCHES:
+            continue
+        key = (r["bench"], r["params"].get("width_bytes"))
+        best.setdefault(key, None)
+        v = metric(r, "pct_of_read")
+        t = r["params"]["transfer_bytes"]
+        if v is not None and v >= pct and (best[key] is None or t < best[key]):
+            best[key] = t
+    return best
+
+
 def per_sm_per_clock(doc, r, value):
     """A throughput normalized per SM and per clock, so GPU generations compare."""
     clock = r.get("clock_mhz") or doc["device"].get("measured_clock_mhz")

@@ -309,6 +309,84 @@ def slurm_script_gathers_compares_and_plots():
         assert os.path.exists(os.path.join(d, "out", "plots")), os.listdir(os.path.join(d, "out"))
 
 
+def hopper_doc():
+    """A made-up cluster + staging file (the shape a run writes, numbers chosen by hand) from a real file."""
+    doc = copy.deepcopy(smem_results.load(a_result()))
+    proto = next(r for r in doc["results"] if r["status"] == "ok")
+
+    def point(bench, params, **metrics):
+        r = copy.deepcopy(proto)
+        r.update(bench=bench, params=params, sweep="staging" if bench.startswith("staging") or bench == "global_read"
+                 else "cluster",
+                 status="ok", reason=None)
+        r["metrics"] = {k: {"value": v, "unit": "x", "ceiling": None} for k, v in metrics.items()}
+        return r
+    rs = []
+    for size in (1, 2, 4, 8, 16):
+        for path in (0, 1, 2):
+            if size == 1 and path == 2:
+                continue
+            rs.append(point("dsm_latency", {"cluster_size": size, "path": path, "chain_slots": 1024},
+                            latency_cycles=(23, 33, 180 + size)[path]))
+            rs.append(point("dsm_bandwidth", {"cluster_size": size, "path": path, "width_bytes": 16},
+                            bytes_per_clk_sm=(120, 60, 30)[path]))
+            rs.append(point("dsm_atomics", {"cluster_size": size, "path": path}, atomics_per_clk_sm=(16, 8, 4)[path]))
+        rs.append(point("cluster_sync", {"cluster_size": size, "block_threads": 1024}, sync_cycles=100 + 10 * size))
+        rs.append(point("cluster_occupancy", {"cluster_size": size, "smem_bytes": 0},
+                        clusters_api=2112 // size, clusters_measured=2112 // size, clusters_mismatch=0))
+    # staging: cp.async reaches 90 % from 16 KiB, the bulk copy from 8 KiB, plain loads never
+    for bench, reach in (("staging_plain", None), ("staging_cp_async", 16384), ("staging_bulk", 8192)):
+        for t in (1024, 4096, 8192, 16384, 65536):
+            pct = 95 if reach and t >= reach else 60
+            params = {"transfer_bytes": t, "mib": 256} if bench == "staging_bulk" else \
+                {"width_bytes": 16, "transfer_bytes": t, "mib": 256}
+            rs.append(point(bench, params, gbytes_per_s=pct * 40, pct_of_read=pct))
+    rs.append(point("global_read", {"mib": 256}, gbytes_per_s=4000))
+    doc["results"] = rs
+    return doc
+
+
+@test
+def hopper_sweeps_plot_and_the_90_percent_transfer_is_found():
+    doc = hopper_doc()
+    assert smem_results.staging_smallest(doc) == {("staging_plain", 16): None, ("staging_cp_async", 16): 16384,
+                                                  ("staging_bulk", None): 8192}
+    assert smem_results.staging_smallest(doc, 50) == {("staging_plain", 16): 1024, ("staging_cp_async", 16): 1024,
+                                                      ("staging_bulk", None): 1024}
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "hopper.json")
+        json.dump(doc, open(path, "w"))
+        rc, out, err = run("plot.py", path, "-o", d)
+        assert rc == 0, err
+        for name in ("cluster.png", "cluster.svg", "staging.png", "staging.svg"):
+            assert os.path.join(d, name) in out.split(), out
+            assert os.path.getsize(os.path.join(d, name)) > 1000
+
+
+@test
+def hopper_summary_puts_anchors_beside_figures_and_fails_on_a_broken_claim():
+    summary = os.path.join(ROOT, "tests", "scripts", "hopper_summary.py")
+    with tempfile.TemporaryDirectory() as d:
+        good, bad = os.path.join(d, "good.json"), os.path.join(d, "bad.json")
+        doc = hopper_doc()
+        json.dump(doc, open(good, "w"))
+        p = subprocess.run([sys.executable, summary, good, good], capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert re.search(r"\n\s+2\s+182\.0\s+33\.0\s+23\.0\s+181\s+33\n", p.stdout), p.stdout
+        assert "PASS  cluster occupancy: API and measured agree at every point" in p.stdout, p.stdout
+        assert re.search(r"\n\s+bulk\s+60\s+60\s+95\s+95\s+95\s+8 KiB\n", p.stdout), p.stdout
+        for r in doc["results"]:
+            if r["bench"] == "dsm_bandwidth" and r["params"]["path"] == 2:
+                r["metrics"]["bytes_per_clk_sm"]["value"] = 140.0
+            if r["bench"] == "cluster_occupancy" and r["params"]["cluster_size"] == 4:
+                r["metrics"]["clusters_measured"]["value"] = 500
+        json.dump(doc, open(bad, "w"))
+        p = subprocess.run([sys.executable, summary, bad, good], capture_output=True, text=True, timeout=120)
+        assert p.returncode == 1, p.stdout + p.stderr
+        assert "FAIL  dsm_bandwidth: no point above 128 B/clk/SM" in p.stdout, p.stdout
+        assert "528/500!" in p.stdout and "1 points where API and measured differ" in p.stdout, p.stdout
+
+
 def main():
     print(f"1..{len(TESTS)}")
     failed = 0
