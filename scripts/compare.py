@@ -86,7 +86,7 @@ DRIVER_FIELDS = ("driver_version", "runtime_version")
 # settings an older file may lack, and the value it then ran with
 SETTING_DEFAULTS = {"cold": False, "no_optin": False, "quick": False}
 # units that mean the same on every GPU (per SM, per clock, or a share of the device's own ceiling)
-CROSS_UNITS = ("B/clk/SM", "cycles", "%", "x", "passes/request")
+CROSS_UNITS = ("B/clk/SM", "atomics/clk/SM", "cycles", "%", "x", "passes/request")
 LOSS_STATUSES = ("failed", "invalid")
 
 

@@ -56,6 +56,8 @@ BASE_UNITS = {
     "GFLOP/s": ("flop_per_second", 1e9), "TFLOP/s": ("flop_per_second", 1e12), "G/s": ("per_second", 1e9),
     "%": ("ratio", 1e-2), "x": ("ratio", 1), "cycles": ("cycles", 1),
     "B/clk/SM": ("bytes_per_clock_per_sm", 1), "passes/request": ("passes_per_request", 1),
+    "Gatomics/s": ("atomics_per_second", 1e9), "atomics/clk/SM": ("atomics_per_clock_per_sm", 1),
+    "clusters": ("clusters", 1), "SMs": ("sms", 1), "tiles": ("tiles", 1),
 }
 RESERVED_LABELS = {"bench", "device", "device_index", "pci_bus_id", "host", "commit", "metric", "better", "unit"}
 

@@ -699,6 +699,17 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
     times = [fam for fam in families if fam.name == "smembench_time_seconds"][0]
     assert {(s.labels["device_index"], s.labels["pci_bus_id"]) for s in times.samples} == \
         {("0", "0000:00:06.0"), ("1", "0000:00:07.0")}
+    # the cluster benchmarks' units (files that record "better"), in base units too
+    doc = load(BLB)
+    doc["results"][0]["metrics"].update(
+        gatomics_per_s={"value": 2.5, "unit": "Gatomics/s", "ceiling": None, "better": "higher"},
+        atomics_per_clk_sm={"value": 9.5, "unit": "atomics/clk/SM", "ceiling": None, "better": "higher"},
+        clusters_measured={"value": 16, "unit": "clusters", "ceiling": None, "better": "higher"})
+    fams = {f.name: f for f in parse_openmetrics(run("export.py", save(doc, "cluster_units.json"), "--format",
+                                                     "openmetrics")[1])}
+    assert fams["smembench_atomics_per_second"].samples[0].value == 2.5e9
+    assert fams["smembench_atomics_per_clock_per_sm"].samples[0].value == 9.5
+    assert fams["smembench_clusters"].samples[0].value == 16
     # percentages as ratios
     ratio = [fam for fam in families if fam.name == "smembench_ratio"][0]
     peak = [s for s in ratio.samples if s.labels["metric"] == "pct_of_peak"]
