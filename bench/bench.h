@@ -44,7 +44,8 @@ struct smem_point {
  * mode plans, and nothing after planning changes it (the case holds it const). */
 struct smem_plan {
     unsigned block;         /* threads per block; 0: a library call (cuBLAS, cudaMemcpy), no kernel of ours */
-    unsigned grid;          /* blocks; 0 = one full wave (SMs x resident blocks per SM) */
+    unsigned grid;          /* blocks; 0 = one full wave (SMs x resident blocks per SM, or of clusters) */
+    unsigned cluster;       /* blocks per thread block cluster (cc 9.0); 0: not a cluster launch */
     size_t dyn_smem;        /* dynamic shared memory per block, bytes */
     size_t static_smem;     /* static shared memory per block as compiled, bytes */
     int regs;               /* register cap per thread (__launch_bounds__), for prediction */
@@ -61,10 +62,13 @@ struct smem_case {
     const struct smem_device *dev;
     const struct smem_plan *plan;   /* as planned; never rewritten */
     unsigned grid;                  /* resolved grid */
+    int clusters;                   /* cudaOccupancyMaxActiveClusters for a cluster plan, else 0 */
     void *stream;                   /* cudaStream_t */
     void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
     uint64_t seed;
     void *priv;
+    bool check;                     /* --check: one launch for a sanitizer, which may serialize blocks, so
+                                     * verify what the kernels computed, not when they ran */
     char reason[SMEM_REASON_LEN];   /* why setup, launch or verify failed, in the benchmark's words */
 };
 

@@ -1,5 +1,5 @@
-/* What the benchmarks share (bench/common.h): the copy baseline, the carveout axis's values, seeded
- * random inputs and the input/output pair. */
+/* What the benchmarks share (bench/common.h): the copy baseline, the carveout axis's values, the
+ * pointer-chase cycle, seeded random inputs and the input/output pair. */
 #include "common.h"
 
 #include <stdlib.h>
@@ -16,6 +16,42 @@ const struct smem_baseline smem_vs_copy = {
 
 const int64_t smem_carveout_pcts[11] = { 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 };
 const int64_t smem_carveout_pcts_quick[3] = { 0, 50, 100 };
+
+int smem_chase_cycle(uint32_t *next, uint32_t n, uint32_t n_total, uint64_t seed)
+{
+    uint32_t *perm = malloc((n ? n : 1) * sizeof(*perm));
+    uint64_t state = seed;
+
+    if (!perm)
+        return SMEM_ENOMEM;
+    for (uint32_t i = 0; i < n_total; i++)
+        next[i] = i;
+    if (n < 2) {    /* no cycle to make: every slot points to itself */
+        free(perm);
+        return SMEM_OK;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+        uint32_t j = (uint32_t)(smem_rng_next(&state) % i); /* j < i: Sattolo, one cycle */
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        next[perm[i]] = perm[(i + 1) % n];
+    free(perm);
+    return SMEM_OK;
+}
+
+uint32_t smem_chase_end(const uint32_t *next, int64_t steps)
+{
+    uint32_t j = 0;
+
+    for (int64_t i = 0; i < steps; i++)
+        j = next[j];
+    return j;
+}
 
 unsigned smem_full_sm_block(const struct smem_device *dev, size_t smem_per_block, unsigned max_block)
 {

@@ -1,6 +1,6 @@
-/* Helpers the benchmarks share: the copy baseline, the carveout axis, seeded random inputs on host
- * and device, and the input/output pair most benchmarks verify through. Their GPU parts exist only
- * in a CUDA build. */
+/* Helpers the benchmarks share: the copy baseline, the carveout axis, the pointer-chase cycle, seeded
+ * random inputs on host and device, and the input/output pair most benchmarks verify through. Their
+ * GPU parts exist only in a CUDA build. */
 #ifndef SMEM_BENCH_COMMON_H
 #define SMEM_BENCH_COMMON_H
 
@@ -36,6 +36,15 @@ unsigned smem_full_sm_block(const struct smem_device *dev, size_t smem_per_block
  * rounded down to bytes, then up to the next capacity, as cuda_occupancy.h and the Programming
  * Guide describe). Ascending; the count. */
 size_t smem_carveout_device_pcts(const struct smem_device *dev, bool quick, int64_t *out, size_t max);
+
+/* next[i] for one random cycle (Sattolo's shuffle) through the first n of n_total slots, from seed;
+ * the other slots point to themselves. A pointer chase along it never settles into a short loop a
+ * cache could learn, and the host replays it exactly (latency, dsm_latency). SMEM_ENOMEM when the
+ * shuffle cannot be allocated. */
+int smem_chase_cycle(uint32_t *next, uint32_t n, uint32_t n_total, uint64_t seed);
+
+/* The slot a chase from slot 0 reaches after steps loads. */
+uint32_t smem_chase_end(const uint32_t *next, int64_t steps);
 
 #if SMEM_HAVE_CUDA
 #include "cuda_status.h"

@@ -9,7 +9,6 @@
 #include "bench.h"
 #include "common.h"
 #include "latency.h"
-#include "rng.h"
 #include "smem.h"
 
 #define STEPS 65536
@@ -47,26 +46,6 @@ static void latency_metrics(const struct smem_case *c, const struct smem_timing 
 
 #if SMEM_HAVE_CUDA
 
-/* next[i] for a single random cycle over the first n slots; the rest point to themselves. */
-static void make_cycle(uint32_t *next, uint32_t n, uint64_t seed)
-{
-    uint32_t perm[SMEM_LATENCY_SLOTS];
-    uint64_t state = seed;
-
-    for (uint32_t i = 0; i < n; i++)
-        perm[i] = i;
-    for (uint32_t i = n - 1; i > 0; i--) {
-        uint32_t j = (uint32_t)(smem_rng_next(&state) % i); /* j < i: Sattolo, one cycle */
-        uint32_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-    for (uint32_t i = 0; i < SMEM_LATENCY_SLOTS; i++)
-        next[i] = i;
-    for (uint32_t i = 0; i < n; i++)
-        next[perm[i]] = perm[(i + 1) % n];
-}
-
 struct latency_state {
     uint32_t *next, *out;
     uint32_t h_next[SMEM_LATENCY_SLOTS];
@@ -84,7 +63,8 @@ static int latency_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    make_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), c->seed);
+    if ((rc = smem_chase_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_LATENCY_SLOTS, c->seed)))
+        return rc;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, sizeof(s->h_next)));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
     SMEM_CUDA_CHECK(cudaMemcpy(s->next, s->h_next, sizeof(s->h_next), cudaMemcpyHostToDevice));
@@ -108,11 +88,9 @@ fail:
 static int latency_verify(struct smem_case *c)
 {
     struct latency_state *s = c->priv;
-    uint32_t got, want = 0;
+    uint32_t got, want = smem_chase_end(s->h_next, c->plan->work);
     int rc = SMEM_OK;
 
-    for (int64_t i = 0; i < c->plan->work; i++)
-        want = s->h_next[want];
     SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
     if (got != want) {
         smem_fmt(c->reason, sizeof(c->reason), "the chase ended at slot %u, the host reference at %u", got, want);

@@ -7,15 +7,24 @@
     X(bandwidth)        \
     X(bank)             \
     X(broadcast)        \
+    X(cluster_occupancy) \
+    X(cluster_sync)     \
     X(copy)             \
     X(cublas)           \
+    X(dsm_atomics)      \
+    X(dsm_bandwidth)    \
+    X(dsm_latency)      \
     X(dynamic)          \
     X(footprint)        \
     X(gather)           \
+    X(global_read)      \
     X(latency)          \
     X(matmul)           \
     X(matmul_rb)        \
     X(reduction)        \
+    X(staging_bulk)     \
+    X(staging_cp_async) \
+    X(staging_plain)    \
     X(static)           \
     X(transpose)        \
     X(transpose_naive)  \

@@ -1,18 +1,72 @@
 #!/usr/bin/env python3
-"""Compares two smembench result files point by point, for CI gates.
+"""Compares smembench result files: the CI gate, GPU generations side by side, and a file beside
+the published figures of its generation.
 
-  python3 scripts/compare.py BASE.json NEW.json [NEW2.json ...] [--threshold PCT] [--alpha A] [--markdown]
+  compare.py BASE.json NEW.json [NEW2.json ...] [--threshold PCT] [--drift PCT] [--alpha A]
+                                                [--allow KIND,...] [--markdown]
+  compare.py A.json B.json --across-devices [--markdown]
+  compare.py FILE.json --published [--markdown]
 
-Several NEW files (one per node of a cluster, say) are each compared with BASE. Points are matched
-by benchmark, parameters and, in several-device files, the device's position. For each, the change of the median time and a
-decision from the raw samples: a Mann-Whitney U test (two-sided, normal approximation with tie
-correction) says whether the two sets of samples differ at all; the change must also reach
---threshold to count.
-  faster / slower  the samples differ (p < alpha) and the median moved by at least the threshold
-  same             the median moved by less than the threshold
-  ambiguous        the median moved by the threshold or more but the samples do not confirm it
-  failed           the point ran in BASE but not in NEW
-Exit status: 0 nothing got slower, 1 something got slower or failed, 2 unusable input.
+THE GATE (the default). Points are matched by benchmark, parameters and, in several-device files,
+the device's position; each NEW file is compared with BASE. A point's change is its new median
+time over its base median time, minus 1. What the two runs themselves say about the point decides
+how large a change it can tell from chance:
+  noise s   the point's robust spread in each file, 1.4826 x MAD / median of its raw samples (the
+            file's time_ns.stats.robust_spread where it has one; the stopping rule of the
+            measurement uses the same definition); s is the larger of the two files'
+  drift d   max(--drift, 3 s): how far a point may move between two separate runs of one build
+            although nothing changed. Two full bank+bandwidth runs on an H200 moved by up to 1.1 %
+            on points of 0.03-0.5 % noise; in quick runs short kernels moved by about their own
+            noise or more (uninit 12.5 % at 13.9 % noise, the 64 MiB copy 5.6 % at 4.5 %)
+  error e   1.2533 x sqrt(s_base^2 / n_base + s_new^2 / n_new): the standard error of the
+            difference of two medians of n_base and n_new samples
+  z         the one-sided normal quantile of --alpha (2.33 at 0.01)
+Each point is then one of:
+  slower, faster  |change| >= --threshold, and the raw samples confirm a change beyond the drift:
+                  a one-sided Mann-Whitney U test (SciPy; exact for small samples without ties) of the
+                  new samples against the base samples moved by d has p < --alpha
+  same            |change| < --threshold, and the point could have seen a change of the threshold:
+                  d + z e <= --threshold
+  uncertain       neither, with the reason: "noise X % > Y %" when the point's noise is above the
+                  largest noise Y at which its sample counts judge a change of the threshold, or
+                  "not confirmed (p P)" when the samples do not bear the change out, or
+                  "every sample throttled" (time_ns.throttled.used: the SM clock was low
+                  throughout). Uncertain points are listed; they do not fail the gate
+Nothing passes by being absent. Each of these is reported and fails the gate unless --allow names
+its kind:
+  missing   a point of BASE that NEW does not have
+  new       a point that only NEW has
+  status    a point that stopped running: ok in BASE and failed, invalid, skipped or without a
+            timing in NEW, verified in BASE and not in NEW, or newly failed or invalid (a point
+            that started running is reported and does not fail)
+  device    another GPU: name, compute capability, SM count, shared-memory sizes, or a model
+            (--predict) against a real device; another number of devices
+  driver    another driver or CUDA runtime version
+  clock     another rated SM clock, or measured SM clocks further apart than --threshold
+  settings  another run.settings: cold, quick, seed, no_optin, min/max samples, max noise,
+            timeout
+Output: a header with both files' device, commit, date, host and settings; a line per point
+(median time per launch in microseconds, change in %, noise in %, verdict); the missing, new,
+status and mismatch findings; the geometric mean of the change per benchmark and overall.
+--markdown writes a compact pull-request comment: the header, only what changed (slower, faster,
+missing, new, status, mismatches), the uncertain points folded away, and the summary.
+
+GENERATIONS (--across-devices). Two files of different GPUs, on purpose: compares what is
+comparable across hardware instead of times: bytes per clock per SM, cycles, blocks per SM
+(measured, else API, else predicted; predict-mode files work), % of each device's own ceiling,
+% of cuBLAS or of the copy, slowdowns and conflict passes. Says which side is ahead at each point
+and by how much (within --threshold: even), the geometric mean per benchmark and figure, and the
+published figures of each generation where the files carry them. Never a regression: exit 0.
+
+PUBLISHED (--published). One file's measured figures beside the published ones of its generation
+(the "published" block of its device record): load latency in cycles, bytes per clock per SM,
+banks, bank width, shared memory per SM and per block. Also shown by the other two modes.
+
+Exit status: 0 no point slower, missing, new or stopped and no mismatch (or each allowed);
+1 any of these; 2 unusable input: a file that cannot be read or is not a valid result file, a
+file without timed points (predict mode) in the gate, files with no point in common, a bad
+option. When the output is cut short (piped into head), the status is still the gate's.
+Needs SciPy and NumPy (Debian: python3-scipy).
 """
 import argparse
 import math
@@ -22,120 +76,654 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smem_results  # noqa: E402
 
-
-def mann_whitney_p(a, b):
-    """Two-sided p-value of the Mann-Whitney U test (normal approximation, tie-corrected)."""
-    n1, n2 = len(a), len(b)
-    if n1 == 0 or n2 == 0:
-        return 1.0
-    allv = sorted([(v, 0) for v in a] + [(v, 1) for v in b])
-    ranks = [0.0] * len(allv)
-    ties = 0.0
-    i = 0
-    while i < len(allv):
-        j = i
-        while j + 1 < len(allv) and allv[j + 1][0] == allv[i][0]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[k] = (i + j) / 2 + 1
-        t = j - i + 1
-        ties += t ** 3 - t
-        i = j + 1
-    r1 = sum(r for r, (_, g) in zip(ranks, allv) if g == 0)
-    u = r1 - n1 * (n1 + 1) / 2
-    mu = n1 * n2 / 2
-    n = n1 + n2
-    var = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
-    if var <= 0:
-        return 1.0
-    z = (abs(u - mu) - 0.5) / math.sqrt(var)
-    return math.erfc(max(z, 0) / math.sqrt(2))
+DRIFT_PER_NOISE = 3          # a point may drift between runs by this many times its noise
+MEDIAN_SE = math.sqrt(math.pi / 2)   # standard error of a median over that of a mean (normal samples)
+MIN_SAMPLES = 3              # fewer samples a side say nothing about the noise
+ALLOW_KINDS = ("missing", "new", "status", "device", "driver", "clock", "settings")
+DEVICE_FIELDS = ("name", "cc", "sm_count", "smem_per_sm", "smem_per_block", "smem_per_block_optin",
+                 "reserved_smem_per_block", "max_blocks_per_sm", "max_threads_per_sm", "regs_per_sm", "model")
+DRIVER_FIELDS = ("driver_version", "runtime_version")
+# settings an older file may lack, and the value it then ran with
+SETTING_DEFAULTS = {"cold": False, "no_optin": False, "quick": False}
+# units that mean the same on every GPU (per SM, per clock, or a share of the device's own ceiling)
+CROSS_UNITS = ("B/clk/SM", "atomics/clk/SM", "cycles", "%", "x", "passes/request")
+LOSS_STATUSES = ("failed", "invalid")
 
 
-def decide(base, new, threshold, alpha):
-    mb, mn = smem_results.median_ns(base), smem_results.median_ns(new)
-    change = (mn - mb) / mb if mb else 0.0
-    p = mann_whitney_p(base["time_ns"]["raw"], new["time_ns"]["raw"])
-    if abs(change) < threshold:
-        verdict = "same"
-    elif p < alpha:
-        verdict = "slower" if change > 0 else "faster"
-    else:
-        verdict = "ambiguous"
-    return change, p, verdict
+class Usage(Exception):
+    """Unusable input: one line on stderr, exit 2."""
 
 
-def compare(base_doc, new_doc, threshold, alpha):
-    new_by_key = {smem_results.point_key(r): r for r in new_doc["results"]}
+def scipy_stats():
+    try:
+        import numpy
+        from scipy import stats
+    except ImportError:
+        raise Usage("compare.py needs SciPy and NumPy: install python3-scipy (scripts/setup.sh does)") from None
+    return numpy, stats
+
+
+# --- the decision rule -------------------------------------------------------------------------
+
+def noise_limit(threshold, drift, z, nb, nn):
+    """The largest noise (both files alike) at which nb and nn samples judge a change of the
+    threshold: the s solving max(drift, 3 s) + z 1.2533 s sqrt(1/nb + 1/nn) = threshold."""
+    if drift >= threshold:
+        return 0.0
+    b = z * MEDIAN_SE * math.sqrt(1 / nb + 1 / nn)
+    s = (threshold - drift) / b if b > 0 else math.inf
+    if DRIFT_PER_NOISE * s > drift:
+        s = threshold / (DRIFT_PER_NOISE + b)
+    return s
+
+
+def throttled(r):
+    """Every sample of the point ran below the run's clock (the measurement then keeps them)."""
+    t = r["time_ns"].get("throttled")
+    return isinstance(t, dict) and t.get("used") is True
+
+
+def judge(b, n, opt):
+    """The verdict on one point timed in both files: a dict with verdict, change, noise, reason."""
+    np, stats = scipy_stats()
+    xb = np.array(smem_results.samples(b), dtype=np.int64)
+    xn = np.array(smem_results.samples(n), dtype=np.int64)
+    mb, mn = smem_results.median_ns(b), smem_results.median_ns(n)
+    change = mn / mb - 1
+    sb, sn = smem_results.robust_spread(b, xb), smem_results.robust_spread(n, xn)
+    out = {"change": change, "noise": (sb, sn), "samples": (len(xb), len(xn)), "p": None}
+    hot = [side for side, r in (("base", b), ("new", n)) if throttled(r)]
+    if hot:
+        return dict(out, verdict="uncertain", reason=f"every sample throttled in {' and '.join(hot)}")
+    if len(xb) < MIN_SAMPLES or len(xn) < MIN_SAMPLES or sb is None or sn is None:
+        return dict(out, verdict="uncertain",
+                    reason=f"too few samples ({len(xb)} and {len(xn)}; {MIN_SAMPLES} a side at least)")
+    t, alpha = opt.threshold / 100, opt.alpha
+    z = float(stats.norm.ppf(1 - alpha))
+    s = max(sb, sn)
+    drift = max(opt.drift / 100, DRIFT_PER_NOISE * s)
+    se = MEDIAN_SE * math.sqrt(sb * sb / len(xb) + sn * sn / len(xn))
+    limit = noise_limit(t, opt.drift / 100, z, len(xb), len(xn))
+    out["limit"] = limit
+    noisy = f"noise {100 * s:.2f} % > {100 * limit:.2f} %"
+    if abs(change) >= t:
+        if change > 0:
+            p = stats.mannwhitneyu(xn, xb * (1 + drift), alternative="greater").pvalue
+        else:
+            p = stats.mannwhitneyu(xn, xb / (1 + drift), alternative="less").pvalue
+        out["p"] = float(p)
+        if p < alpha:
+            return dict(out, verdict="slower" if change > 0 else "faster", reason="")
+        if s > limit:
+            return dict(out, verdict="uncertain", reason=noisy)
+        if len(xb) + len(xn) < 40 and 1 / math.comb(len(xb) + len(xn), len(xb)) >= alpha:   # the least p
+            return dict(out, verdict="uncertain",
+                        reason=f"{len(xb)} and {len(xn)} samples cannot reach alpha {alpha:g}")
+        return dict(out, verdict="uncertain", reason=f"not confirmed (p {p:.2g})")
+    if drift + z * se <= t:
+        return dict(out, verdict="same", reason="")
+    return dict(out, verdict="uncertain", reason=noisy)
+
+
+# --- matching points and runs ------------------------------------------------------------------
+
+def status_text(r):
+    if r["status"] == "ok" and not smem_results.timed(r):
+        return "ok without a timing"
+    return r["status"] + ("" if r.get("verified", True) or r["status"] != "ok" else ", not verified")
+
+
+def status_change(b, n):
+    """None, or (lost, text) for a point whose status changed between the files."""
+    tb, tn = smem_results.timed(b), smem_results.timed(n)
+    vb, vn = b.get("verified") is True, n.get("verified") is True
+    if tb and tn and vb == vn:
+        return None
+    if not tb and not tn and b["status"] == n["status"]:
+        return None
+    text = f"{status_text(b)} -> {status_text(n)}"
+    reason = n.get("reason")
+    if isinstance(reason, str) and reason and n["status"] != "ok":
+        text += f" ({reason[:120]})"
+    lost = (tb and not tn) or (vb and not vn) or (n["status"] in LOSS_STATUSES and b["status"] != n["status"])
+    return lost, text
+
+
+def by_key(doc, path):
+    """The points of a file by what identifies them; a point twice is unusable input (which of the
+    two would the other file's point be compared with?)."""
+    out = {}
+    for r in doc["results"]:
+        key = smem_results.point_key(r)
+        if key in out:
+            raise Usage(f"{path}: point {smem_results.point_name(r)} appears twice; the comparison needs each "
+                        "point once")
+        out[key] = r
+    return out
+
+
+def compare_points(base, new, opt, paths=("base", "new")):
+    """Every point of either file: a list of dicts with name, bench, kind and the judgement."""
+    bmap, nmap = by_key(base, paths[0]), by_key(new, paths[1])
     rows = []
-    for b in smem_results.ok(base_doc):
-        n = new_by_key.get(smem_results.point_key(b))
+    for key in list(bmap) + [k for k in nmap if k not in bmap]:
+        b, n = bmap.get(key), nmap.get(key)
+        r = b if b is not None else n
+        row = {"name": smem_results.point_name(r), "bench": r["bench"], "base": b, "new": n}
         if n is None:
-            continue
-        if n["status"] != "ok":
-            rows.append((smem_results.point_name(b), smem_results.median_ns(b), None, None, None, "failed"))
-            continue
-        change, p, verdict = decide(b, n, threshold, alpha)
-        rows.append((smem_results.point_name(b), smem_results.median_ns(b), smem_results.median_ns(n), change, p,
-                     verdict))
+            row.update(kind="missing", text=f"{status_text(b)} in base, absent from new")
+        elif b is None:
+            row.update(kind="new", text=f"absent from base, {status_text(n)} in new")
+        else:
+            sc = status_change(b, n)
+            if sc is not None:
+                row.update(kind="status", lost=sc[0], text=sc[1])
+            elif smem_results.timed(b):
+                row.update(kind="timed", **judge(b, n, opt))
+            else:
+                row.update(kind="untimed", text=b["status"])
+        rows.append(row)
     return rows
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("base")
-    ap.add_argument("new", nargs="+")
-    ap.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2)")
-    ap.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
-    ap.add_argument("--markdown", action="store_true", help="a Markdown table, for CI comments")
+def compare(base, new, threshold, alpha, drift=1.0):
+    """The gate's decision per point for another program (the report): rows of (name, base median
+    ns, new median ns, change, p, verdict) in BASE's order, then NEW's own points. threshold is a
+    fraction (0.02), drift in percent. verdict: slower, faster, same, "uncertain (reason)",
+    "stopped (ok -> failed ...)", "started (...)", missing, new; points timed in neither are left out;
+    no row at all when the files have no point in common."""
+    class Opt:
+        pass
+    opt = Opt()
+    opt.threshold, opt.alpha, opt.drift = 100 * threshold, alpha, drift
     try:
-        a = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
-    if not (0 <= a.threshold < 1000) or not (0 < a.alpha < 1):
-        print("compare.py: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
-        return 2
+        points = compare_points(base, new, opt)
+    except Usage as e:              # a point listed twice: the caller reports unusable files
+        raise smem_results.ResultError(str(e)) from None
+    if not any(r["kind"] in ("timed", "status", "untimed") for r in points):
+        return []                   # nothing in common: nothing to compare
+    rows = []
+    for r in points:
+        b, n = r["base"], r["new"]
+        mb = smem_results.median_ns(b) if b is not None and smem_results.timed(b) else None
+        mn = smem_results.median_ns(n) if n is not None and smem_results.timed(n) else None
+        if r["kind"] == "timed":
+            verdict = r["verdict"] + (f" ({r['reason']})" if r["reason"] else "")
+            rows.append((r["name"], mb, mn, r["change"], r["p"], verdict))
+        elif r["kind"] == "status":
+            rows.append((r["name"], mb, mn, None, None, f"{'stopped' if r['lost'] else 'started'} ({r['text']})"))
+        elif r["kind"] in ("missing", "new"):
+            rows.append((r["name"], mb, mn, None, None, r["kind"]))
+    return rows
+
+
+def fmt(v):
+    if isinstance(v, float):
+        return f"{v:g}"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, (dict, list)):
+        return "{...}" if isinstance(v, dict) else "[...]"
+    return str(v)[:60]
+
+
+def mismatches(base, new, opt):
+    """(kind, text) for every way the two runs differ beyond the points."""
+    out = []
+    db, dn = smem_results.devices(base), smem_results.devices(new)
+    if len(db) != len(dn):
+        out.append(("device", f"{len(db)} device(s) -> {len(dn)}"))
+    for i, (x, y) in enumerate(zip(db, dn)):
+        tag = f"GPU {i}: " if max(len(db), len(dn)) > 1 else ""
+        for kind, fields in (("device", DEVICE_FIELDS), ("driver", DRIVER_FIELDS)):
+            diffs = [f"{f} {fmt(x.get(f))} -> {fmt(y.get(f))}" for f in fields if x.get(f) != y.get(f)]
+            if diffs:
+                out.append((kind, tag + ", ".join(diffs)))
+        if x.get("clock_khz") != y.get("clock_khz"):
+            out.append(("clock", f"{tag}rated clock_khz {fmt(x.get('clock_khz'))} -> {fmt(y.get('clock_khz'))}"))
+        cb, cn = x.get("measured_clock_mhz"), y.get("measured_clock_mhz")
+        if (isinstance(cb, (int, float)) and isinstance(cn, (int, float)) and cb > 0 and
+                abs(cn / cb - 1) * 100 > opt.threshold):
+            out.append(("clock", f"{tag}measured clock {cb:.0f} -> {cn:.0f} MHz ({100 * (cn / cb - 1):+.1f} %, "
+                                 f"beyond the {opt.threshold:g} % threshold)"))
+    sb, sn = settings(base), settings(new)
+    diffs = [f"{k} {fmt(sb.get(k, '(absent)'))} -> {fmt(sn.get(k, '(absent)'))}"
+             for k in sorted(set(sb) | set(sn)) if sb.get(k, "(absent)") != sn.get(k, "(absent)")]
+    if diffs:
+        out.append(("settings", ", ".join(diffs)))
+    return out
+
+
+def settings(doc):
+    s = doc["run"].get("settings")
+    s = dict(s) if isinstance(s, dict) else {}
+    for k, v in SETTING_DEFAULTS.items():
+        s.setdefault(k, v)
+    return s
+
+
+def geomean(ratios):
+    ratios = [x for x in ratios if x > 0 and math.isfinite(x)]
+    if not ratios:
+        return None
+    return math.exp(sum(math.log(x) for x in ratios) / len(ratios)) - 1
+
+
+# --- output ------------------------------------------------------------------------------------
+
+def table(headers, rows, right, md):
+    """Lines of an aligned text table or a Markdown table; right: the right-aligned columns."""
+    if md:
+        lines = ["| " + " | ".join(headers) + " |",
+                 "|" + "|".join("---:" if i in right else "---" for i in range(len(headers))) + "|"]
+        return lines + ["| " + " | ".join(str(c).replace("|", "\\|") for c in r) + " |" for r in rows]
+    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows)]
+
+    def line(cells):
+        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return [line(headers)] + [line(r) for r in rows]
+
+
+def device_text(dev):
+    parts = [str(dev.get("name")), f"cc {dev.get('cc')}", f"{dev.get('sm_count')} SMs"]
+    if dev.get("pci_bus_id"):
+        parts.append(f"PCI {dev['pci_bus_id']}")
+    return ", ".join(parts)
+
+
+def header(files, docs, md, names=("base", "new")):
+    """Rows naming each file's device, commit, date, host, sweep, settings and clocks."""
+    def each(f):
+        return [f(d) for d in docs]
+    rows = [("file", *files)]
+    ndev = max(len(smem_results.devices(d)) for d in docs)
+    for i in range(ndev):
+        label = "device" if ndev == 1 else f"GPU {i}"
+        rows.append((label, *each(lambda d: device_text(smem_results.devices(d)[i])
+                                  if i < len(smem_results.devices(d)) else "-")))
+    rows += [("driver / runtime", *each(lambda d: f"{fmt(d['device'].get('driver_version'))} / "
+                                                  f"{fmt(d['device'].get('runtime_version'))}")),
+             ("commit", *each(lambda d: fmt(d["tool"].get("git")))),
+             ("date", *each(lambda d: fmt(d["run"].get("started")))),
+             ("host", *each(lambda d: fmt(d["run"].get("host")))),
+             ("mode, sweep", *each(lambda d: f"{fmt(d['run'].get('mode'))}, {fmt(d['run'].get('sweep'))}")),
+             ("settings", *each(lambda d: " ".join(f"{k}={fmt(v)}" for k, v in sorted(settings(d).items())))),
+             ("measured clock", *each(lambda d: clock_text(d["device"])))]
+    if md:   # compact: a value equal to the base's is "same"
+        rows = [(r[0], r[1], *("same" if c == r[1] and i else c for i, c in enumerate(r[2:], 1))) for r in rows]
+    return table(["", *names], rows, (), md)
+
+
+def clock_text(dev):
+    c = dev.get("measured_clock_mhz")
+    return f"{c:.0f} MHz" if isinstance(c, (int, float)) else "-"
+
+
+def pct(x, signed=True):
+    if x is None:
+        return "-"
+    return f"{100 * x:+.2f} %" if signed else f"{100 * x:.2f} %"
+
+
+def us(r):
+    return f"{smem_results.median_ns(r) / 1e3:.2f}" if r is not None and smem_results.timed(r) else "-"
+
+
+def verdict_text(row):
+    if row["kind"] == "timed":
+        return row["verdict"] + (f" ({row['reason']})" if row["reason"] else "")
+    if row["kind"] == "status":
+        return ("stopped: " if row["lost"] else "started: ") + row["text"]
+    return {"missing": "missing: ", "new": "new: ", "untimed": "not timed: "}[row["kind"]] + row["text"]
+
+
+def point_row(row):
+    noise = row.get("noise")
+    nstr = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "-")
+    return (row["name"], us(row["base"]), us(row["new"]), pct(row.get("change")), nstr, verdict_text(row))
+
+
+POINT_HEADERS = ["point", "base (us)", "new (us)", "change", "noise (%)", "verdict"]
+
+
+def gate_report(base_path, new_path, base, new, opt):
+    """The comparison of one NEW file with BASE: (lines, exit status)."""
+    rows = compare_points(base, new, opt, (base_path, new_path))
+    if not any(r["kind"] in ("timed", "status", "untimed") for r in rows):
+        raise Usage(f"{base_path} and {new_path} have no point in common: nothing to compare")
+    found = mismatches(base, new, opt)
+    allowed = set(opt.allow)
+    count = {}
+    for r in rows:
+        k = r["verdict"] if r["kind"] == "timed" else r["kind"]
+        if r["kind"] == "status":
+            k = "stopped" if r["lost"] else "started"
+        count[k] = count.get(k, 0) + 1
+    failing = []
+    if count.get("slower"):
+        failing.append(f"{count['slower']} slower")
+    for kind, key in (("missing", "missing"), ("new", "new"), ("status", "stopped")):
+        if count.get(key) and kind not in allowed:
+            failing.append(f"{count[key]} {key}")
+    for kind in ALLOW_KINDS[3:]:
+        if any(k == kind for k, _ in found) and kind not in allowed:
+            failing.append(f"{kind} mismatch")
+    rc = 1 if failing else 0
+    md = opt.markdown
+
+    by_bench = {}
+    for r in rows:
+        if r["kind"] == "timed":
+            by_bench.setdefault(r["bench"], []).append(r["change"] + 1)
+    summary = [(b, len(v), pct(geomean(v))) for b, v in sorted(by_bench.items())]
+    every = [x for v in by_bench.values() for x in v]
+    summary.append(("all", len(every), pct(geomean(every))))
+    timed_rows = [r for r in rows if r["kind"] == "timed"]
+    counts = ", ".join(f"{count.get(k, 0)} {k}" for k in ("slower", "faster", "same", "uncertain"))
+    others = ", ".join(f"{count.get(k, 0)} {k}" for k in ("missing", "new", "stopped", "started"))
+    if count.get("untimed"):
+        others += f"; {count['untimed']} timed in neither (skipped or failed in both)"
+    verdict = (f"gate: fail (exit 1): {', '.join(failing)}" if rc else "gate: pass (exit 0)")
+    allowed_note = [f"{kind} mismatch: {text} " + ("(allowed by --allow)" if kind in allowed else
+                                                   f"(fails the gate; --allow {kind} accepts it" +
+                                                   (", --across-devices compares two GPUs)" if kind == "device" else ")"))
+                    for kind, text in found]
+
+    out = []
+    if md:
+        out.append(f"### smembench: {base['device']['name']} -> {new['device']['name']}: "
+                   f"{'**' + verdict + '**' if rc else verdict}")
+        out.append("")
+        out += header([f"`{base_path}`", f"`{new_path}`"], [base, new], True)
+        out.append("")
+        for line in allowed_note:
+            out.append(f"- {line}")
+        changed = [r for r in rows if (r["kind"] == "timed" and r["verdict"] in ("slower", "faster")) or
+                   r["kind"] in ("missing", "new", "status")]
+        if changed:
+            out += ["", f"**What changed** ({len(changed)} points; median time per launch, noise = robust spread "
+                        f"base / new, threshold {opt.threshold:g} %):", ""]
+            out += table(POINT_HEADERS, [point_row(r) for r in changed], (1, 2, 3, 4), True)
+        unsure = [r for r in timed_rows if r["verdict"] == "uncertain"]
+        if unsure:
+            out += ["", f"<details><summary>{len(unsure)} uncertain points (their noise or samples cannot judge a "
+                        f"{opt.threshold:g} % change)</summary>", ""]
+            out += table(POINT_HEADERS, [point_row(r) for r in unsure], (1, 2, 3, 4), True)
+            out += ["", "</details>"]
+        out += ["", f"**Summary**: {len(timed_rows)} points compared: {counts}; {others}. "
+                    "Geometric mean of the change of the median time:", ""]
+        out += table(["benchmark", "points", "change"], summary, (1, 2), True)
+        out += published_report([new], True)
+        return out, rc
+
+    out += header([base_path, new_path], [base, new], False)
+    out.append(f"times: median per launch in microseconds; change: new / base - 1; noise: robust spread "
+               f"(1.4826 MAD / median) base / new; threshold {opt.threshold:g} %, drift {opt.drift:g} %, "
+               f"alpha {opt.alpha:g}")
+    out.append("")
+    out += table(POINT_HEADERS, [point_row(r) for r in rows], (1, 2, 3, 4), False)
+    if allowed_note:
+        out.append("")
+        out += allowed_note
+    out += ["", "geometric mean of the change of the median time:"]
+    out += ["  " + line for line in table(["benchmark", "points", "change"], summary, (1, 2), False)]
+    out += published_report([new], False)
+    out.append("")
+    out.append(f"{len(timed_rows)} points compared: {counts}; {others}")
+    out.append(verdict)
+    return out, rc
+
+
+# --- GPU generations ---------------------------------------------------------------------------
+
+def cross_figures(r):
+    """The figures of a point that compare across GPUs: (figure, unit, better, value)."""
+    out = []
+    for name in sorted(r["metrics"]):
+        u = smem_results.unit(r, name)
+        v = smem_results.metric(r, name)
+        b = smem_results.better(r, name)
+        if u in CROSS_UNITS and v is not None and b is not None:
+            out.append((name, u, b, v))
+    occ = r.get("occupancy") if isinstance(r.get("occupancy"), dict) else {}
+    for source in ("measured", "api", "predicted"):
+        v = occ.get(source)
+        if isinstance(v, int) and not isinstance(v, bool):
+            out.append((f"blocks_per_sm ({source})", "blocks/SM", "higher", v))
+            break
+    return out
+
+
+def across_report(a_path, b_path, a, b, opt):
+    amap, bmap = by_key(a, a_path), by_key(b, b_path)
+    common = [k for k in amap if k in bmap]
+    if not common:
+        raise Usage(f"{a_path} and {b_path} have no point in common: nothing to compare")
+    t = opt.threshold / 100
+    rows, ratios = [], {}
+    for k in common:
+        fa = {f[0].split(" (")[0]: f for f in cross_figures(amap[k])}
+        fb = {f[0].split(" (")[0]: f for f in cross_figures(bmap[k])}
+        for name in [n for n in fa if n in fb]:
+            (label_a, u, better, va), (label_b, _, _, vb) = fa[name], fb[name]
+            if va <= 0 or vb <= 0:
+                ahead, text = None, "-"
+            else:
+                ahead = vb / va - 1 if better == "higher" else va / vb - 1
+                text = "even" if abs(ahead) < t else (f"B ahead by {100 * ahead:.1f} %" if ahead > 0 else
+                                                      f"A ahead by {100 * (1 / (1 + ahead) - 1):.1f} %")
+                ratios.setdefault((amap[k]["bench"], name), []).append(1 + ahead)
+            src = label_a[len(name):].strip() if label_a == label_b else \
+                f"A {label_a[len(name):].strip()} B {label_b[len(name):].strip()}".strip()
+            rows.append((smem_results.point_name(amap[k]), name + (f" {src}" if src else ""), u,
+                         number(va), number(vb), f"{better} is better", text))
+    only_a = sum(1 for k in amap if k not in bmap)
+    only_b = sum(1 for k in bmap if k not in amap)
+    md = opt.markdown
+    out = []
+    title = f"{a['device']['name']} (A) against {b['device']['name']} (B), figures that compare across GPUs"
+    out += [f"### smembench: {title}", ""] if md else [title]
+    out += header([a_path, b_path], [a, b], md, ("A", "B"))
+    out.append("")
+    if not rows:
+        out.append("no figure that compares across GPUs is in both files")
+    else:
+        out += table(["point", "figure", "unit", "A", "B", "direction", "ahead"], rows, (3, 4), md)
+    summary = []
+    for (bench, name), v in sorted(ratios.items()):
+        g = geomean(v)
+        summary.append((bench, name, len(v), "even" if g is not None and abs(g) < t else
+                        (f"B ahead by {100 * g:.1f} %" if g is not None and g > 0 else
+                         f"A ahead by {100 * (1 / (1 + g) - 1):.1f} %" if g is not None else "-")))
+    if summary:
+        out += ["", "geometric mean per benchmark and figure:" if not md else "**Geometric mean per benchmark "
+                                                                             "and figure:**", ""]
+        out += table(["benchmark", "figure", "points", "ahead"], summary, (2,), md)
+    out += published_report([a, b], md)
+    out += ["", f"{len(common)} points in both files, {only_a} only in A, {only_b} only in B; "
+                "a comparison of two GPUs reports no regression (exit 0)"]
+    return out
+
+
+# --- published figures ------------------------------------------------------------------------
+
+def measured_figure(doc, index, name):
+    """(value, how it was found) for a published figure's name, or None where the file has nothing."""
+    dev = smem_results.devices(doc)[index]
+    pts = [r for r in doc["results"] if r["status"] == "ok" and r.get("device_index", 0) == index]
+
+    def values(bench, metric, **params):
+        return [(smem_results.metric(r, metric), r) for r in pts if r["bench"] == bench and
+                smem_results.metric(r, metric) is not None and
+                all(r["params"].get(k) == v for k, v in params.items())]
+    if name == "smem_load_latency_cycles":
+        v = values("latency", "latency_cycles")
+        if v:
+            best = min(v, key=lambda x: x[0])
+            return best[0], f"lowest of {len(v)} latency points ({smem_results.point_name(best[1])})"
+    if name in ("smem_bytes_per_clock_per_sm", "bank_width_bytes"):
+        v = values("bandwidth", "bytes_per_clk_sm") or values("bank", "bytes_per_clk_sm", stride_elems=1)
+        if v and name == "smem_bytes_per_clock_per_sm":
+            best = max(v, key=lambda x: x[0])
+            return best[0], f"best of {len(v)} conflict-free points ({smem_results.point_name(best[1])})"
+        banks = measured_figure(doc, index, "banks")
+        if v and banks:
+            return max(x[0] for x in v) / round(banks[0]), "bytes per clock per SM over the banks measured"
+    if name == "banks":
+        v = values("bank", "slowdown", width_bytes=4)
+        if v:
+            best = max(v, key=lambda x: x[0])
+            return best[0], f"largest 4-byte conflict slowdown ({smem_results.point_name(best[1])})"
+    source = "the built-in model's" if dev.get("model") is True else "reported by the runtime"
+    if name == "smem_per_sm_bytes" and isinstance(dev.get("smem_per_sm"), int):
+        return dev["smem_per_sm"], source
+    if name == "smem_per_block_optin_bytes" and isinstance(dev.get("smem_per_block_optin"), int):
+        return dev["smem_per_block_optin"], source
+    return None
+
+
+def number(v):
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def published_value(v):
+    if isinstance(v, list):
+        return ", ".join(number(x) for x in v)
+    return "-" if v is None else number(v)
+
+
+def published_report(docs, md, required=None):
+    """The measured figures of each distinct device beside its generation's published ones."""
+    out, seen = [], set()
+    for doc in docs:
+        for i, dev in enumerate(smem_results.devices(doc)):
+            pub = smem_results.published(dev)
+            ident = (dev.get("name"), dev.get("cc"), doc["tool"].get("git"), doc["run"].get("started"), i)
+            if not pub or ident in seen:
+                continue
+            seen.add(ident)
+            rows = []
+            for name, e in pub.items():
+                m = measured_figure(doc, i, name)
+                pv = e.get("value")
+                ratio = (f"{100 * (m[0] / pv - 1):+.1f} %" if m and isinstance(pv, (int, float)) and
+                         not isinstance(pv, bool) and pv else "-")
+                rows.append((name, published_value(pv), e.get("unit", ""), number(m[0]) if m else "-", ratio,
+                             m[1] if m else "not measured in this file", e.get("source", "")))
+            title = f"{dev.get('name')} (cc {dev.get('cc')}): measured beside the published figures of its generation"
+            out += ["", f"**{title}**" if md else title, ""]
+            out += table(["figure", "published", "unit", "measured", "vs published", "measured how", "source"],
+                         rows, (1, 3, 4), md)
+    if required and not out:
+        raise Usage(f"{required}: no device record has a \"published\" block of reference figures (files "
+                    "written before the published table, or of a GPU it does not know)")
+    return out
+
+
+# --- main --------------------------------------------------------------------------------------
+
+def allow_list(text):
+    kinds = [k.strip() for k in text.split(",") if k.strip()]
+    for k in kinds:
+        if k not in ALLOW_KINDS + ("all",):
+            raise argparse.ArgumentTypeError(f'invalid kind "{k}"; expected {",".join(ALLOW_KINDS)} or all')
+    return list(ALLOW_KINDS) if "all" in kinds else kinds
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise Usage(f"{message}; see compare.py --help")
+
+
+def parse_args(argv):
+    ap = Parser(prog="compare.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("base", help="the base result file (the one file of --published)")
+    ap.add_argument("new", nargs="*", help="result files compared with the base")
+    ap.add_argument("--threshold", type=float, default=2.0, metavar="PCT",
+                    help="smallest change of a median time that counts, in percent (2)")
+    ap.add_argument("--drift", type=float, default=1.0, metavar="PCT",
+                    help="least run-to-run drift allowed to any point, in percent (1); a point's own is 3x its noise")
+    ap.add_argument("--alpha", type=float, default=0.01, help="significance level of the U test (0.01)")
+    ap.add_argument("--allow", type=allow_list, default=[], metavar="KIND,...",
+                    help=f"findings that do not fail the gate: {','.join(ALLOW_KINDS)} or all")
+    ap.add_argument("--markdown", action="store_true", help="compact Markdown for a pull-request comment")
+    ap.add_argument("--across-devices", action="store_true",
+                    help="compare two GPUs on what compares across hardware; never a regression")
+    ap.add_argument("--published", action="store_true",
+                    help="one file's measured figures beside the published ones of its generation")
+    a = ap.parse_args(argv)
+    for name, v, lo, hi in (("--threshold", a.threshold, 0, 1000), ("--drift", a.drift, 0, 1000),
+                            ("--alpha", a.alpha, 0, 1)):
+        if not (lo < v < hi) and not (name == "--drift" and v == 0):
+            raise Usage(f"invalid value {v:g} for {name}; expected more than {lo:g} and less than {hi:g}")
+    if a.published and a.new:
+        raise Usage("--published takes one file; see compare.py --help")
+    if a.published and a.across_devices:
+        raise Usage("--published and --across-devices cannot be combined; see compare.py --help")
+    if not a.published and not a.new:
+        raise Usage("compare.py needs a base file and at least one new file (or --published FILE); "
+                    "see compare.py --help")
+    return a
+
+
+def run(argv):
+    """(output lines, exit status); raises Usage for unusable input."""
+    a = parse_args(argv)
     try:
         base = smem_results.load(a.base)
         news = [(f, smem_results.load(f)) for f in a.new]
     except smem_results.ResultError as e:
-        print(f"compare.py: {e}", file=sys.stderr)
-        return 2
-    worst = 0
+        raise Usage(str(e)) from None
+    if a.published:
+        return published_report([base], a.markdown, required=a.base), 0
+    out, worst = [], 0
+    if not a.across_devices:
+        scipy_stats()
+        for path, doc in [(a.base, base)] + news:
+            if not smem_results.timed_points(doc):
+                raise Usage(f"{path}: no timed point (a {doc['run'].get('mode')}-mode file); the gate compares "
+                            "times (--across-devices compares occupancy)")
     for path, new in news:
         if len(news) > 1:
-            print(f"\n## {path}\n" if a.markdown else f"== {path}")
-        rc = report(base, new, a)
-        if rc == 2:
-            return 2
-        worst = max(worst, rc)
-    return worst
-
-
-def report(base, new, a):
-    rows = compare(base, new, a.threshold / 100, a.alpha)
-    if not rows:
-        print("compare.py: no point of the base file ran in the new file: nothing to compare", file=sys.stderr)
-        return 2
-    counts = {}
-    for r in rows:
-        counts[r[5]] = counts.get(r[5], 0) + 1
-    if a.markdown:
-        print(f"**smembench**: {smem_results.device_label(base)} -> {smem_results.device_label(new)}, "
-              f"threshold {a.threshold:g} %, alpha {a.alpha:g}\n")
-        print("| point | base median (us) | new median (us) | change | p | verdict |")
-        print("|---|---:|---:|---:|---:|---|")
-    for name, mb, mn, change, p, verdict in rows:
-        nstr = f"{mn / 1e3:.2f}" if mn is not None else "-"
-        cstr = f"{100 * change:+.2f} %" if change is not None else "-"
-        pstr = f"{p:.2g}" if p is not None else "-"
-        if a.markdown:
-            print(f"| `{name}` | {mb / 1e3:.2f} | {nstr} | {cstr} | {pstr} | {verdict} |")
+            out += ["", f"## {path}", ""] if a.markdown else [f"== {path}"]
+        if a.across_devices:
+            out += across_report(a.base, path, base, new, a)
         else:
-            print(f"{name:56s} {mb / 1e3:10.2f} {nstr:>10s} {cstr:>10s} {pstr:>8s}  {verdict}")
-    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-    print(f"\n{len(rows)} points compared: {summary}" if a.markdown else f"{len(rows)} points compared: {summary}")
-    return 1 if counts.get("slower") or counts.get("failed") else 0
+            lines, rc = gate_report(a.base, path, base, new, a)
+            out += lines
+            worst = max(worst, rc)
+    return out, worst
+
+
+def main(argv=None):
+    try:
+        lines, rc = run(sys.argv[1:] if argv is None else argv)
+    except SystemExit as e:          # --help
+        return 0 if not e.code else 2
+    except Usage as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("smembench: a result file is nested too deeply to compare", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("smembench: out of memory reading the result files", file=sys.stderr)
+        return 2
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped early (| head): the verdict stands; no traceback at exit
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError as e:
+        print(f"smembench: cannot write the comparison: {e.strerror}", file=sys.stderr)
+        return 2
+    return rc
 
 
 if __name__ == "__main__":

@@ -1,100 +1,286 @@
 #!/usr/bin/env python3
-"""Exports a smembench result file to a dashboard's format, on stdout.
+"""Exports a smembench result file to a dashboard's format, on stdout or into a file.
 
-  python3 scripts/export.py RESULTS.json --format gab|gab-bigger|bmf|openmetrics
+  export.py RESULTS.json --format FORMAT [-o FILE]
 
-gab          github-action-benchmark "customSmallerIsBetter": the median time of each point (ns)
-gab-bigger   github-action-benchmark "customBiggerIsBetter": each point's first metric
-bmf          Bencher Metric Format: per point "latency" (median ns, q1 and q3 as bounds) and, where the
-             point has one, "throughput" (its first metric)
-openmetrics  OpenMetrics text: smembench_time_ns and smembench_metric gauges, labelled by device,
-             benchmark and parameters
-Only points that ran (status ok) are exported.
+Every value goes out with its unit and which way is better: each metric's "better" field in the
+file ("higher" or "lower"), or for files written before it, the reader's table by metric name and
+unit, which follows the benchmarks' descriptors (times, cycles, slowdowns and conflict passes are
+better lower; rates, shares of a ceiling and uninit's stale share higher). The median time of a
+point is always better lower.
+
+  gab-smaller  github-action-benchmark "customSmallerIsBetter": each point's median time (ns, with
+               half its interquartile range) and every metric that is better lower (latency in
+               cycles, slowdowns, ...). Alias: gab
+  gab-bigger   github-action-benchmark "customBiggerIsBetter": every metric that is better higher
+               (bytes per clock per SM, GB/s, GFLOP/s, % of a ceiling, ...)
+  bmf          Bencher Metric Format: per point the "latency" measure (median ns, q1 and q3 as
+               bounds) and one measure per metric named with its unit, e.g.
+               "bytes_per_clk_sm (B/clk/SM)"; set each measure's threshold direction in Bencher
+               (upper boundary for lower-is-better measures)
+  openmetrics  OpenMetrics text in base units: smembench_time_seconds, and one gauge family per
+               base unit (smembench_bytes_per_second, smembench_ratio for % and x, smembench_cycles,
+               ...) with the metric's name and direction as labels; every sample labelled with the
+               benchmark, its parameters, the device (name, CUDA index, PCI bus id), host and commit
+  csv          one row per point and metric (the median time is the metric "time"): point, bench,
+               params, device, device_index, pci_bus_id, commit, metric, value, unit, better
+
+Only points that ran and have a timing (status ok) are exported; how many others were left out is
+said on stderr. A file with no timed point (predict mode) is an error.
+-o FILE writes the file whole or not at all (a temporary file beside it, renamed over it); a device
+or pipe (/dev/stdout, a FIFO) is written into, never replaced.
+Exit status: 0 written; 2 unusable input (a file that cannot be read or is not a valid result file,
+no timed point, a metric whose direction nothing says, an unknown format) or an output that cannot
+be written. A reader that stops early (piped into head) ends the export quietly with status 0.
 """
 import argparse
+import csv
+import io
 import json
+import math
 import os
+import re
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import smem_results  # noqa: E402
 
+FORMATS = ("gab-smaller", "gab", "gab-bigger", "bmf", "openmetrics", "csv")
+# OpenMetrics base units: (unit name, factor from the file's unit); another unit keeps its value
+# and a name made of its characters
+BASE_UNITS = {
+    "ns": ("seconds", 1e-9), "us": ("seconds", 1e-6), "ms": ("seconds", 1e-3), "s": ("seconds", 1),
+    "GB/s": ("bytes_per_second", 1e9), "MB/s": ("bytes_per_second", 1e6), "B/s": ("bytes_per_second", 1),
+    "B": ("bytes", 1), "KiB": ("bytes", 1024), "MiB": ("bytes", 1024 ** 2),
+    "GFLOP/s": ("flop_per_second", 1e9), "TFLOP/s": ("flop_per_second", 1e12), "G/s": ("per_second", 1e9),
+    "%": ("ratio", 1e-2), "x": ("ratio", 1), "cycles": ("cycles", 1),
+    "B/clk/SM": ("bytes_per_clock_per_sm", 1), "passes/request": ("passes_per_request", 1),
+    "Gatomics/s": ("atomics_per_second", 1e9), "atomics/clk/SM": ("atomics_per_clock_per_sm", 1),
+    "clusters": ("clusters", 1), "SMs": ("sms", 1), "tiles": ("tiles", 1),
+}
+RESERVED_LABELS = {"bench", "device", "device_index", "pci_bus_id", "host", "commit", "metric", "better", "unit"}
 
-def first_metric(r):
-    for name, m in r["metrics"].items():
-        if smem_results.metric(r, name) is not None:
-            return name, m
-    return None, None
+
+class Usage(Exception):
+    """Unusable input or output: one line on stderr, exit 2."""
+
+
+def points(doc):
+    """The timed points, each with the device record it ran on; refuses a file without any."""
+    pts = smem_results.timed_points(doc)
+    if not pts:
+        raise Usage(f"no timed point in the file (mode {doc['run'].get('mode')}, {len(doc['results'])} points "
+                    "none of which ran with a timing): nothing to export")
+    return [(r, smem_results.device_of(doc, r)) for r in pts]
+
+
+def metrics(r):
+    """(name, value, unit, better) of every metric of a point with a value, time first."""
+    s = r["time_ns"]["stats"]
+    out = [("time", s["median"], "ns", "lower")]
+    for name in sorted(r["metrics"]):
+        v = smem_results.metric(r, name)
+        if v is None:
+            continue
+        b = smem_results.better(r, name)
+        if b is None:
+            raise Usage(f'{smem_results.point_name(r)}: metric "{name}" ({smem_results.unit(r, name)}) says '
+                        'nothing of which way is better and the reader does not know it; expected "better": '
+                        '"higher" or "lower" on the metric')
+        out.append((name, v, smem_results.unit(r, name), b))
+    return out
+
+
+def ident(doc, dev):
+    return {"device": str(dev.get("name")), "device_index": "" if dev.get("ordinal") is None else str(dev["ordinal"]),
+            "pci_bus_id": str(dev.get("pci_bus_id") or ""), "host": str(doc["run"].get("host", "")),
+            "commit": str(doc["tool"].get("git", ""))}
 
 
 def gab(doc, bigger):
     out = []
-    for r in smem_results.ok(doc):
-        stats = r["time_ns"]["stats"]
-        if bigger:
-            name, m = first_metric(r)
-            if name is None:
+    for r, dev in points(doc):
+        s = r["time_ns"]["stats"]
+        who = ident(doc, dev)
+        extra = (f"{who['device']} {who['pci_bus_id']}".rstrip() + f"; commit {who['commit']}; "
+                 f"{s.get('count')} samples")
+        for name, v, unit, better in metrics(r):
+            if (better == "higher") != bigger:
                 continue
-            out.append({"name": f"{smem_results.point_name(r)} {name}", "unit": m["unit"], "value": m["value"],
-                        "extra": smem_results.device_label(doc)})
-        else:
-            out.append({"name": smem_results.point_name(r), "unit": "ns", "value": stats["median"],
-                        "range": f"±{(stats['q3'] - stats['q1']) / 2:g}",
-                        "extra": f"{smem_results.device_label(doc)}; {stats['count']} samples"})
-    return json.dumps(out, indent=2)
+            e = {"name": f"{smem_results.point_name(r)} {name}", "unit": unit, "value": v}
+            if name == "time" and s.get("q1") is not None and s.get("q3") is not None:
+                e["range"] = f"±{(s['q3'] - s['q1']) / 2:g}"
+            e["extra"] = extra
+            out.append(e)
+    return json.dumps(out, indent=2) + "\n"
 
 
 def bmf(doc):
     out = {}
-    for r in smem_results.ok(doc):
+    for r, _ in points(doc):
         s = r["time_ns"]["stats"]
-        entry = {"latency": {"value": s["median"], "lower_value": s["q1"], "upper_value": s["q3"]}}
-        name, m = first_metric(r)
-        if name is not None:
-            entry["throughput"] = {"value": m["value"]}
+        entry = {}
+        for name, v, unit, _ in metrics(r):
+            if name == "time":
+                entry["latency"] = {"value": v}
+                if s.get("q1") is not None and s.get("q3") is not None:
+                    entry["latency"].update(lower_value=s["q1"], upper_value=s["q3"])
+            else:
+                entry[f"{name} ({unit})"[:64]] = {"value": v}
         out[smem_results.point_name(r)] = entry
-    return json.dumps(out, indent=2)
+    return json.dumps(out, indent=2) + "\n"
 
 
-def _label(v):
+def _escape(v):
     return str(v).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
+def _label_name(k, taken):
+    name = re.sub(r"[^a-zA-Z0-9_]", "_", str(k)) or "param"
+    if name[0].isdigit() or name in RESERVED_LABELS or name.startswith("__"):
+        name = "param_" + name
+    while name in taken:
+        name += "_"
+    taken.add(name)
+    return name
+
+
+def base_unit(unit):
+    if unit in BASE_UNITS:
+        return BASE_UNITS[unit]
+    name = re.sub(r"[^a-z0-9]+", "_", unit.lower().replace("/", "_per_")).strip("_") or "value"
+    return name, 1
+
+
+def _value(v):
+    v = float(v)
+    return repr(v) if math.isfinite(v) else None
+
+
 def openmetrics(doc):
-    dev = _label(smem_results.device_label(doc))
-    lines = ["# TYPE smembench_time_ns gauge", "# UNIT smembench_time_ns ns",
-             "# HELP smembench_time_ns Median kernel time of a smembench point."]
-    metric_lines = []
-    for r in smem_results.ok(doc):
-        labels = f'device="{dev}",bench="{_label(r["bench"])}"' + "".join(
-            f',{k}="{v}"' for k, v in sorted(r["params"].items()))
-        lines.append(f"smembench_time_ns{{{labels}}} {r['time_ns']['stats']['median']}")
-        for name in sorted(r["metrics"]):
-            v = smem_results.metric(r, name)
-            if v is not None:
-                metric_lines.append(f'smembench_metric{{{labels},metric="{_label(name)}",'
-                                    f'unit="{_label(r["metrics"][name]["unit"])}"}} {v!r}')
-    lines += ["# TYPE smembench_metric gauge", "# HELP smembench_metric Derived metric of a smembench point."]
-    return "\n".join(lines + metric_lines + ["# EOF"])
+    families = {}     # family name -> (unit, help, [sample lines])
+    for r, dev in points(doc):
+        who = ident(doc, dev)
+        taken = set(RESERVED_LABELS)
+        labels = [("bench", r["bench"])] + [(_label_name(k, taken), v) for k, v in sorted(r["params"].items())]
+        labels += [(k, who[k]) for k in ("device", "device_index", "pci_bus_id", "host", "commit")]
+        for name, v, unit, better in metrics(r):
+            bu, factor = base_unit(unit)
+            # dividing by 1e9 rather than multiplying by 1e-9 keeps 20736 ns at 2.0736e-05 s
+            value = _value(v * factor if factor >= 1 else v / round(1 / factor))
+            if value is None:
+                continue
+            if name == "time":
+                fam, extra = "smembench_time_seconds", [("better", better)]
+                help_ = "Median time of one launch of a smembench point"
+            else:
+                fam, extra = f"smembench_{bu}", [("metric", name), ("unit", unit), ("better", better)]
+                help_ = f"smembench metrics in {bu.replace('_', ' ')} (the metric and its file unit in labels)"
+            text = ",".join(f'{k}="{_escape(x)}"' for k, x in labels + extra)
+            families.setdefault(fam, (bu, help_, []))[2].append(f"{fam}{{{text}}} {value}")
+    lines = []
+    for fam in sorted(families, key=lambda f: (f != "smembench_time_seconds", f)):
+        bu, help_, samples = families[fam]
+        lines += [f"# TYPE {fam} gauge", f"# UNIT {fam} {bu}", f"# HELP {fam} {help_}."] + samples
+    return "\n".join(lines + ["# EOF"]) + "\n"
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("results")
-    ap.add_argument("--format", required=True, choices=["gab", "gab-bigger", "bmf", "openmetrics"])
+def to_csv(doc):
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["point", "bench", "params", "device", "device_index", "pci_bus_id", "commit", "metric", "value",
+                "unit", "better"])
+    for r, dev in points(doc):
+        who = ident(doc, dev)
+        params = ";".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
+        for name, v, unit, better in metrics(r):
+            w.writerow([smem_results.point_name(r), r["bench"], params, who["device"], who["device_index"],
+                        who["pci_bus_id"], who["commit"], name, v if isinstance(v, int) else repr(float(v)),
+                        unit, better])
+    return buf.getvalue()
+
+
+def write(text, path):
+    """stdout; a file written whole (a temporary file beside it, then renamed over it); or a device
+    or pipe that exists (/dev/stdout, a FIFO) written into, never replaced."""
+    if path == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    if os.path.isdir(path):
+        raise Usage(f"cannot write {path}: it is a directory; expected a file name")
+    target = os.path.realpath(path)       # through a link to a file: the file is replaced, not the link
+    tmp = None
     try:
-        a = ap.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
+        if os.path.exists(path) and not os.path.isfile(path):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+            return
+        fd, tmp = tempfile.mkstemp(prefix=".export.", dir=os.path.dirname(target))
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as e:
+        raise Usage(f"cannot write {path}: {e.strerror or e}") from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise Usage(f"{message}; see export.py --help")
+
+
+def run(argv):
+    ap = Parser(prog="export.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("results")
+    ap.add_argument("--format", required=True, choices=FORMATS)
+    ap.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write (default: stdout)")
+    a = ap.parse_args(argv)
     try:
         doc = smem_results.load(a.results)
     except smem_results.ResultError as e:
-        print(f"export.py: {e}", file=sys.stderr)
-        return 2
-    text = {"gab": lambda: gab(doc, False), "gab-bigger": lambda: gab(doc, True), "bmf": lambda: bmf(doc),
-            "openmetrics": lambda: openmetrics(doc)}[a.format]()
-    print(text)
+        raise Usage(str(e)) from None
+    make = {"gab": lambda d: gab(d, False), "gab-smaller": lambda d: gab(d, False), "gab-bigger": lambda d: gab(d, True),
+            "bmf": bmf, "openmetrics": openmetrics, "csv": to_csv}[a.format]
+    try:
+        text = make(doc)
+    except Usage as e:
+        raise Usage(f"{a.results}: {e}") from None
+    left = len(doc["results"]) - len(smem_results.timed_points(doc))
+    if left:
+        print(f"smembench: {left} of {len(doc['results'])} points not exported (not run, or without a timing)",
+              file=sys.stderr)
+    write(text, a.output)
     return 0
+
+
+def main(argv=None):
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except SystemExit as e:          # --help
+        return 0 if not e.code else 2
+    except Usage as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as e:
+        print(f"smembench: cannot write the export: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("smembench: the result file is nested too deeply to export", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("smembench: out of memory reading the result file", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

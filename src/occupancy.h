@@ -70,6 +70,13 @@ int smem_occupancy_max_overlap(const uint32_t *smid, const unsigned long long *s
 /* Blocks per SM from cudaOccupancyMaxActiveBlocksPerMultiprocessor on fn (attributes already set). */
 int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm);
 
+/* Clusters of `cluster` blocks (block threads, dyn bytes of dynamic shared memory each) that can be
+ * resident at once, from cudaOccupancyMaxActiveClusters on fn (attributes already set; sizes above 8
+ * are allowed first with cudaFuncAttributeNonPortableClusterSizeAllowed). SMEM_ESKIP with the reason
+ * when the device refuses the size or no such cluster fits. */
+int smem_occupancy_clusters(const void *fn, unsigned cluster, unsigned block, size_t dyn, int *clusters, char *why,
+                            size_t why_len);
+
 /* Reads fn's attributes into f. */
 int smem_occupancy_func(const void *fn, struct smem_func *f);
 

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cuda_status.h"
 #include "residency.h"
@@ -17,6 +18,51 @@ int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm
 fail:
     *blocks_per_sm = -1;
     return rc;
+}
+
+int smem_occupancy_clusters(const void *fn, unsigned cluster, unsigned block, size_t dyn, int *clusters, char *why,
+                            size_t why_len)
+{
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+    cudaError_t e;
+
+    *clusters = 0;
+    if (cluster > 8 && (e = cudaFuncSetAttribute(fn, cudaFuncAttributeNonPortableClusterSizeAllowed, 1))) {
+        int rc = smem_cuda_fail(e, "cudaFuncSetAttribute(NonPortableClusterSizeAllowed)", __FILE__, __LINE__);
+        if (rc == SMEM_ESTICKY)
+            return rc;
+        smem_fmt(why, why_len, "the device refuses clusters of %u blocks (more than the portable 8): %s", cluster,
+                 smem_cuda_last_error());
+        return SMEM_ESKIP;
+    }
+    memset(&cfg, 0, sizeof(cfg));
+    memset(&attr, 0, sizeof(attr));
+    cfg.gridDim.x = cluster;
+    cfg.gridDim.y = cfg.gridDim.z = 1;
+    cfg.blockDim.x = block;
+    cfg.blockDim.y = cfg.blockDim.z = 1;
+    cfg.dynamicSmemBytes = dyn;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cluster;
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    if ((e = cudaOccupancyMaxActiveClusters(clusters, fn, &cfg))) {
+        int rc = smem_cuda_fail(e, "cudaOccupancyMaxActiveClusters", __FILE__, __LINE__);
+        *clusters = 0;
+        if (rc == SMEM_ESTICKY)
+            return rc;
+        smem_fmt(why, why_len, "no cluster of %u blocks of %u threads and %zu bytes of shared memory can be resident: "
+                 "%s", cluster, block, dyn, smem_cuda_last_error());
+        return SMEM_ESKIP;
+    }
+    if (*clusters <= 0) {
+        smem_fmt(why, why_len, "no cluster of %u blocks of %u threads and %zu bytes of shared memory can be resident "
+                 "(cudaOccupancyMaxActiveClusters: 0)", cluster, block, dyn);
+        return SMEM_ESKIP;
+    }
+    return SMEM_OK;
 }
 
 int smem_occupancy_func(const void *fn, struct smem_func *f)

@@ -369,6 +369,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     c.stream = stream;
     c.clk = clk;
     c.seed = s->seed;
+    c.check = s->check;
     smem_cuda_clear();
     if (lacks_feature(b, d, r->reason, sizeof(r->reason)) ||
         b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
@@ -396,6 +397,14 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
                  b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f.ptx_version);
         return SMEM_OK;
     }
+    if ((int64_t)(plan.dyn_smem + f.static_smem) > d->smem_per_block_optin) {
+        /* the compiled kernel's own static shared memory (barriers, say) is more than the plan assumed */
+        r->status = SMEM_POINT_SKIPPED;
+        smem_fmt(r->reason, sizeof(r->reason), "%zu dynamic and %zu static bytes of shared memory exceed the opt-in "
+                 "ceiling of %lld bytes per block on %s", plan.dyn_smem, f.static_smem,
+                 (long long)d->smem_per_block_optin, d->name);
+        return SMEM_OK;
+    }
     if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
         return fail_point(r, rc, &c, "setting the kernel's attributes");
     if ((rc = smem_occupancy_func(fn, &f)))
@@ -410,8 +419,20 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
         r->occ.warps_per_sm = r->occ.api * (int)((plan.block + 31) / 32);
         r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
     }
-    c.grid = plan.grid ? plan.grid
-                         : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
+    if (plan.cluster) {
+        rc = smem_occupancy_clusters(fn, plan.cluster, plan.block, plan.dyn_smem, &c.clusters, r->reason,
+                                     sizeof(r->reason));
+        if (rc == SMEM_ESKIP) {
+            r->status = SMEM_POINT_SKIPPED;
+            return SMEM_OK;
+        }
+        if (rc)
+            return fail_point(r, rc, &c, "cluster occupancy");
+    }
+    /* a full wave: every block (or cluster) that fits at once */
+    c.grid = plan.grid      ? plan.grid
+             : plan.cluster ? (unsigned)c.clusters * plan.cluster
+                            : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
     r->grid = c.grid;
 run:
     if ((rc = b->setup(&c))) {

@@ -17,9 +17,14 @@ const struct smem_sweep smem_sweeps[] = {
     { "bandwidth", "peak shared-memory load throughput, bytes/clock/SM against 128", false },
     { "bank", "stride 1..33 at 4/8/16-byte accesses: slowdown against the bank model's conflict degree", false },
     { "carveout", "preferred carveout 0..100 %: a shared-memory footprint kernel against an L1-reliant gather", false },
+    { "cluster", "cc 9.0: distributed shared memory in a thread block cluster (size 1..16): remote latency, bandwidth "
+      "and atomics beside local, cluster.sync(), cluster occupancy API vs measured (predict mode skips every point: "
+      "the calculator has no clusters)", false },
     { "dynamic", "dynamic shared memory 0 .. opt-in maximum: the occupancy staircase, the 48 KiB opt-in, static vs dynamic", false },
     { "latency", "shared-memory load-to-use latency in cycles (pointer chase)", false },
     { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", false },
+    { "staging", "global -> shared by loads/stores, cp.async (cc 8.0) and cp.async.bulk + mbarrier (cc 9.0), tiles of "
+      "1 KiB to the opt-in maximum: GB/s against the measured global read bandwidth", false },
     { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy", false },
     { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", false },
 };
@@ -262,7 +267,7 @@ static bool bench_listed(const struct smem_bench *const *list, size_t n, const s
     return false;
 }
 
-static void sweep_names(char *buf, size_t len, bool predictable_only)
+void smem_sweep_names(char *buf, size_t len, bool predictable_only)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < smem_n_sweeps; i++)
@@ -278,12 +283,12 @@ static int add_sweep(const char *name, bool predict, const struct smem_bench **b
     char names[256];
 
     if (!sw) {
-        sweep_names(names, sizeof(names), false);
+        smem_sweep_names(names, sizeof(names), false);
         smem_error("unknown sweep \"%s\"; known sweeps: %s", name, names);
         return SMEM_EINVAL;
     }
     if (predict && !sw->every && !smem_sweep_predictable(sw)) {
-        sweep_names(names, sizeof(names), true);
+        smem_sweep_names(names, sizeof(names), true);
         smem_error("sweep \"%s\" needs a GPU and cannot run in predict mode; predictable sweeps: %s", name, names);
         return SMEM_EINVAL;
     }

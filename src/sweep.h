@@ -33,6 +33,9 @@ bool smem_sweep_predictable(const struct smem_sweep *sw);
 int smem_sweep_check(const struct smem_sweep *sweeps, size_t n_sweeps, const struct smem_bench *const *benches,
                      size_t n_benches, char *why, size_t why_len);
 
+/* The names of the sweeps, or of the predictable ones only, comma-joined into buf. */
+void smem_sweep_names(char *buf, size_t len, bool predictable_only);
+
 /* The sweep of that name, or NULL. */
 const struct smem_sweep *smem_sweep_find(const char *name);
 

@@ -15,12 +15,13 @@
 
 #include "arch.h"
 #include "device_open.h"
+#include "gpu_test.h"
 #include "gpus.h"
 #include "runner.h"
 
-static struct smem_device dev;
+struct smem_device dev;
 
-static void open_device(void)
+void open_device(void)
 {
     char why[512];
 
@@ -34,8 +35,7 @@ TestSuite(optin, .init = open_device);
 
 static bool cold_mode;
 
-/* Runs the points of a request and returns the results (n of them). */
-static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
+struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
 {
     struct smem_point *p;
     struct smem_result *r;
@@ -54,7 +54,7 @@ static struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no
     return r;
 }
 
-static double metric(const struct smem_result *r, const char *name)
+double metric(const struct smem_result *r, const char *name)
 {
     for (size_t i = 0; i < r->metrics.n; i++)
         if (!strcmp(r->metrics.m[i].name, name))

@@ -73,7 +73,7 @@ Test(cli, quick_uses_a_small_fixed_count)
 {
     cr_assert_eq(PARSE("--sweep", "bank", "--quick"), 0);
     cr_assert(opts.quick);
-    cr_assert_eq(opts.min_samples, 5);
+    cr_assert_eq(opts.min_samples, 10);
 }
 
 Test(cli, help_list_version_need_nothing_else)

@@ -61,15 +61,15 @@ Test(sweeps, a_sweep_no_benchmark_names_fails_the_check)
     char why[256] = "";
 
     memcpy(sweeps, smem_sweeps, smem_n_sweeps * sizeof(*sweeps));
-    sweeps[smem_n_sweeps] = (struct smem_sweep){ "cluster", "not written yet", false };
+    sweeps[smem_n_sweeps] = (struct smem_sweep){ "warp", "not written yet", false };
     cr_assert_lt(smem_sweep_check(sweeps, smem_n_sweeps + 1, smem_benches, smem_n_benches, why, sizeof(why)), 0);
-    cr_assert(strstr(why, "\"cluster\" has no benchmark"), "%s", why);
+    cr_assert(strstr(why, "\"warp\" has no benchmark"), "%s", why);
 }
 
 Test(sweeps, membership_and_predictability_come_from_the_descriptors)
 {
     const struct smem_sweep *carveout = smem_sweep_find("carveout"), *tile = smem_sweep_find("tile");
-    const char *predictable[] = { "carveout", "dynamic", "tile" };
+    const char *predictable[] = { "carveout", "cluster", "dynamic", "staging", "tile" };
     size_t n = 0;
 
     cr_assert(smem_sweep_has(carveout, smem_bench_find("footprint")));

@@ -28,6 +28,17 @@ static const struct smem_device *model(const char *key)
     return &m->dev;
 }
 
+/* smem_run_predict with the default settings, every point done. */
+static int predict_all(const struct smem_device *d, const struct smem_point *p, size_t n, struct smem_result *res)
+{
+    struct smem_run_settings s = { .no_optin = false };
+    struct smem_run_outcome out;
+    int rc = smem_run_predict(d, p, n, &s, res, &out);
+
+    cr_assert_eq(out.done, n);
+    return rc;
+}
+
 /* The values of one axis of one benchmark in the default plan of the named sweep on dev. */
 static size_t axis_values(const char *key, const char *sweep, bool quick, const char *bench, const char *axis,
                           int64_t *out, size_t max)
@@ -92,7 +103,7 @@ Test(generations, footprint_at_full_carveout_is_limited_by_shared_memory_at_r_bl
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, &(struct smem_run_settings){ 0 }, res, &(struct smem_run_outcome){ 0 }), 0);
+        cr_assert_eq(predict_all(d, p, n, res), 0);
         for (size_t i = 0; i < n; i++) {
             if (strcmp(p[i].bench->name, "footprint"))
                 continue;
@@ -178,7 +189,7 @@ Test(generations, predict_runs_carveout_dynamic_and_tile_on_every_model)
 
         cr_assert_eq(smem_sweep_expand(&r, &p, &n, d), 0);
         res = calloc(n, sizeof(*res));
-        cr_assert_eq(smem_run_predict(d, p, n, &(struct smem_run_settings){ 0 }, res, &(struct smem_run_outcome){ 0 }), 0);
+        cr_assert_eq(predict_all(d, p, n, res), 0);
         for (size_t i = 0; i < n; i++) {
             cr_assert(res[i].status == SMEM_POINT_PREDICTED ||
                       (res[i].status == SMEM_POINT_SKIPPED && res[i].reason[0]),
@@ -239,7 +250,7 @@ Test(generations, a_benchmark_needing_newer_hardware_is_skipped_with_its_reason)
         for (size_t i = 0; i < n; i++)
             if (p[i].bench == &smem_footprint_bench)
                 p[i].bench = &needs90;
-        cr_assert_eq(smem_run_predict(d, p, n, &(struct smem_run_settings){ 0 }, res, &(struct smem_run_outcome){ 0 }), 0);
+        cr_assert_eq(predict_all(d, p, n, res), 0);
         for (size_t i = 0; i < n; i++) {
             if (p[i].bench != &needs90)
                 continue;

@@ -231,6 +231,18 @@ Test(driver_config, no_hint_no_shared_memory)
     cr_assert_eq(driver_config(512, 0, -1, 4, 4), 16 * KIB);
 }
 
+Test(driver_config, a_small_hint_without_shared_memory_keeps_the_no_hint_size)
+{
+    /* gather (256 threads, no shared memory) under 1 % and 4 %: the hint alone holds 2.3 and 9.1 KiB
+     * (steps 8 and 16), but ncu saw 32 KiB, what the launch gets with no hint: 32 x 1 KiB */
+    cr_assert_eq(driver_config(256, 0, 1, 8, 8), 32 * KIB);
+    cr_assert_eq(driver_config(256, 0, 4, 8, 8), 32 * KIB);
+    /* 50 % is above it: the hint's step, 114 KiB -> 132 */
+    cr_assert_eq(driver_config(256, 0, 50, 8, 8), 132 * KIB);
+    /* 1024 threads (n0 = 2): 8 x 1 KiB without a hint, so 1 % (2.3 KiB) takes 8 KiB */
+    cr_assert_eq(driver_config(1024, 0, 1, 2, 2), 8 * KIB);
+}
+
 Test(driver_config, no_hint_1024_threads_are_not_doubled)
 {
     /* 2 blocks of 2 + 1 KiB = 6 KiB: the 8 KiB step, not the 16 that 4 blocks would take */

@@ -1,0 +1,142 @@
+/* The cost of cluster.sync() in cycles: every thread of one cluster (one block per SM) passes
+ * barrier after barrier between the kernel's clock marks. The check: after the last barrier each
+ * block received, through its neighbour's store into its shared memory, the neighbour's rank and
+ * the number of barriers it passed. */
+#include <stdlib.h>
+
+#include "bench.h"
+#include "cluster_family.h"
+#include "cluster_sync.h"
+#include "common.h"
+#include "smem.h"
+
+#define BARRIERS 4096
+
+static const int64_t threads[] = { 32, 1024 };
+
+static const struct smem_axis cluster_sync_axes[] = {
+    SMEM_CLUSTER_SIZE_AXIS,
+    { .name = "block_threads", .unit = "threads", .help = "threads per block, every one of them at each barrier "
+      "(a multiple of 32)", .defaults = threads, .n_defaults = SMEM_ARRAY_LEN(threads), .min = 32, .max = 1024 },
+};
+
+static int cluster_sync_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                             char *why, size_t len)
+{
+    int64_t size = smem_axis_value(pt, "cluster_size"), threads = smem_axis_value(pt, "block_threads");
+    int rc = SMEM_OK;
+
+    if (threads % 32) {
+        smem_fmt(why, len, "block_threads %lld is not a whole number of warps", (long long)threads);
+        return SMEM_ESKIP;
+    }
+    if ((rc = smem_cluster_plan(size, (unsigned)threads, dev, p, why, len)))
+        return rc;
+    p->grid = (unsigned)size;   /* one cluster */
+    p->work = BARRIERS;
+    return SMEM_OK;
+}
+
+static void cluster_sync_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    double cycles = t->kernel_cycles / (double)c->plan->work;
+
+    smem_metrics_add(m, "sync_cycles", "cycles", cycles, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "sync_ns", "ns", t->clock_hz > 0 ? cycles / t->clock_hz * 1e9 : 0, 0, SMEM_LOWER_IS_BETTER);
+}
+
+#if SMEM_HAVE_CUDA
+
+struct cluster_sync_state {
+    uint32_t *out, *h_out;
+};
+
+static const void *cluster_sync_kernel(const struct smem_case *c)
+{
+    (void)c;
+    return smem_cluster_sync_fn();
+}
+
+static int cluster_sync_setup(struct smem_case *c)
+{
+    struct cluster_sync_state *s = calloc(1, sizeof(*s));
+    int rc = SMEM_OK;
+
+    if (!(c->priv = s))
+        return SMEM_ENOMEM;
+    if (!(s->h_out = malloc(c->grid * 4)))
+        return SMEM_ENOMEM;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, c->grid * 4));
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, c->grid * 4));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int cluster_sync_launch(struct smem_case *c)
+{
+    struct cluster_sync_state *s = c->priv;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(smem_cluster_sync_launch(c->plan->cluster, c->plan->block, c->plan->dyn_smem, s->out,
+                                             (int)c->plan->work, c->clk, c->stream));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static int cluster_sync_verify(struct smem_case *c)
+{
+    struct cluster_sync_state *s = c->priv;
+    const unsigned size = c->plan->cluster;
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, c->grid * 4, cudaMemcpyDeviceToHost));
+    for (unsigned b = 0; b < c->grid; b++) {
+        uint32_t from = (b % size + size - 1) % size, want = from << 24 | (uint32_t)c->plan->work;
+        if (s->h_out[b] != want) {
+            smem_fmt(c->reason, sizeof(c->reason), "block %u received 0x%08x, expected rank %u after %lld barriers "
+                     "(0x%08x)", b, s->h_out[b], from, (long long)c->plan->work, want);
+            return SMEM_EVERIFY;
+        }
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+static void cluster_sync_teardown(struct smem_case *c)
+{
+    struct cluster_sync_state *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->out);
+    free(s->h_out);
+    free(s);
+    c->priv = NULL;
+}
+
+#endif
+
+const struct smem_bench smem_cluster_sync_bench = {
+    .name = "cluster_sync",
+    .summary = "cc 9.0: the cost of cluster.sync() in cycles, one cluster of one block per SM",
+    .axes = cluster_sync_axes,
+    .n_axes = SMEM_ARRAY_LEN(cluster_sync_axes),
+    .sweeps = { "cluster" },
+    .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .kernel_file = "cluster_sync",
+    .min_cc = 90,
+    .min_cc_feature = "thread block clusters",
+    .plan = cluster_sync_plan,
+    .check_work = 4,
+    .metrics = cluster_sync_metrics,
+#if SMEM_HAVE_CUDA
+    .kernel = cluster_sync_kernel,
+    .setup = cluster_sync_setup,
+    .launch = cluster_sync_launch,
+    .verify = cluster_sync_verify,
+    .teardown = cluster_sync_teardown,
+#endif
+};

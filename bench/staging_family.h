@@ -1,0 +1,72 @@
+/* The staging family (kernels/staging.cu), shared by staging_plain, staging_cp_async and
+ * staging_bulk: moving tiles from global into shared memory, three ways, against the same run's
+ * global read bandwidth (global_read). The axes, the plan, the host reference and the GPU
+ * operations; a case's method is its plan's variant, its access width its width_bytes axis (16 for
+ * the bulk copy, which has none). */
+#ifndef SMEM_BENCH_STAGING_FAMILY_H
+#define SMEM_BENCH_STAGING_FAMILY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench.h"
+#include "staging.h"
+
+#define SMEM_STAGING_STAGES 4   /* pipeline depth when the tiles fit; fewer for large tiles */
+
+extern const int64_t smem_staging_widths[3], smem_staging_quick_widths[2];
+extern const int64_t smem_staging_tiles[8], smem_staging_quick_tiles[3];
+extern const int64_t smem_staging_mibs[1], smem_staging_quick_mibs[1];
+
+#define SMEM_STAGING_WIDTH_AXIS                                                                           \
+    { .name = "width_bytes", .unit = "bytes", .help = "bytes per thread access", .defaults = smem_staging_widths, \
+      .n_defaults = 3, .quick = smem_staging_quick_widths, .n_quick = 2, .min = 4, .max = 16,              \
+      .defaults_only = true }
+#define SMEM_STAGING_TILE_AXIS                                                                            \
+    { .name = "transfer_bytes", .unit = "bytes", .help = "tile moved per operation (a multiple of 16), up to " \
+      "the opt-in maximum", .defaults = smem_staging_tiles, .n_defaults = 8, .quick = smem_staging_quick_tiles, \
+      .n_quick = 3, .min = 16, .max = 228 * 1024, .from_device = true }
+#define SMEM_STAGING_MIB_AXIS                                                                             \
+    { .name = "mib", .unit = "MiB", .help = "data staged per launch (at least one tile per block)",        \
+      .defaults = smem_staging_mibs, .n_defaults = 1, .quick = smem_staging_quick_mibs, .n_quick = 1,     \
+      .min = 1, .max = 16384 }
+
+/* pct_of_read: GB/s as a percentage of global_read's on the same data. */
+extern const struct smem_baseline smem_vs_read;
+
+/* Tiles in flight per block for method at tile_bytes on dev: 1 for plain loads (synchronous),
+ * else SMEM_STAGING_STAGES or as many as the opt-in ceiling holds (0: not even one). */
+int smem_staging_stages(int method, int64_t tile_bytes, const struct smem_device *dev);
+
+/* The largest tile every method can stage on dev: the opt-in ceiling less the bulk kernel's barriers,
+ * rounded down to 16 bytes. */
+int64_t smem_staging_max_tile(const struct smem_device *dev);
+
+/* The plan of a staging point of method: the pipeline's allocation, a full wave. */
+int smem_staging_plan(const struct smem_point *pt, int method, const struct smem_device *dev, struct smem_plan *p,
+                      char *why, size_t why_len);
+
+/* transfer_bytes on dev: 1 KiB, 2 KiB ... and the largest tile (under quick, the quick tiles that fit). */
+size_t smem_staging_device_defaults(const struct smem_device *dev, const char *axis, bool quick,
+                                    int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
+                                    int64_t *out, size_t max);
+
+/* What each thread of the kernel hashes (out[b * block + t]) for grid blocks of block threads that
+ * consume tiles_per_block tiles of tile_words words each from in (tile k of block b is b + k * grid). */
+void smem_staging_ref(const uint32_t *in, uint32_t tile_words, uint32_t tiles_per_block, unsigned grid,
+                      unsigned block, uint32_t *out);
+
+/* GB/s staged, and the pipeline depth. */
+void smem_staging_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
+
+#if SMEM_HAVE_CUDA
+/* The family's GPU operations. */
+const void *smem_staging_kernel(const struct smem_case *c);
+int smem_staging_setup(struct smem_case *c);
+int smem_staging_run(struct smem_case *c);
+int smem_staging_verify(struct smem_case *c);
+void smem_staging_teardown(struct smem_case *c);
+#endif
+
+#endif

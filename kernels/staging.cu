@@ -1,0 +1,205 @@
+/* Global -> shared staging, three ways, one pipeline. Block b consumes its tiles in order; with S
+ * stages, the copy of tile k + S - 1 is issued before tile k is waited for, so S - 1 copies are in
+ * flight while a tile is consumed. Plain loads and stores are synchronous, so that method runs one
+ * stage. Consuming a tile reads every word of it from shared memory (thread t: words t, t + 256,
+ * ...) into a hash the host reproduces: a word missing, wrong or out of place changes it.
+ * Barriers: cp.async needs wait_group and then __syncthreads (each thread waits only for its own
+ * copies); the bulk copy's mbarrier completes when all its bytes have landed, which every waiting
+ * thread observes; in both, the __syncthreads after consuming a slot frees it for the next copy,
+ * and before a bulk copy overwrites a slot that the generic proxy has read, fence.proxy.async
+ * orders those reads before the async proxy's writes. */
+#include <cstdint>
+
+#include "clock.cuh"
+#include "staging.h"
+
+template <int W> struct vec;
+template <> struct vec<4> { typedef uint32_t t; };
+template <> struct vec<8> { typedef uint2 t; };
+template <> struct vec<16> { typedef uint4 t; };
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define STAGING_CP_ASYNC 1
+#else
+#define STAGING_CP_ASYNC 0
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define STAGING_BULK 1
+#else
+#define STAGING_BULK 0
+#endif
+
+#if STAGING_CP_ASYNC
+/* 16-byte copies bypass L1 (.cg, the only size it takes); 4 and 8 can only use .ca */
+template <int W> __device__ __forceinline__ void cp_async(uint32_t dst, const char *src)
+{
+    if constexpr (W == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(W) : "memory");
+}
+
+/* wait_group takes an immediate: at most `pending` of this thread's groups may still be in flight */
+__device__ __forceinline__ void cp_async_wait(int pending)
+{
+    switch (pending) {
+    case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
+    case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
+    case 2: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
+    case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
+    case 4: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
+    case 5: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
+    case 6: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
+    default: asm volatile("cp.async.wait_group 7;" ::: "memory"); break;
+    }
+}
+#endif
+
+#if STAGING_BULK
+__device__ __forceinline__ void bulk_copy(uint32_t dst, const char *src, uint32_t bytes, uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
+}
+
+__device__ __forceinline__ void bulk_wait(uint32_t bar, uint32_t parity)
+{
+    uint32_t done;
+
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    } while (!done);
+}
+#endif
+
+template <int METHOD, int W>
+__global__ void __launch_bounds__(SMEM_STAGING_BLOCK)
+staging_kernel(const uint32_t *in, uint32_t tile_bytes, uint32_t tiles_per_block, int stages, uint32_t *out,
+               smem_clock *clk)
+{
+    extern __shared__ __align__(128) uint32_t slots[];
+    const uint32_t words = tile_bytes / 4;
+    const char *src = (const char *)in + (size_t)blockIdx.x * tile_bytes;
+    const size_t step = (size_t)gridDim.x * tile_bytes;   /* from one of the block's tiles to the next */
+    uint32_t h = 0;
+
+    smem_clock_mark(clk, false);
+    if constexpr (METHOD == SMEM_STAGING_PLAIN) {
+        typedef typename vec<W>::t v;
+        (void)stages;
+        for (uint32_t k = 0; k < tiles_per_block; k++) {
+            const char *s = src + k * step;
+            for (uint32_t off = threadIdx.x * W; off < tile_bytes; off += blockDim.x * W)
+                *(v *)((char *)slots + off) = *(const v *)(s + off);
+            __syncthreads();
+            for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+                h = smem_staging_fold(h, slots[i]);
+            __syncthreads();
+        }
+    } else if constexpr (METHOD == SMEM_STAGING_CP_ASYNC) {
+#if STAGING_CP_ASYNC
+        const uint32_t base = (uint32_t)__cvta_generic_to_shared(slots);
+        auto issue = [&](uint32_t k) {
+            const char *s = src + k * step;
+            uint32_t d = base + (k % stages) * tile_bytes;
+            for (uint32_t off = threadIdx.x * W; off < tile_bytes; off += blockDim.x * W)
+                cp_async<W>(d + off, s + off);
+        };
+        /* one commit group per tile, empty ones included, so group k always holds tile k */
+        for (int k = 0; k < stages - 1; k++) {
+            if ((uint32_t)k < tiles_per_block)
+                issue((uint32_t)k);
+            asm volatile("cp.async.commit_group;" ::: "memory");
+        }
+        for (uint32_t k = 0; k < tiles_per_block; k++) {
+            if (k + stages - 1 < tiles_per_block)
+                issue(k + stages - 1);
+            asm volatile("cp.async.commit_group;" ::: "memory");
+            cp_async_wait(stages - 1);
+            __syncthreads();
+            const uint32_t *t = slots + (k % stages) * words;
+            for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+                h = smem_staging_fold(h, t[i]);
+            __syncthreads();
+        }
+#else
+        (void)src, (void)step, (void)stages, (void)tiles_per_block;
+        h = SMEM_NOT_BUILT_MARK;
+#endif
+    } else {
+#if STAGING_BULK
+        __shared__ __align__(8) uint64_t bar[SMEM_STAGING_MAX_STAGES];
+        const uint32_t base = (uint32_t)__cvta_generic_to_shared(slots);
+        const uint32_t bar0 = (uint32_t)__cvta_generic_to_shared(bar);
+        auto issue = [&](uint32_t k) {
+            bulk_copy(base + (k % stages) * tile_bytes, src + k * step, tile_bytes, bar0 + 8 * (k % stages));
+        };
+        if (threadIdx.x == 0) {
+            for (int s = 0; s < stages; s++)
+                asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar0 + 8 * s) : "memory");
+            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+            for (int k = 0; k < stages - 1 && (uint32_t)k < tiles_per_block; k++)
+                issue((uint32_t)k);
+        }
+        __syncthreads();
+        for (uint32_t k = 0; k < tiles_per_block; k++) {
+            if (threadIdx.x == 0 && k + stages - 1 < tiles_per_block) {
+                asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                issue(k + stages - 1);
+            }
+            /* the slot's barrier completes once per use: use k / stages has parity (k / stages) & 1 */
+            bulk_wait(bar0 + 8 * (k % stages), (k / stages) & 1);
+            const uint32_t *t = slots + (k % stages) * words;
+            for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
+                h = smem_staging_fold(h, t[i]);
+            __syncthreads();
+        }
+#else
+        (void)src, (void)step, (void)stages, (void)tiles_per_block;
+        h = SMEM_NOT_BUILT_MARK;
+#endif
+    }
+    smem_clock_mark(clk, true);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = h;
+}
+
+typedef void (*staging_fn_t)(const uint32_t *, uint32_t, uint32_t, int, uint32_t *, smem_clock *);
+
+static staging_fn_t pick(int method, int width)
+{
+#define WIDTHS(M)                                       \
+    switch (width) {                                    \
+    case 4: return staging_kernel<M, 4>;                \
+    case 8: return staging_kernel<M, 8>;                \
+    case 16: return staging_kernel<M, 16>;              \
+    }                                                   \
+    return nullptr;
+    switch (method) {
+    case SMEM_STAGING_PLAIN: WIDTHS(SMEM_STAGING_PLAIN)
+    case SMEM_STAGING_CP_ASYNC: WIDTHS(SMEM_STAGING_CP_ASYNC)
+    case SMEM_STAGING_BULK:
+        return width == 16 ? staging_kernel<SMEM_STAGING_BULK, 16> : nullptr;
+    }
+#undef WIDTHS
+    return nullptr;
+}
+
+extern "C" const void *smem_staging_fn(int method, int width)
+{
+    return (const void *)pick(method, width);
+}
+
+extern "C" int smem_staging_launch(int method, int width, unsigned grid, size_t dyn_bytes, const uint32_t *in,
+                                   uint32_t tile_bytes, uint32_t tiles_per_block, int stages, uint32_t *out,
+                                   smem_clock *clk, void *stream)
+{
+    staging_fn_t k = pick(method, width);
+
+    if (!k || stages < 1 || stages > SMEM_STAGING_MAX_STAGES || tile_bytes % 16)
+        return (int)cudaErrorInvalidValue;
+    k<<<grid, SMEM_STAGING_BLOCK, dyn_bytes, (cudaStream_t)stream>>>(in, tile_bytes, tiles_per_block, stages, out, clk);
+    return (int)cudaGetLastError();
+}
