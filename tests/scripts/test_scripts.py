@@ -6,6 +6,7 @@ import copy
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
