@@ -13,8 +13,9 @@
 
 #define SMEM_STAGING_BLOCK 256
 #define SMEM_STAGING_MAX_STAGES 8
-/* static shared memory of the bulk kernel: one 8-byte mbarrier per stage */
-#define SMEM_STAGING_BULK_STATIC (8 * SMEM_STAGING_MAX_STAGES)
+/* static shared memory of the bulk kernel: one 8-byte mbarrier per stage, 64 bytes, which ptxas pads
+ * to the 128-byte alignment of the dynamic tiles after them (ptxas -v: 128 bytes smem, sm_90) */
+#define SMEM_STAGING_BULK_STATIC 128
 
 enum smem_staging_method {
     SMEM_STAGING_PLAIN = 0,     /* ld.global + st.shared by every thread, one tile at a time */

@@ -759,6 +759,7 @@ def fig_staging(plt, series):
                 ax.annotate(f"{reach / 1024:g}K", (reach, y[x.index(reach)]), textcoords="offset points",
                             xytext=(0, 7), ha="center", fontsize=7, color=style["color"])
         ax.axhline(90, color="red", linestyle="--", linewidth=1)
+        ax.margins(y=0.12)   # room for the labels above the curves
         ax.set_xscale("log", base=2)
         ax.set_xticks(sorted(sizes), [f"{v / 1024:g}K" for v in sorted(sizes)], rotation=45)
         ax.xaxis.set_minor_formatter(NullFormatter())

@@ -14,9 +14,12 @@
 #      every cluster point and every cp.async.bulk point skipped ("needs compute capability 9.0 code ...
 #      compiled from compute_80 PTX"), the plain and cp.async points verified
 #      (HOPPER_NO_PTX=1 leaves this step out)
-#   5. the plots (OUTDIR/plots/cluster.png, staging.png), the HTML report (OUTDIR/report/index.html) and
-#      the summary table (OUTDIR/summary.txt): the measured figures beside the published H800 anchors,
-#      then one verdict per claim of the issue
+#   5. the plots (OUTDIR/plots/cluster.png, staging.png), the HTML report (OUTDIR/reports/index.html),
+#      both skipped where this Python has no matplotlib (PYTHON=... picks another), and the summary
+#      table (OUTDIR/summary.txt): the measured figures beside the published H800 anchors, then one
+#      verdict per claim of the issue
+# HOPPER_STEPS picks steps (default "1 2 3 4 5"), to split the work over several calls into the same
+# OUTDIR on the same day (step 5 reads step 2's files): HOPPER_STEPS="1 2" ..., then "3", then "4 5".
 # Logs of every step are in OUTDIR. Exit status: 0 every step passed, 1 a step failed, 77 no cc 9.0 GPU.
 # On an offline host, first: source .devdeps/env.sh (see the README).
 set -uo pipefail
@@ -36,8 +39,11 @@ step() {   # step PASS|FAIL|SKIP NAME TEXT
   return 0
 }
 : >"$out/steps.txt"
+steps=" ${HOPPER_STEPS:-1 2 3 4 5} "
+want() { [[ $steps == *" $1 "* ]]; }
+py=${PYTHON:-python3}   # the summary needs the standard library only; plots and report need matplotlib
 points() {   # points FILE: how many points the result file holds
-  python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$1" 2>/dev/null || echo 0
+  "$py" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["results"]))' "$1" 2>/dev/null || echo 0
 }
 
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,pci.bus_id,driver_version,compute_cap,clocks.sm,clocks.max.sm --format=csv \
@@ -51,7 +57,9 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z ' 'a
 day=$(date -u +%Y%m%d)
 
 echo "== 1. GPU tests of the Hopper benchmarks"
-if [ -x "$build/tests/test_gpu" ]; then
+if ! want 1; then
+  step SKIP tests "not in HOPPER_STEPS"
+elif [ -x "$build/tests/test_gpu" ]; then
   "$build/tests/test_gpu" --filter 'hopper/*' --verbose >"$out/test_gpu.log" 2>&1
   rc=$?
   tail -1 "$out/test_gpu.log"
@@ -65,7 +73,9 @@ else
 fi
 
 echo "== 2. the cluster and staging sweeps"
+want 2 || step SKIP sweeps "not in HOPPER_STEPS"
 for s in cluster staging; do
+  want 2 || continue
   f=$out/${gpu}_${day}_$s.json
   start=$(date +%s)
   "$exe" --sweep "$s" --require-gpu --force -o "$f" >"$out/$s.txt" 2>"$out/$s.log"
@@ -80,6 +90,10 @@ done
 echo "== 3. compute-sanitizer memcheck and racecheck (--check)"
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for tool in memcheck racecheck; do
+  if ! want 3; then
+    step SKIP "$tool" "not in HOPPER_STEPS"
+    continue
+  fi
   if [ ! -x "$san" ]; then
     step FAIL "$tool" "compute-sanitizer not found"
     continue
@@ -97,15 +111,15 @@ for tool in memcheck racecheck; do
 done
 
 echo "== 4. a PTX-only build (compute_80, JIT-compiled on this device)"
-if [ -n "${HOPPER_NO_PTX:-}" ]; then
-  step SKIP ptx "HOPPER_NO_PTX is set"
+if [ -n "${HOPPER_NO_PTX:-}" ] || ! want 4; then
+  step SKIP ptx "HOPPER_NO_PTX is set or 4 is not in HOPPER_STEPS"
 elif (meson setup "$out/build-ptx80" "$root" -Dbuildtype=release -Dgpu_arch=compute_80 >"$out/ptx_build.log" 2>&1 ||
       meson setup --reconfigure "$out/build-ptx80" "$root" >>"$out/ptx_build.log" 2>&1) &&
      ninja -C "$out/build-ptx80" smembench >>"$out/ptx_build.log" 2>&1; then
   "$out/build-ptx80/smembench" --sweep cluster,staging --quick --require-gpu --force -q \
     -o "$out/ptx80.json" >"$out/ptx80.log" 2>&1
   rc=$?
-  python3 - "$out/ptx80.json" <<'PY' >>"$out/ptx80.log" 2>&1
+  "$py" - "$out/ptx80.json" <<'PY' >>"$out/ptx80.log" 2>&1
 # -Dgpu_arch=compute_80 carries PTX only, which the driver JIT-compiles for cc 9.0: the kernels' cc 9.0
 # code is not in it. Cluster and bulk points must be skipped with that reason; plain and cp.async
 # (cc 8.0) points must run and verify.
@@ -140,12 +154,21 @@ fi
 echo "== 5. plots and summary"
 cf=$out/${gpu}_${day}_cluster.json
 sf=$out/${gpu}_${day}_staging.json
-if [ -f "$cf" ] && [ -f "$sf" ]; then
-  python3 "$root/scripts/plot.py" "$cf" "$sf" -o "$out/plots" >"$out/plots.log" 2>&1 ||
-    step FAIL plots "see $out/plots.log"
-  python3 "$root/scripts/report.py" "$cf" "$sf" -o "$out/report" >"$out/report.log" 2>&1 ||
-    step FAIL report "see $out/report.log"
-  python3 "$root/tests/scripts/hopper_summary.py" "$cf" "$sf" >"$out/summary.txt" 2>&1
+if ! want 5; then
+  step SKIP summary "not in HOPPER_STEPS"
+elif [ -f "$cf" ] && [ -f "$sf" ]; then
+  for tool in plot report; do
+    "$py" "$root/scripts/$tool.py" "$cf" "$sf" -o "$out/${tool}s" >"$out/$tool.log" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+      step PASS "$tool" "$out/${tool}s"
+    elif [ $rc -eq 3 ]; then   # a Python module is missing here: make them where matplotlib is
+      step SKIP "$tool" "$(tail -1 "$out/$tool.log"); later: python3 scripts/$tool.py $(basename "$cf") $(basename "$sf") -o DIR"
+    else
+      step FAIL "$tool" "exit $rc, see $out/$tool.log"
+    fi
+  done
+  "$py" "$root/tests/scripts/hopper_summary.py" "$cf" "$sf" >"$out/summary.txt" 2>&1
   rc=$?
   cat "$out/summary.txt"
   if [ $rc -eq 0 ]; then

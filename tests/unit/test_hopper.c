@@ -258,17 +258,17 @@ Test(staging_plan, rejects_what_cannot_be_moved)
 Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_four_deep)
 {
     const struct smem_device *h100 = &smem_gpu_find("h100")->dev;
-    const int64_t cp8k[] = { 16, 8192, 256 }, bulk_max[] = { 232384, 256 };
+    const int64_t cp8k[] = { 16, 8192, 256 }, bulk_max[] = { 232320, 256 };
     struct smem_plan p;
     char why[256];
 
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_PLAIN, 8192, h100), 1, "plain loads are synchronous");
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 4);
-    /* 227 KiB / 100 KiB = 2; the bulk kernel's 64 bytes of barriers leave 232384 for one largest tile */
+    /* 227 KiB / 100 KiB = 2; the bulk kernel's barriers (128 bytes, padded) leave 232320 for the largest */
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 100 * 1024, h100), 2);
-    cr_assert_eq(smem_staging_max_tile(h100), 232384);
-    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232384, h100), 1);
-    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232400, h100), 0);
+    cr_assert_eq(smem_staging_max_tile(h100), 232320);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232320, h100), 1);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232336, h100), 0);
     cr_assert_eq(plan("staging_cp_async", cp8k, h100, &p, why), SMEM_OK, "%s", why);
     cr_assert_eq(p.dyn_smem, 4 * 8192);
     cr_assert_eq(p.grid, 0, "a full wave");
@@ -289,9 +289,9 @@ Test(staging_plan, default_tiles_run_from_1k_to_the_device_maximum)
     cr_assert_eq(n, 9, "1, 2, 4 ... 128 KiB and the largest");
     cr_assert_eq(v[0], 1024);
     cr_assert_eq(v[7], 128 * 1024);
-    cr_assert_eq(v[8], 232384);
+    cr_assert_eq(v[8], 232320);
     n = b->device_defaults(&smem_gpu_find("t4")->dev, "transfer_bytes", false, NULL, v, 32);
-    cr_assert_eq(v[n - 1], 64 * 1024 - 64, "the T4's 64 KiB less the barriers");
+    cr_assert_eq(v[n - 1], 64 * 1024 - 128, "the T4's 64 KiB less the barriers");
     /* under --quick the quick tiles that fit: 64 KiB does not on the T4 */
     n = b->device_defaults(&smem_gpu_find("t4")->dev, "transfer_bytes", true, NULL, v, 32);
     cr_assert_eq(n, 2);
