@@ -926,6 +926,29 @@ def a_200_mb_file_is_read_compared_and_exported_in_seconds():
         assert wall < 120, (label, wall)
 
 
+@test
+def the_gpu_gate_test_passes_on_the_committed_h200_quick_runs():
+    """tests/scripts/test_gate_gpu.py with a stand-in for smembench that hands out the six quick runs
+    of the H200 session (results/gate/) in turn: the issue's cases on real quick runs, and the GPU
+    test's own logic checked where there is no GPU."""
+    runs = sorted(glob.glob(os.path.join(ROOT, "results", "gate", "*_quick_run[1-6].json")))
+    assert len(runs) == 6, runs
+    d = os.path.join(TMP, "gpu_standin")
+    os.makedirs(d)
+    exe = os.path.join(d, "smembench")
+    with open(exe, "w") as f:
+        f.write("#!/bin/bash\n"
+                'out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done\n'
+                f'n=$(ls {d}/*.count 2>/dev/null | wc -l); touch "{d}/$n.count"\n'
+                f'runs=({" ".join(runs)})\n'
+                'cp "${runs[$n]}" "$out"\n')
+    os.chmod(exe, 0o755)
+    p = subprocess.run([sys.executable, os.path.join(HERE, "test_gate_gpu.py"), exe, os.path.join(d, "out")],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0 and "1..9" in p.stdout and "not ok" not in p.stdout, p.stdout[-3000:] + p.stderr[-2000:]
+    assert p.stdout.count("0 slower, 0 faster") >= 3, p.stdout
+
+
 # --- the workflow -------------------------------------------------------------------------------
 
 def find_actionlint():
