@@ -14,10 +14,12 @@ how large a change it can tell from chance:
   noise s   the point's robust spread in each file, 1.4826 x MAD / median of its raw samples (the
             file's time_ns.stats.robust_spread where it has one; the stopping rule of the
             measurement uses the same definition); s is the larger of the two files'
-  drift d   max(--drift, 3 s): how far a point may move between two separate runs of one build
-            although nothing changed. Two full bank+bandwidth runs on an H200 moved by up to 1.1 %
+  drift d   max(--drift, --drift-ns / median, 3 s): how far a point may move between two
+            separate runs of one build although nothing changed. Two full bank+bandwidth runs on an H200 moved by up to 1.1 %
             on points of 0.03-0.5 % noise; in quick runs short kernels moved by about their own
-            noise or more (uninit 12.5 % at 13.9 % noise, the 64 MiB copy 5.6 % at 4.5 %)
+            noise or more (uninit 12.5 % at 13.9 % noise, the 64 MiB copy 5.6 % at 4.5 %); two
+            batched --sweep all runs moved the 13 us uninit kernels by 410-440 ns (3 %) at
+            0.1-0.4 % noise: a fixed part per launch, hence --drift-ns
   error e   1.2533 x sqrt(s_base^2 / n_base + s_new^2 / n_new): the standard error of the
             difference of two medians of n_base and n_new samples
   z         the one-sided normal quantile of --alpha (2.33 at 0.01)
@@ -28,7 +30,9 @@ Each point is then one of:
   same            |change| < --threshold, and the point could have seen a change of the threshold:
                   d + z e <= --threshold
   uncertain       neither, with the reason: "noise X % > Y %" when the point's noise is above the
-                  largest noise Y at which its sample counts judge a change of the threshold, or
+                  largest noise Y at which its sample counts judge a change of the threshold,
+                  "too short: N ns of run-to-run drift is X % of T us" when --drift-ns alone is
+                  past the threshold, or
                   "not confirmed (p P)" when the samples do not bear the change out, or
                   "every sample throttled" (time_ns.throttled.used: the SM clock was low
                   throughout). Uncertain points are listed; they do not fail the gate
@@ -141,11 +145,17 @@ def judge(b, n, opt):
     t, alpha = opt.threshold / 100, opt.alpha
     z = float(stats.norm.ppf(1 - alpha))
     s = max(sb, sn)
-    drift = max(opt.drift / 100, DRIFT_PER_NOISE * s)
+    # the least drift: a share of the time, or for a short kernel the fixed part of a launch
+    floor = max(opt.drift / 100, opt.drift_ns / mb)
+    drift = max(floor, DRIFT_PER_NOISE * s)
     se = MEDIAN_SE * math.sqrt(sb * sb / len(xb) + sn * sn / len(xn))
-    limit = noise_limit(t, opt.drift / 100, z, len(xb), len(xn))
+    limit = noise_limit(t, floor, z, len(xb), len(xn))
     out["limit"] = limit
-    noisy = f"noise {100 * s:.2f} % > {100 * limit:.2f} %"
+    if floor >= t:
+        noisy = (f"too short: {opt.drift_ns:g} ns of run-to-run drift is {100 * floor:.1f} % of "
+                 f"{mb / 1e3:.1f} us")
+    else:
+        noisy = f"noise {100 * s:.2f} % > {100 * limit:.2f} %"
     if abs(change) >= t:
         if change > 0:
             p = stats.mannwhitneyu(xn, xb * (1 + drift), alternative="greater").pvalue
@@ -235,7 +245,7 @@ def compare(base, new, threshold, alpha, drift=1.0):
     class Opt:
         pass
     opt = Opt()
-    opt.threshold, opt.alpha, opt.drift = 100 * threshold, alpha, drift
+    opt.threshold, opt.alpha, opt.drift, opt.drift_ns = 100 * threshold, alpha, drift, 500.0
     try:
         points = compare_points(base, new, opt)
     except Usage as e:              # a point listed twice: the caller reports unusable files
@@ -461,8 +471,8 @@ def gate_report(base_path, new_path, base, new, opt):
 
     out += header([base_path, new_path], [base, new], False)
     out.append(f"times: median per launch in microseconds; change: new / base - 1; noise: robust spread "
-               f"(1.4826 MAD / median) base / new; threshold {opt.threshold:g} %, drift {opt.drift:g} %, "
-               f"alpha {opt.alpha:g}")
+               f"(1.4826 MAD / median) base / new; threshold {opt.threshold:g} %, drift {opt.drift:g} % or "
+               f"{opt.drift_ns:g} ns, alpha {opt.alpha:g}")
     out.append("")
     out += table(POINT_HEADERS, [point_row(r) for r in rows], (1, 2, 3, 4), False)
     if allowed_note:
@@ -648,6 +658,8 @@ def parse_args(argv):
                     help="smallest change of a median time that counts, in percent (2)")
     ap.add_argument("--drift", type=float, default=1.0, metavar="PCT",
                     help="least run-to-run drift allowed to any point, in percent (1); a point's own is 3x its noise")
+    ap.add_argument("--drift-ns", type=float, default=500.0, metavar="NS",
+                    help="least run-to-run drift of one launch, in nanoseconds (500): what short kernels move by")
     ap.add_argument("--alpha", type=float, default=0.01, help="significance level of the U test (0.01)")
     ap.add_argument("--allow", type=allow_list, default=[], metavar="KIND,...",
                     help=f"findings that do not fail the gate: {','.join(ALLOW_KINDS)} or all")
@@ -658,8 +670,8 @@ def parse_args(argv):
                     help="one file's measured figures beside the published ones of its generation")
     a = ap.parse_args(argv)
     for name, v, lo, hi in (("--threshold", a.threshold, 0, 1000), ("--drift", a.drift, 0, 1000),
-                            ("--alpha", a.alpha, 0, 1)):
-        if not (lo < v < hi) and not (name == "--drift" and v == 0):
+                            ("--drift-ns", a.drift_ns, 0, 1e9), ("--alpha", a.alpha, 0, 1)):
+        if not (lo < v < hi) and not (name.startswith("--drift") and v == 0):
             raise Usage(f"invalid value {v:g} for {name}; expected more than {lo:g} and less than {hi:g}")
     if a.published and a.new:
         raise Usage("--published takes one file; see compare.py --help")

@@ -136,7 +136,7 @@ def _not_results(path):
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     return not isinstance(doc, dict) or "schema" not in doc
 
@@ -873,7 +873,7 @@ def save(plt, fig, outdir, name):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = smem_results.Parser(prog="plot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
     try:

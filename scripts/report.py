@@ -355,7 +355,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = smem_results.Parser(prog="report.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")

@@ -6,9 +6,11 @@ checks below), so the plotting, comparison and export scripts never meet a malfo
 The raw sample arrays, nearly all of a big file, are checked by type in one pass instead of by the
 schema validator (which took minutes on a 200 MB file); everything else goes through the schema.
 """
+import argparse
 import json
 import math
 import os
+import sys
 import statistics
 
 try:
@@ -151,6 +153,15 @@ def _finite_float(text, path):
     if not math.isfinite(v):
         raise ResultError(f"{path}: {text[:40]} is too large for a JSON number of the format")
     return v
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line on stderr, "smembench: PROG: problem; see PROG --help",
+    and exit 2, as every smembench command's are."""
+
+    def error(self, message):
+        print(f"smembench: {self.prog}: {message}; see {self.prog} --help", file=sys.stderr)
+        sys.exit(2)
 
 
 def parse(text, path="<input>"):

@@ -53,6 +53,11 @@ def verdicts(text):
     return rows
 
 
+def judged(rows):
+    """The points timed in both files (skipped or failed points are not the rule's to judge)."""
+    return {k: x for k, x in rows.items() if x.split()[0] in ("slower", "faster", "same", "uncertain")}
+
+
 def scale(r, factor):
     t = r["time_ns"]
     t["raw"] = [round(v * factor) for v in t["raw"]]
@@ -92,7 +97,7 @@ def main():
     for i in range(3):
         a, b = runs[2 * i], runs[2 * i + 1]
         rc, text, err = compare(out, f"pair{i + 1}", a, b)
-        v = verdicts(text)
+        v = judged(verdicts(text))
         moved = {k: x for k, x in v.items() if x in ("slower", "faster")}
         unsure = {k: x for k, x in v.items() if x.startswith("uncertain")}
         summary = [x for x in text.split("\n") if "points compared" in x]
@@ -109,11 +114,13 @@ def main():
             if r["bench"] == bench:
                 scale(r, 1.05)
         rc, text, _ = compare(out, f"slow_{bench}", runs[0], save(doc, os.path.join(out, f"slow_{bench}.json")))
-        v = verdicts(text)
+        v = judged(verdicts(text))
         mine = {k: x for k, x in v.items() if k.startswith(bench + "/")}
         others = {k: x for k, x in v.items() if not k.startswith(bench + "/") and x in ("slower", "faster")}
         slower = sum(1 for x in mine.values() if x == "slower")
         noisy = {k: x for k, x in mine.items() if x != "slower"}
+        if not mine:          # a benchmark whose every point was skipped on this GPU
+            continue
         ok = rc == 1 and slower > 0 and not others and all(x.startswith("uncertain (noise") for x in noisy.values())
         lines.append(f"{bench} x1.05: {slower} of {len(mine)} slower, exit {rc}" +
                      (f"; not slower: {noisy}" if noisy else "") + (f"; others moved: {others}" if others else ""))
