@@ -364,9 +364,9 @@ def fig_carveout(plt, series):
             ax.plot(x, meas, "x", color=s.color, markersize=8)
         if len(series) == 1:
             for r in fp:
-                e, y = occ(r, "effective_carveout"), occ(r, "measured")
-                if e is not None and y is not None:
-                    ax.annotate(f"{e}%", (param(r, "carveout_pct"), y), textcoords="offset points", xytext=(0, 6),
+                e, y, c = occ(r, "effective_carveout"), occ(r, "measured"), param(r, "carveout_pct")
+                if e is not None and y is not None and c is not None:
+                    ax.annotate(f"{e}%", (c, y), textcoords="offset points", xytext=(0, 6),
                                 ha="center", fontsize=7, color=s.color)
     ax.set_ylabel("footprint kernel:\nblocks per SM")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.12)

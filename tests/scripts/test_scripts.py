@@ -7,7 +7,6 @@ import re
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
