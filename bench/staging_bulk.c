@@ -1,6 +1,6 @@
 /* Global -> shared staging with the copy engine (cc 9.0): one thread issues one
  * cp.async.bulk.shared::cluster.global per tile, whose bytes complete an mbarrier's transaction count
- * (arrive.expect_tx, try_wait.parity), up to four tiles in flight. No per-thread width: the whole tile
+ * (arrive.expect_tx, try_wait.parity), up to eight tiles in flight. No per-thread width: the whole tile
  * is one instruction, so the transfer size is the one knob. */
 #include "bench.h"
 #include "smem.h"
@@ -20,7 +20,7 @@ static int staging_bulk_plan(const struct smem_point *pt, const struct smem_devi
 const struct smem_bench smem_staging_bulk_bench = {
     .name = "staging_bulk",
     .summary = "global -> shared by cp.async.bulk completing on an mbarrier (cc 9.0), one instruction per tile, "
-               "four in flight: GB/s against the measured global read bandwidth",
+               "up to eight in flight: GB/s against the measured global read bandwidth",
     .axes = staging_bulk_axes,
     .n_axes = SMEM_ARRAY_LEN(staging_bulk_axes),
     .sweeps = { "staging" },

@@ -1,5 +1,5 @@
 /* Global -> shared staging with cp.async (cc 8.0): each thread issues 4-, 8- or 16-byte asynchronous
- * copies (.cg at 16 bytes, bypassing L1; .ca below), one commit group per tile, up to four tiles in
+ * copies (.cg at 16 bytes, bypassing L1; .ca below), one commit group per tile, up to eight tiles in
  * flight, cp.async.wait_group before the block consumes the oldest. */
 #include "bench.h"
 #include "smem.h"
@@ -19,7 +19,7 @@ static int staging_cp_async_plan(const struct smem_point *pt, const struct smem_
 
 const struct smem_bench smem_staging_cp_async_bench = {
     .name = "staging_cp_async",
-    .summary = "global -> shared by cp.async of 4/8/16 bytes (cc 8.0), four tiles in flight, commit and wait "
+    .summary = "global -> shared by cp.async of 4/8/16 bytes (cc 8.0), up to eight tiles in flight, commit and wait "
                "groups: GB/s against the measured global read bandwidth",
     .axes = staging_cp_async_axes,
     .n_axes = SMEM_ARRAY_LEN(staging_cp_async_axes),

@@ -1,6 +1,6 @@
 /* Global -> shared staging, the family's shared part: tiles of 1 KiB up to the opt-in ceiling move
  * from global into shared memory (plain loads and stores, cp.async, or one cp.async.bulk per tile on
- * an mbarrier, by descriptor), four tiles in flight per block where they fit. A full wave of blocks
+ * an mbarrier, by descriptor), up to eight tiles in flight per block where they fit. A full wave of blocks
  * loops over 256 MiB (several times any L2), each block over the same number of tiles, and every
  * word that landed in shared memory enters a per-thread hash the host reproduces. The figure is
  * held against the same run's global read bandwidth (pct_of_read, from global_read): the smallest

@@ -255,7 +255,7 @@ Test(staging_plan, rejects_what_cannot_be_moved)
     cr_assert(strstr(why, "opt-in ceiling of 232448 bytes"), "%s", why);
 }
 
-Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_four_deep)
+Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_eight_deep)
 {
     const struct smem_device *h100 = &smem_gpu_find("h100")->dev;
     const int64_t cp8k[] = { 16, 8192, 256 }, bulk_max[] = { 232320, 256 };
@@ -263,14 +263,16 @@ Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_four_deep)
     char why[256];
 
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_PLAIN, 8192, h100), 1, "plain loads are synchronous");
-    cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 4);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 8);
+    /* 227 KiB / 32 KiB = 7: a 32 KiB tile keeps one block per SM with six copies in flight */
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 32 * 1024, h100), 7);
     /* 227 KiB / 100 KiB = 2; the bulk kernel's barriers (128 bytes, padded) leave 232320 for the largest */
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 100 * 1024, h100), 2);
     cr_assert_eq(smem_staging_max_tile(h100), 232320);
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232320, h100), 1);
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232336, h100), 0);
     cr_assert_eq(plan("staging_cp_async", cp8k, h100, &p, why), SMEM_OK, "%s", why);
-    cr_assert_eq(p.dyn_smem, 4 * 8192);
+    cr_assert_eq(p.dyn_smem, 8 * 8192);
     cr_assert_eq(p.grid, 0, "a full wave");
     cr_assert_eq(p.work, 256 << 20, "the bytes asked for");
     cr_assert_eq(plan("staging_bulk", bulk_max, h100, &p, why), SMEM_OK, "%s", why);
