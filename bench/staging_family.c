@@ -1,6 +1,7 @@
 /* Global -> shared staging, the family's shared part: tiles of 1 KiB up to the opt-in ceiling move
  * from global into shared memory (plain loads and stores, cp.async, or one cp.async.bulk per tile on
- * an mbarrier, by descriptor), up to eight tiles in flight per block where they fit. A full wave of blocks
+ * an mbarrier, by descriptor), four tiles in flight per block, more (up to eight) where four would
+ * leave an SM one block. A full wave of blocks
  * loops over 256 MiB (several times any L2), each block over the same number of tiles, and every
  * word that landed in shared memory enters a per-thread hash the host reproduces. The figure is
  * held against the same run's global read bandwidth (pct_of_read, from global_read): the smallest
@@ -40,7 +41,9 @@ int smem_staging_stages(int method, int64_t tile_bytes, const struct smem_device
         return 0;
     if (method == SMEM_STAGING_PLAIN)
         return 1;
-    return fit < SMEM_STAGING_STAGES ? (int)fit : SMEM_STAGING_STAGES;
+    if (SMEM_STAGING_STAGES * tile_bytes <= dev->smem_per_block_optin / 2)
+        return SMEM_STAGING_STAGES;
+    return fit < SMEM_STAGING_MAX_STAGES ? (int)fit : SMEM_STAGING_MAX_STAGES;
 }
 
 int smem_staging_plan(const struct smem_point *pt, int method, const struct smem_device *dev, struct smem_plan *p,

@@ -13,10 +13,11 @@
 #include "bench.h"
 #include "staging.h"
 
-/* pipeline depth when the tiles fit, fewer for large tiles: eight (the kernel's barrier count), so a
- * 32 KiB tile, which holds one block per SM, still has six copies in flight (at four, three were in
- * flight and the bulk copy reached 84 % of the read bandwidth on the H200; see the README) */
-#define SMEM_STAGING_STAGES SMEM_STAGING_MAX_STAGES
+/* Pipeline depth: four tiles where four leave room for a second block per SM (more warps to issue
+ * cp.async and to consume); where they do not, as many as the opt-in ceiling holds, up to the
+ * kernel's eight barriers, so a 32 KiB tile still has six copies in flight (at four it had three, and
+ * the bulk copy reached 84 % of the read bandwidth on the H200; see the README). */
+#define SMEM_STAGING_STAGES 4
 
 extern const int64_t smem_staging_widths[3], smem_staging_quick_widths[2];
 extern const int64_t smem_staging_tiles[8], smem_staging_quick_tiles[3];
@@ -38,8 +39,9 @@ extern const int64_t smem_staging_mibs[1], smem_staging_quick_mibs[1];
 /* pct_of_read: GB/s as a percentage of global_read's on the same data. */
 extern const struct smem_baseline smem_vs_read;
 
-/* Tiles in flight per block for method at tile_bytes on dev: 1 for plain loads (synchronous),
- * else SMEM_STAGING_STAGES or as many as the opt-in ceiling holds (0: not even one). */
+/* Tiles in flight per block for method at tile_bytes on dev: 1 for plain loads (synchronous), else
+ * SMEM_STAGING_STAGES where that many fill at most half the opt-in ceiling, else as many as the
+ * ceiling holds up to SMEM_STAGING_MAX_STAGES (0: not even one). */
 int smem_staging_stages(int method, int64_t tile_bytes, const struct smem_device *dev);
 
 /* The largest tile every method can stage on dev: the opt-in ceiling less the bulk kernel's barriers,

@@ -640,6 +640,10 @@ ANCHOR_REMOTE = {2: (181, 181), 16: (180, 213)}
 ANCHOR_SELF = 33
 ANCHOR_CHAIN_BPC = 16
 DSM_PATHS = {0: ("ld.shared, own block", ":"), 1: ("own block via cluster window", "--"), 2: ("remote block", "-")}
+# dsm_bandwidth's remote patterns beyond the ring (path 2): name, line style, the width plotted
+BW_PATTERNS = {3: ("one-way: even ranks read, odd serve", (0, (3, 1, 1, 1)), 16),
+               4: ("fan-in: rank 0 reads all the others", (0, (1, 1)), 16),
+               5: ("ring as a dependent chain, 4-byte", (0, (6, 2)), 4)}
 CLUSTER_BENCHES = ("dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy")
 
 
@@ -675,6 +679,11 @@ def fig_cluster(plt, series):
                            param(r, "width_bytes") == w], size, lambda r: smem_results.metric(r, "bytes_per_clk_sm"))
                 if x:
                     bw.plot(x, y, ls, color=s.color, marker={4: "v", 8: "s", 16: "o"}[w], markersize=4, alpha=alpha)
+        for path, (_, ls, w) in BW_PATTERNS.items():
+            x, y = xy([r for r in s.timed("dsm_bandwidth") if param(r, "path") == path and
+                       param(r, "width_bytes") == w], size, lambda r: smem_results.metric(r, "bytes_per_clk_sm"))
+            if x:
+                bw.plot(x, y, linestyle=ls, color=s.color, marker={4: "v", 8: "s", 16: "o"}[w], markersize=4)
         for threads, ls in ((32, "--"), (1024, "-")):
             x, y = xy([r for r in s.timed("cluster_sync") if param(r, "block_threads") == threads], size,
                       lambda r: smem_results.metric(r, "sync_cycles"))
@@ -705,7 +714,7 @@ def fig_cluster(plt, series):
         cluster_axis(ax)
         ax.set_ylabel(ylabel)
     lat.set_ylim(bottom=0)
-    bw.set_ylim(0, 140)
+    bw.set_ylim(0, 140)  # the ceiling in view; the remote lines sit far below it
     atom.set_ylim(bottom=0)
     sync.set_ylim(bottom=0)
     plain_log2(occp)
@@ -713,6 +722,7 @@ def fig_cluster(plt, series):
     notes.axis("off")
     handles = paths + proxies([
         ("remote, 4 / 8 / 16-byte loads", {"linestyle": "", "marker": "v"}),
+        *[(name, {"linestyle": ls}) for name, ls, _ in BW_PATTERNS.values()],
         ("H800 remote latency (Luo et al.)", {"color": "gray", "linewidth": 5, "alpha": 0.5}),
         ("H800 own block via cluster (Luo et al.)", {"color": "gray", "linestyle": "-."}),
         ("H800 dependent 4-byte chain, B/clk/SM", {"color": "gray", "linestyle": "-."}),

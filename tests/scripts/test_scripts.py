@@ -332,6 +332,12 @@ def hopper_doc():
             rs.append(point("dsm_bandwidth", {"cluster_size": size, "path": path, "width_bytes": 16},
                             bytes_per_clk_sm=(120, 60, 30)[path]))
             rs.append(point("dsm_atomics", {"cluster_size": size, "path": path}, atomics_per_clk_sm=(16, 8, 4)[path]))
+        if size > 1:   # the remote patterns: ring at 4 B, one-way, fan-in (from 4), the dependent chain
+            rs.append(point("dsm_bandwidth", {"cluster_size": size, "path": 2, "width_bytes": 4}, bytes_per_clk_sm=16))
+            rs.append(point("dsm_bandwidth", {"cluster_size": size, "path": 3, "width_bytes": 16}, bytes_per_clk_sm=21))
+            rs.append(point("dsm_bandwidth", {"cluster_size": size, "path": 5, "width_bytes": 4}, bytes_per_clk_sm=12))
+        if size > 2:
+            rs.append(point("dsm_bandwidth", {"cluster_size": size, "path": 4, "width_bytes": 16}, bytes_per_clk_sm=32))
         rs.append(point("cluster_sync", {"cluster_size": size, "block_threads": 1024}, sync_cycles=100 + 10 * size))
         rs.append(point("cluster_occupancy", {"cluster_size": size, "smem_bytes": 0},
                         clusters_api=2112 // size, clusters_measured=2112 // size, clusters_mismatch=0))
@@ -376,6 +382,12 @@ def hopper_summary_puts_anchors_beside_figures_and_fails_on_a_broken_claim():
         assert re.search(r"\n\s+2\s+182\.0\s+33\.0\s+23\.0\s+181\s+33\n", p.stdout), p.stdout
         assert "PASS  cluster occupancy: API and measured agree at every point" in p.stdout, p.stdout
         assert re.search(r"\n\s+bulk\s+60\s+60\s+95\s+95\s+95\s+8 KiB\n", p.stdout), p.stdout
+        # ring 4/8/16 B, one-way, fan-in, chain, own/cluster, local
+        assert re.search(r"\n\s+4\s+16\.0\s+-\s+30\.0\s+21\.0\s+32\.0\s+12\.0\s+60\.0\s+120\.0\n", p.stdout), p.stdout
+        assert "PASS  size 2, 4-B loads: eight in flight 16.0 > a dependent chain 12.0 B/clk/SM on this GPU (1.33x)" \
+            in p.stdout, p.stdout
+        assert re.search(r"peaks at 32\.0 B/clk per reading SM \(size \d+, 16 B loads\): 2\.00x the H800", p.stdout), \
+            p.stdout
         for r in doc["results"]:
             if r["bench"] == "dsm_bandwidth" and r["params"]["path"] == 2:
                 r["metrics"]["bytes_per_clk_sm"]["value"] = 140.0

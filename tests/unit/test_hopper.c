@@ -8,6 +8,7 @@
 
 #include "cluster_family.h"
 #include "common.h"
+#include "dsm_bandwidth.h"
 #include "gpus.h"
 #include "runner.h"
 #include "smem.h"
@@ -117,6 +118,46 @@ Test(cluster_plan, remote_needs_a_second_block)
     cr_assert_eq(plan("dsm_bandwidth", self1, &h100, &p, why), SMEM_OK, "%s", why);
     cr_assert_eq(p.grid, 0, "as many clusters as fit: the driver asks cudaOccupancyMaxActiveClusters");
     cr_assert_eq(p.block, 1024);
+}
+
+Test(cluster_plan, remote_patterns_need_their_blocks)
+{
+    const int64_t oneway2[] = { 2, SMEM_DSM_BW_ONEWAY, 4 }, oneway1[] = { 1, SMEM_DSM_BW_ONEWAY, 4 },
+                  fanin2[] = { 2, SMEM_DSM_BW_FANIN, 4 }, fanin4[] = { 4, SMEM_DSM_BW_FANIN, 16 },
+                  chain1[] = { 1, SMEM_DSM_BW_CHAIN, 4 }, chain2[] = { 2, SMEM_DSM_BW_CHAIN, 8 };
+    struct smem_device h100 = real("h100");
+    struct smem_plan p;
+    char why[256];
+
+    cr_assert_eq(plan("dsm_bandwidth", oneway2, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.variant, SMEM_DSM_BW_ONEWAY);
+    cr_assert_eq(plan("dsm_bandwidth", oneway1, &h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "no other block"), "%s", why);
+    cr_assert_eq(plan("dsm_bandwidth", fanin2, &h100, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "at cluster_size 2 it is path=3"), "%s", why);
+    cr_assert_eq(plan("dsm_bandwidth", fanin4, &h100, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(plan("dsm_bandwidth", chain1, &h100, &p, why), SMEM_ESKIP);
+    cr_assert_eq(plan("dsm_bandwidth", chain2, &h100, &p, why), SMEM_OK, "%s", why);
+}
+
+Test(cluster_plan, who_reads_whom)
+{
+    /* the ring: rank r reads r + 1, the last wraps to 0 */
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_REMOTE, 3, 4, 0), 0);
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_CHAIN, 1, 4, 5), 2);
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_SELF, 2, 4, 7), 2);
+    /* one-way: even ranks read their odd neighbour, which reads nothing */
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_ONEWAY, 2, 4, 0), 3);
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_ONEWAY, 3, 4, 0), -1);
+    /* fan-in at 4: rank 0's loads 0..7 go to 1, 2, 3, 1, 2, 3, 1, 2; the others read nothing */
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_FANIN, 0, 4, 0), 1);
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_FANIN, 0, 4, 5), 3);
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_FANIN, 0, 4, 7), 2);
+    cr_assert_eq(smem_dsm_bw_target(SMEM_DSM_BW_FANIN, 1, 4, 0), -1);
+    /* the chain steps a block's width: 1024 x 4 bytes from 4092 is 8188, from 32764 wraps to 4092 */
+    cr_assert_eq(smem_dsm_bw_next(4092, 4), 8188);
+    cr_assert_eq(smem_dsm_bw_next(32764, 4), 4092);
+    cr_assert_eq(smem_dsm_bw_next(16384, 16), 0, "16 KiB steps: a turn of two elements");
 }
 
 Test(cluster_plan, sync_takes_whole_warps)
@@ -263,7 +304,8 @@ Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_eight_deep)
     char why[256];
 
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_PLAIN, 8192, h100), 1, "plain loads are synchronous");
-    cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 8);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 4);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 16 * 1024, h100), 4, "64 KiB a block: three blocks per SM");
     /* 227 KiB / 32 KiB = 7: a 32 KiB tile keeps one block per SM with six copies in flight */
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 32 * 1024, h100), 7);
     /* 227 KiB / 100 KiB = 2; the bulk kernel's barriers (128 bytes, padded) leave 232320 for the largest */
@@ -272,7 +314,7 @@ Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_eight_deep)
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232320, h100), 1);
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 232336, h100), 0);
     cr_assert_eq(plan("staging_cp_async", cp8k, h100, &p, why), SMEM_OK, "%s", why);
-    cr_assert_eq(p.dyn_smem, 8 * 8192);
+    cr_assert_eq(p.dyn_smem, 4 * 8192);
     cr_assert_eq(p.grid, 0, "a full wave");
     cr_assert_eq(p.work, 256 << 20, "the bytes asked for");
     cr_assert_eq(plan("staging_bulk", bulk_max, h100, &p, why), SMEM_OK, "%s", why);
