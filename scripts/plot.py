@@ -714,7 +714,8 @@ def fig_cluster(plt, series):
         cluster_axis(ax)
         ax.set_ylabel(ylabel)
     lat.set_ylim(bottom=0)
-    bw.set_ylim(0, 140)  # the ceiling in view; the remote lines sit far below it
+    plain_log2(bw)   # the 128 ceiling and the remote patterns (8 to 32) both in view
+    bw.set_ylim(8, 160)
     atom.set_ylim(bottom=0)
     sync.set_ylim(bottom=0)
     plain_log2(occp)

@@ -110,19 +110,17 @@ Test(hopper, remote_bandwidth_never_exceeds_an_sms_shared_memory)
                               : path == SMEM_DSM_BW_FANIN ? r[i].grid / (unsigned)size
                                                           : r[i].grid);
     }
-    /* Loads in flight beat a dependent chain, and an SM that only reads, or reads from several blocks,
-     * pulls more than one that serves its neighbour at the same time (H200: chain 12, ring 16,
-     * one-way 21, fan-in 32 B/clk/SM). */
+    /* An SM that only reads, or reads from several blocks, pulls more than one that serves its
+     * neighbour at the same time (H200: ring 16, one-way 21, fan-in 32 B/clk/SM). */
     for (int64_t size = 2; size <= 16; size *= 2) {
         double ring = bw(r, n, size, SMEM_DSM_REMOTE, 4), chain = bw(r, n, size, SMEM_DSM_BW_CHAIN, 4),
                oneway = bw(r, n, size, SMEM_DSM_BW_ONEWAY, 16), fanin = bw(r, n, size, SMEM_DSM_BW_FANIN, 16);
         if (!ring || !chain || !oneway)
             continue;   /* size 16 refused by the device */
-        /* at 2 only: from 4 up the slowest cluster sets the time of both (probe: block 0's own window
-         * ran the ring at 17 B/clk/SM, the launch at 11) */
-        if (size == 2)
-            cr_assert_gt(ring, chain, "size %lld: independent loads %.1f B/clk/SM, a dependent chain %.1f",
-                         (long long)size, ring, chain);
+        /* never slower than the chain; barely faster (H200: 15.8 against 15.4 at size 2), since 32 warps
+         * of one chain each already nearly fill the SM-to-SM link */
+        cr_assert_geq(ring, 0.95 * chain, "size %lld: independent loads %.1f B/clk/SM, a dependent chain %.1f",
+                      (long long)size, ring, chain);
         cr_assert_gt(oneway, bw(r, n, size, SMEM_DSM_REMOTE, 16), "size %lld: one-way %.1f", (long long)size, oneway);
         if (size >= 4)
             cr_assert_gt(fanin, oneway, "size %lld: fan-in %.1f B/clk/SM, one-way %.1f", (long long)size, fanin,

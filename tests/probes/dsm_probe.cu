@@ -13,7 +13,7 @@
  *               rank + 1, completion on the receiver's mbarrier, a cluster barrier per iteration
  *   8 fanin     rank 0 alone loads, load u from rank 1 + u % (size - 1); the others only serve
  *   9 onechain  even ranks chase a dependent chain in rank + 1, odd ranks only serve
- * Build: nvcc -O3 -arch=sm_90 -o dsm_probe dsm_probe.cu
+ * Build: nvcc -O3 -arch=sm_90 -o dsm_probe dsm_probe.cu; run: ./dsm_probe [1|2] (a set, or both)
  * Output: one line per configuration: mode W U threads cluster bytes_per_clk_per_SM GHz ms */
 #include <cooperative_groups.h>
 #include <cstdint>
@@ -260,9 +260,42 @@ template <int MODE, int W, int U> static int run(const char *name, int threads, 
     return 0;
 }
 
-int main()
+/* set 1: how the ring moves with loads in flight and threads, and the other patterns at sizes 2/4;
+ * set 2: one-way and fan-in in detail. No argument: both. */
+static void set1(int it)
 {
-    const int it = 2048;
+    for (int cl : { 2, 4 }) {
+        run<0, 4, 1>("ring", 1024, cl, it);
+        run<0, 4, 8>("ring", 1024, cl, it);
+        run<0, 16, 8>("ring", 1024, cl, it);
+        run<0, 16, 1>("ring", 256, cl, it * 4);
+        run<0, 16, 4>("ring", 256, cl, it);
+        run<0, 16, 16>("ring", 256, cl, it);
+        run<0, 16, 16>("ring", 128, cl, it);
+        run<0, 16, 16>("ring", 64, cl, it);
+        run<1, 4, 8>("readers", 1024, cl, it);
+        run<1, 16, 8>("readers", 1024, cl, it);
+        run<3, 4, 1>("chain", 1024, cl, it);
+        run<3, 4, 1>("chain", 256, cl, it);
+        run<3, 4, 4>("chain", 1024, cl, it);
+        run<5, 4, 8>("stores", 1024, cl, it);
+        run<5, 16, 8>("stores", 1024, cl, it);
+        run<6, 16, 8>("weak", 1024, cl, it);
+        run<7, 16, 1>("bulkpush", 32, cl, 256);
+        run<4, 16, 8>("local", 1024, cl, it);
+    }
+    for (int cl : { 4, 8, 16 }) {
+        run<2, 4, 8>("spread", 1024, cl, it);
+        run<2, 16, 8>("spread", 1024, cl, it);
+        run<2, 16, 16>("spread", 1024, cl, it);
+    }
+    run<0, 16, 8>("ring", 1024, 8, it);
+    run<0, 16, 8>("ring", 1024, 16, it);
+    run<7, 16, 1>("bulkpush", 32, 8, 256);
+}
+
+static void set2(int it)
+{
     for (int cl : { 2, 4 }) {
         run<1, 16, 8>("readers", 1024, cl, it);
         run<1, 16, 16>("readers", 256, cl, it);
@@ -277,5 +310,15 @@ int main()
         run<8, 16, 8>("fanin", 1024, cl, it);
         run<8, 4, 16>("fanin", 1024, cl, it);
     }
+}
+
+int main(int argc, char **argv)
+{
+    const int set = argc > 1 ? atoi(argv[1]) : 0;
+
+    if (set != 2)
+        set1(2048);
+    if (set != 1)
+        set2(2048);
     return 0;
 }

@@ -103,8 +103,7 @@ for tool in memcheck racecheck; do
     --axis cluster_size=1,2,4,16 --axis mib=1 --require-gpu --force -q -o "$out/check_$tool.json" >"$out/$tool.log" 2>&1
   rc=$?
   if [ $rc -eq 0 ]; then
-    step PASS "$tool" "$(points "$out/check_$tool.json") points launched and verified, no report," \
-      "$(( $(date +%s) - start )) s"
+    step PASS "$tool" "$(points "$out/check_$tool.json") points launched and verified, no report, $(( $(date +%s) - start )) s"
   else
     step FAIL "$tool" "exit $rc, see $out/$tool.log"
   fi
