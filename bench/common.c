@@ -217,4 +217,51 @@ void smem_io_teardown(struct smem_case *c)
     c->priv = NULL;
 }
 
+int smem_chase_setup(struct smem_case *c, uint32_t n, uint32_t n_total)
+{
+    struct smem_chase *s = calloc(1, sizeof(*s));
+    int rc;
+
+    if (!(c->priv = s) || !(s->h_next = malloc(n_total * sizeof(uint32_t))))
+        return SMEM_ENOMEM;
+    if ((rc = smem_chase_cycle(s->h_next, n, n_total, c->seed)))
+        return rc;
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, n_total * sizeof(uint32_t)));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
+    SMEM_CUDA_CHECK(cudaMemcpy(s->next, s->h_next, n_total * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, sizeof(uint32_t)));
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+int smem_chase_verify(struct smem_case *c)
+{
+    struct smem_chase *s = c->priv;
+    uint32_t got, want = smem_chase_end(s->h_next, c->plan->work);
+    int rc = SMEM_OK;
+
+    SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
+    if (got != want) {
+        smem_fmt(c->reason, sizeof(c->reason), "the chase ended at slot %u, the host reference at %u", got, want);
+        return SMEM_EVERIFY;
+    }
+    return SMEM_OK;
+fail:
+    return rc;
+}
+
+void smem_chase_teardown(struct smem_case *c)
+{
+    struct smem_chase *s = c->priv;
+
+    if (!s)
+        return;
+    cudaFree(s->next);
+    cudaFree(s->out);
+    free(s->h_next);
+    free(s);
+    c->priv = NULL;
+}
+
 #endif

@@ -77,6 +77,24 @@ int smem_io_fetch(struct smem_io *io);
 
 /* Frees c->priv's struct smem_io, however far its setup got. */
 void smem_io_teardown(struct smem_case *c);
+
+/* A pointer chase's buffers (latency, dsm_latency): the cycle on host and device and the slot the
+ * kernel's chase ended at. */
+struct smem_chase {
+    uint32_t *next, *out;   /* device: n_total slots; the end slot */
+    uint32_t *h_next;       /* host */
+};
+
+/* Allocates c->priv as a struct smem_chase holding one random cycle through n of n_total slots
+ * (smem_chase_cycle, from c->seed), on the device too, and an end slot poisoned with 0xff bytes. */
+int smem_chase_setup(struct smem_case *c, uint32_t n, uint32_t n_total);
+
+/* SMEM_EVERIFY with the reason unless the kernel's chase ended where the host's replay of
+ * c->plan->work loads does. */
+int smem_chase_verify(struct smem_case *c);
+
+/* Frees c->priv's struct smem_chase, however far its setup got. */
+void smem_chase_teardown(struct smem_case *c);
 #endif
 
 #endif

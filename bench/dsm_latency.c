@@ -46,11 +46,6 @@ static void dsm_latency_metrics(const struct smem_case *c, const struct smem_tim
 
 #if SMEM_HAVE_CUDA
 
-struct dsm_latency_state {
-    uint32_t *next, *out;
-    uint32_t h_next[SMEM_DSM_LATENCY_SLOTS];
-};
-
 static const void *dsm_latency_kernel(const struct smem_case *c)
 {
     return smem_dsm_latency_fn(c->plan->variant);
@@ -58,26 +53,12 @@ static const void *dsm_latency_kernel(const struct smem_case *c)
 
 static int dsm_latency_setup(struct smem_case *c)
 {
-    struct dsm_latency_state *s = calloc(1, sizeof(*s));
-    int rc;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if ((rc = smem_chase_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_DSM_LATENCY_SLOTS,
-                               c->seed)))
-        return rc;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, sizeof(s->h_next)));
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
-    SMEM_CUDA_CHECK(cudaMemcpy(s->next, s->h_next, sizeof(s->h_next), cudaMemcpyHostToDevice));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, sizeof(uint32_t)));
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_chase_setup(c, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_DSM_LATENCY_SLOTS);
 }
 
 static int dsm_latency_launch(struct smem_case *c)
 {
-    struct dsm_latency_state *s = c->priv;
+    struct smem_chase *s = c->priv;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(smem_dsm_latency_launch(c->plan->variant, c->plan->cluster, c->plan->dyn_smem, s->next,
@@ -86,34 +67,6 @@ static int dsm_latency_launch(struct smem_case *c)
     return SMEM_OK;
 fail:
     return rc;
-}
-
-static int dsm_latency_verify(struct smem_case *c)
-{
-    struct dsm_latency_state *s = c->priv;
-    uint32_t got, want = smem_chase_end(s->h_next, c->plan->work);
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
-    if (got != want) {
-        smem_fmt(c->reason, sizeof(c->reason), "the chase ended at slot %u, the host reference at %u", got, want);
-        return SMEM_EVERIFY;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void dsm_latency_teardown(struct smem_case *c)
-{
-    struct dsm_latency_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->next);
-    cudaFree(s->out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -136,7 +89,7 @@ const struct smem_bench smem_dsm_latency_bench = {
     .kernel = dsm_latency_kernel,
     .setup = dsm_latency_setup,
     .launch = dsm_latency_launch,
-    .verify = dsm_latency_verify,
-    .teardown = dsm_latency_teardown,
+    .verify = smem_chase_verify,
+    .teardown = smem_chase_teardown,
 #endif
 };

@@ -46,11 +46,6 @@ static void latency_metrics(const struct smem_case *c, const struct smem_timing 
 
 #if SMEM_HAVE_CUDA
 
-struct latency_state {
-    uint32_t *next, *out;
-    uint32_t h_next[SMEM_LATENCY_SLOTS];
-};
-
 static const void *latency_kernel(const struct smem_case *c)
 {
     return smem_latency_fn(c->plan->variant);
@@ -58,59 +53,18 @@ static const void *latency_kernel(const struct smem_case *c)
 
 static int latency_setup(struct smem_case *c)
 {
-    struct latency_state *s = calloc(1, sizeof(*s));
-    int rc = SMEM_OK;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if ((rc = smem_chase_cycle(s->h_next, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_LATENCY_SLOTS, c->seed)))
-        return rc;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->next, sizeof(s->h_next)));
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, sizeof(uint32_t)));
-    SMEM_CUDA_CHECK(cudaMemcpy(s->next, s->h_next, sizeof(s->h_next), cudaMemcpyHostToDevice));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, sizeof(uint32_t)));
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_chase_setup(c, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_LATENCY_SLOTS);
 }
 
 static int latency_launch(struct smem_case *c)
 {
-    struct latency_state *s = c->priv;
+    struct smem_chase *s = c->priv;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(smem_latency_launch(c->plan->variant, s->next, (uint32_t)c->plan->work, s->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;
-}
-
-static int latency_verify(struct smem_case *c)
-{
-    struct latency_state *s = c->priv;
-    uint32_t got, want = smem_chase_end(s->h_next, c->plan->work);
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
-    if (got != want) {
-        smem_fmt(c->reason, sizeof(c->reason), "the chase ended at slot %u, the host reference at %u", got, want);
-        return SMEM_EVERIFY;
-    }
-    return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void latency_teardown(struct smem_case *c)
-{
-    struct latency_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->next);
-    cudaFree(s->out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -129,7 +83,7 @@ const struct smem_bench smem_latency_bench = {
     .kernel = latency_kernel,
     .setup = latency_setup,
     .launch = latency_launch,
-    .verify = latency_verify,
-    .teardown = latency_teardown,
+    .verify = smem_chase_verify,
+    .teardown = smem_chase_teardown,
 #endif
 };
