@@ -35,6 +35,7 @@ struct smem_device {
     int regs_per_sm, regs_per_block, warp_size;
     int driver_version, runtime_version;
     char pci_bus_id[32];
+    char uuid[48];          /* "GPU-xxxxxxxx-...", as nvidia-smi writes it; "" for a model */
     double measured_clock_mhz;      /* SM clock measured with clock64 against %globaltimer, 0 if not */
     struct smem_nvml nvml_start, nvml_end;  /* NVML readings before and after the run */
 };

@@ -291,6 +291,8 @@ def mismatches(base, new, opt):
             diffs = [f"{f} {fmt(x.get(f))} -> {fmt(y.get(f))}" for f in fields if x.get(f) != y.get(f)]
             if diffs:
                 out.append((kind, tag + ", ".join(diffs)))
+        if x.get("uuid") and y.get("uuid") and x["uuid"] != y["uuid"]:
+            out.append(("unit", f"{tag}uuid {x['uuid']} -> {y['uuid']}"))
         if x.get("clock_khz") != y.get("clock_khz"):
             out.append(("clock", f"{tag}rated clock_khz {fmt(x.get('clock_khz'))} -> {fmt(y.get('clock_khz'))}"))
         cb, cn = x.get("measured_clock_mhz"), y.get("measured_clock_mhz")
@@ -437,7 +439,9 @@ def gate_report(base_path, new_path, base, new, opt):
     if count.get("untimed"):
         others += f"; {count['untimed']} timed in neither (skipped or failed in both)"
     verdict = (f"gate: fail (exit 1): {', '.join(failing)}" if rc else "gate: pass (exit 0)")
-    allowed_note = [f"{kind} mismatch: {text} " + ("(allowed by --allow)" if kind in allowed else
+    allowed_note = [f"another GPU of the same model: {text} (does not fail the gate: memory-bound points can move "
+                    "a few % between units)" if kind == "unit" else
+                    f"{kind} mismatch: {text} " + ("(allowed by --allow)" if kind in allowed else
                                                    f"(fails the gate; --allow {kind} accepts it" +
                                                    (", --across-devices compares two GPUs)" if kind == "device" else ")"))
                     for kind, text in found]

@@ -2,6 +2,7 @@
  * and the SM clock measured with clock64 against %globaltimer. */
 #include "device_open.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
@@ -72,6 +73,12 @@ int smem_device_open(int ordinal, struct smem_device *d, char *why, size_t why_l
     cudaRuntimeGetVersion(&d->runtime_version);
     if (cudaDeviceGetPCIBusId(d->pci_bus_id, sizeof(d->pci_bus_id), ordinal) != cudaSuccess)
         d->pci_bus_id[0] = '\0';
+    {
+        /* the unit itself: a pool's machines can present the same PCI address for different GPUs */
+        const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+        snprintf(d->uuid, sizeof(d->uuid), "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+    }
     smem_nvml_read(d->pci_bus_id, &d->nvml_start);
     d->measured_clock_mhz = smem_device_measure_clock();
     return SMEM_OK;

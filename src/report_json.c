@@ -145,6 +145,10 @@ static cJSON *device_record(const struct smem_device *d)
         cJSON_AddStringToObject(dev, "pci_bus_id", d->pci_bus_id);
     else
         cJSON_AddNullToObject(dev, "pci_bus_id");
+    if (d->uuid[0])
+        cJSON_AddStringToObject(dev, "uuid", d->uuid);
+    else
+        cJSON_AddNullToObject(dev, "uuid");
     smem_json_number(dev, "measured_clock_mhz", d->measured_clock_mhz > 0 ? d->measured_clock_mhz : NAN);
     if (d->nvml_start.ok) {
         /* NVML found this device by its PCI bus id: its own number, and readings around the run */

@@ -418,6 +418,21 @@ def another_device_driver_clock_or_settings_fails_unless_allowed():
 
 
 @test
+def another_unit_of_the_same_model_is_said_and_does_not_fail():
+    def unit(d, uuid):
+        d["device"]["uuid"] = uuid
+    a = gate_case(lambda d: unit(d, "GPU-11111111-2222-3333-4444-555555555555"), "unit_a.json")
+    b = gate_case(lambda d: unit(d, "GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"), "unit_b.json")
+    rc, out, err = run("compare.py", a, b)
+    assert rc == 0, (rc, err, out[-800:])
+    assert ("another GPU of the same model: uuid GPU-11111111-2222-3333-4444-555555555555 -> "
+            "GPU-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee (does not fail the gate") in out, out[-800:]
+    # the same unit, or a file from before the uuid was recorded: nothing to say
+    assert "another GPU" not in run("compare.py", a, a)[1]
+    assert "another GPU" not in run("compare.py", RUN1, b)[1]
+
+
+@test
 def unusable_input_exits_2_with_one_line():
     bad = os.path.join(TMP, "bad.json")
     with open(bad, "w") as f:
