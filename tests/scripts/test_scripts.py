@@ -55,7 +55,8 @@ def committed_results_exist_and_validate_against_the_schema():
     schema = json.load(open(os.path.join(ROOT, "results", "schema.json")))
     jsonschema.Draft202012Validator.check_schema(schema)
     assert RESULTS, "no result files in results/"
-    for f in RESULTS:
+    nested = sorted(glob.glob(os.path.join(ROOT, "results", "*", "*_*.json")))
+    for f in RESULTS + [f for f in nested if "/predict/" not in f and "/plots/" not in f]:
         doc = smem_results.load(f)
         jsonschema.validate(doc, schema)
         assert doc["results"], f
