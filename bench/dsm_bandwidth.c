@@ -2,8 +2,8 @@
  * the three paths of the cluster family and three remote patterns: 0 ld.shared on the own 32 KiB
  * buffer, 1 the own buffer through the cluster window, 2 the next block's buffer (a ring: every SM
  * reads and serves at once), 3 one-way (even ranks read the next block, odd ranks only serve), 4
- * fan-in (rank 0 alone reads, from every other rank in turn), 5 the ring as one dependent chain per
- * thread (the published anchor's method). 4, 8 or 16 bytes per access, eight independent loads in
+ * fan-in (rank 0 alone reads, load u from rank 1 + u % (size - 1)), 5 the ring as one dependent
+ * chain per thread (the published anchor's method). 4, 8 or 16 bytes per access, eight independent loads in
  * flight per thread (the chain: one). One block of 1024 threads per SM (the dynamic allocation
  * takes more than half of the SM), as many clusters as cudaOccupancyMaxActiveClusters says fit at
  * once: the bytes over (time x measured clock x reading SMs) are checked against the 128 B/clk/SM
@@ -29,7 +29,7 @@ static const struct smem_axis dsm_bandwidth_axes[] = {
     { .name = "path", .unit = "enum",
       .help = "0: ld.shared on the own block; 1: the own block through the cluster window; 2: the next block "
               "(every SM reads and serves); 3: one-way (even ranks read the next block, odd ranks serve); 4: "
-              "fan-in (rank 0 reads every other rank); 5: 2 as one dependent chain per thread",
+              "fan-in (rank 0 reads, load u from rank 1 + u % (size - 1)); 5: 2 as one dependent chain per thread",
       .defaults = patterns, .n_defaults = SMEM_ARRAY_LEN(patterns), .min = 0, .max = SMEM_DSM_BW_CHAIN,
       .defaults_only = true },
     { .name = "width_bytes", .unit = "bytes", .help = "bytes per thread access", .defaults = widths,

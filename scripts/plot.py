@@ -642,7 +642,7 @@ ANCHOR_CHAIN_BPC = 16
 DSM_PATHS = {0: ("ld.shared, own block", ":"), 1: ("own block via cluster window", "--"), 2: ("remote block", "-")}
 # dsm_bandwidth's remote patterns beyond the ring (path 2): name, line style, the width plotted
 BW_PATTERNS = {3: ("one-way: even ranks read, odd serve", (0, (3, 1, 1, 1)), 16),
-               4: ("fan-in: rank 0 reads all the others", (0, (1, 1)), 16),
+               4: ("fan-in: rank 0 reads up to 8 others", (0, (1, 1)), 16),
                5: ("ring as a dependent chain, 4-byte", (0, (6, 2)), 4)}
 CLUSTER_BENCHES = ("dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy")
 

@@ -73,7 +73,7 @@ def cluster(doc):
 
     print("\nload bandwidth, B/clk/SM (ceiling 128; H800 dependent chain of 4-B loads ~16)")
     print("  ring: every SM reads the next and serves the previous; one-way: even ranks read, odd serve;")
-    print("  fan-in: rank 0 reads all the others; chain: the ring, one dependent load at a time per thread")
+    print("  fan-in: rank 0 reads up to eight others; chain: the ring, one dependent load at a time per thread")
     print(row("size", "ring 4B", "ring 8B", "ring 16B", "one-way 16B", "fan-in 16B", "chain 4B", "own/cl 16B",
               "local 16B", widths=(6, 11)))
     for s in SIZES:
