@@ -41,7 +41,9 @@ int smem_staging_stages(int method, int64_t tile_bytes, const struct smem_device
         return 0;
     if (method == SMEM_STAGING_PLAIN)
         return 1;
-    if (SMEM_STAGING_STAGES * tile_bytes <= dev->smem_per_block_optin / 2)
+    /* room for a second block: two allocations, each with its static part and the per-block reserve */
+    if (2 * (SMEM_STAGING_STAGES * tile_bytes + (method == SMEM_STAGING_BULK ? SMEM_STAGING_BULK_STATIC : 0) +
+             dev->reserved_smem_per_block) <= dev->smem_per_sm)
         return SMEM_STAGING_STAGES;
     return fit < SMEM_STAGING_MAX_STAGES ? (int)fit : SMEM_STAGING_MAX_STAGES;
 }

@@ -40,7 +40,7 @@ extern const int64_t smem_staging_mibs[1], smem_staging_quick_mibs[1];
 extern const struct smem_baseline smem_vs_read;
 
 /* Tiles in flight per block for method at tile_bytes on dev: 1 for plain loads (synchronous), else
- * SMEM_STAGING_STAGES where that many fill at most half the opt-in ceiling, else as many as the
+ * SMEM_STAGING_STAGES where two blocks of that many fit on an SM, else as many as the opt-in
  * ceiling holds up to SMEM_STAGING_MAX_STAGES (0: not even one). */
 int smem_staging_stages(int method, int64_t tile_bytes, const struct smem_device *dev);
 

@@ -291,7 +291,7 @@ def mismatches(base, new, opt):
             diffs = [f"{f} {fmt(x.get(f))} -> {fmt(y.get(f))}" for f in fields if x.get(f) != y.get(f)]
             if diffs:
                 out.append((kind, tag + ", ".join(diffs)))
-        if x.get("uuid") and y.get("uuid") and x["uuid"] != y["uuid"]:
+        if x.get("uuid") and y.get("uuid") and x["uuid"] != y["uuid"] and x.get("name") == y.get("name"):
             out.append(("unit", f"{tag}uuid {x['uuid']} -> {y['uuid']}"))
         if x.get("clock_khz") != y.get("clock_khz"):
             out.append(("clock", f"{tag}rated clock_khz {fmt(x.get('clock_khz'))} -> {fmt(y.get('clock_khz'))}"))

@@ -87,8 +87,8 @@ predict_mode() {
   local exe=$1 ulimit_ok=${2:-}
   local run=(--predict h100 --sweep carveout -q)
   local total pid rc want out three oom
-  total=$(points "$exe" "${run[@]}")
-  three=$(points "$exe" --predict h100 --sweep carveout,dynamic,tile)
+  total=$(points "$exe" "${run[@]}") || fail "the reference run of ${run[*]} failed"
+  three=$(points "$exe" --predict h100 --sweep carveout,dynamic,tile) || fail "the reference run of three sweeps failed"
 
   # 1. eight at once, default name
   mkdir "$d/eight"
@@ -181,7 +181,8 @@ predict_mode() {
   # 4. out of memory: from the smallest limit the program loads under, every run says what it did
   if [ -n "$ulimit_ok" ]; then
     local kb=40000 fails=0 loads=0
-    oom=$(points "$exe" --predict h100 --bench dynamic --axis dyn_smem_bytes=0:227K:128 --axis mib=1:8)
+    oom=$(points "$exe" --predict h100 --bench dynamic --axis dyn_smem_bytes=0:227K:128 --axis mib=1:8) ||
+      fail "the reference run of the out-of-memory case failed"
     while [ $kb -lt 8000000 ]; do
       out="$d/oom.json"
       (ulimit -v $kb; exec "$exe" --predict h100 --bench dynamic --axis dyn_smem_bytes=0:227K:128 --axis mib=1:8 -q \

@@ -306,6 +306,10 @@ Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_eight_deep)
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_PLAIN, 8192, h100), 1, "plain loads are synchronous");
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_CP_ASYNC, 8192, h100), 4);
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 16 * 1024, h100), 4, "64 KiB a block: three blocks per SM");
+    /* two blocks of four: 2 x (4 x 28800 + 128 + 1024) = 232704 <= 233472 fits; at 28928, 233728 does
+     * not, so the pipeline deepens: (232448 - 128) / 28928 = 8 */
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 28800, h100), 4);
+    cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 28928, h100), 8);
     /* 227 KiB / 32 KiB = 7: a 32 KiB tile keeps one block per SM with six copies in flight */
     cr_assert_eq(smem_staging_stages(SMEM_STAGING_BULK, 32 * 1024, h100), 7);
     /* 227 KiB / 100 KiB = 2; the bulk kernel's barriers (128 bytes, padded) leave 232320 for the largest */
