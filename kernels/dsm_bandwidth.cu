@@ -51,7 +51,12 @@ dsm_bandwidth_kernel(const uint32_t *in, uint32_t *out, uint32_t *smid, int iter
     constexpr int PATH = PATTERN == SMEM_DSM_LOCAL ? SMEM_DSM_LOCAL : SMEM_DSM_REMOTE;
     const uint32_t rank = smem_cluster_rank(), size = smem_cluster_size();
     const uint32_t local = (uint32_t)__cvta_generic_to_shared(buf);
-    uint32_t acc = 0, addr[SMEM_DSM_BW_UNROLL];
+    /* load u's offset is the thread's t * W plus a constant (the buffer holds a whole number of the
+     * block's W-byte rows), so the patterns with one target keep one address register and fold the
+     * rest into the loads' immediates: eight per-load addresses made Blackwell's ptxas spill */
+    static_assert((SMEM_DSM_BW_WORDS * 4) % (SMEM_DSM_BW_BLOCK * W) == 0, "whole rows per buffer");
+    const uint32_t tw = threadIdx.x * W;
+    uint32_t acc = 0, base[SMEM_DSM_BW_UNROLL];
     bool reads = true;
 
     for (uint32_t i = threadIdx.x; i < SMEM_DSM_BW_WORDS; i += blockDim.x)
@@ -60,27 +65,27 @@ dsm_bandwidth_kernel(const uint32_t *in, uint32_t *out, uint32_t *smid, int iter
     for (int u = 0; u < SMEM_DSM_BW_UNROLL; u++) {
         const int target = smem_dsm_bw_target(PATTERN, rank, size, (uint32_t)u);
         reads = target >= 0;
-        addr[u] = (PATH == SMEM_DSM_LOCAL ? local : smem_mapa(local, (uint32_t)(reads ? target : rank))) +
-                  smem_dsm_bw_offset(threadIdx.x, (uint32_t)u, W);
+        base[u] = (PATH == SMEM_DSM_LOCAL ? local : smem_mapa(local, (uint32_t)(reads ? target : rank))) + tw;
     }
     smem_cluster_sync();   /* every buffer is filled before anyone reads it */
     smem_clock_mark(clk, false);
     if constexpr (PATTERN == SMEM_DSM_BW_CHAIN) {
         /* one dependent chain: the next address is the low 24 bits of the first word loaded */
-        const uint32_t base = addr[0] - smem_dsm_bw_offset(threadIdx.x, 0, W);
+        const uint32_t chain = base[0] - tw;
         uint32_t j = smem_dsm_bw_offset(threadIdx.x, 0, W), first;
         for (int i = 0; i < iters; i++) {
 #pragma unroll
             for (int u = 0; u < SMEM_DSM_BW_UNROLL; u++) {
-                acc += dsm_load<W, PATH>(base + j, &first);
+                acc += dsm_load<W, PATH>(chain + j, &first);
                 j = first & SMEM_DSM_BW_OFFSET_MASK;
             }
         }
-    } else if (reads) {   /* the serving side of one-way and fan-in loads nothing */
-        for (int i = 0; i < iters; i++) {
+    } else {
+        const int n = reads ? iters : 0;   /* the serving side of one-way and fan-in loads nothing */
+        for (int i = 0; i < n; i++) {
 #pragma unroll
             for (int u = 0; u < SMEM_DSM_BW_UNROLL; u++)
-                acc += dsm_load<W, PATH>(addr[u], nullptr);
+                acc += dsm_load<W, PATH>(base[u] + smem_dsm_bw_offset(0, (uint32_t)u, W), nullptr);
         }
     }
     smem_cluster_sync();   /* no block leaves while its buffer is still being read */
