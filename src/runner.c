@@ -454,7 +454,7 @@ run:
      * does not wait for (and a copy from pageable memory may return before its DMA lands): without
      * this, a short kernel could run before its poisoned output was cleared or its input had
      * arrived (seen on the H200: --check's two-cluster launches of dsm_bandwidth read the poison
-     * back in 11 of 75 points; sanitizers, which serialize, and full waves hid it). */
+     * back in 11 of 57 points; sanitizers, which serialize, and full waves hid it). */
     if ((rc = SMEM_CUDA_STATUS(cudaDeviceSynchronize()))) {
         fail_point(r, rc, &c, "setup");
         goto out;
