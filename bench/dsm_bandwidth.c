@@ -8,6 +8,8 @@
  * takes more than half of the SM), as many clusters as cudaOccupancyMaxActiveClusters says fit at
  * once: the bytes over (time x measured clock x reading SMs) are checked against the 128 B/clk/SM
  * that an SM's own shared memory can deliver. Each thread's sum is checked against the host's. */
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,12 @@ static int dsm_bandwidth_plan(const struct smem_point *pt, const struct smem_dev
     return SMEM_OK;
 }
 
+struct dsm_bandwidth_state {
+    uint32_t *in, *out, *rec;           /* device */
+    uint32_t *h_in, *h_out, *h_rec;     /* host; h_rec: per block its SM and its window's cycles */
+    bool windows;                       /* h_rec holds a verified launch's records */
+};
+
 static int width(const struct smem_case *c)
 {
     return (int)smem_axis_value(c, "width_bytes");
@@ -80,6 +88,31 @@ static double bytes(const struct smem_case *c)
     return (double)readers(c) * SMEM_DSM_BW_BLOCK * (double)c->plan->work * SMEM_DSM_BW_UNROLL * width(c);
 }
 
+/* From the verified launch's per-block windows (each block's cycles between its cluster's barriers,
+ * in its own SM's clock): the fastest reading block's own rate, and how much longer the slowest
+ * reading block's cluster took. The launch's figure is set by the slowest cluster; where clusters
+ * differ (sizes 4 and up on the H200), these say by how much. */
+static void windows(const struct smem_case *c, struct smem_metrics *m)
+{
+    const struct dsm_bandwidth_state *s = c->priv;
+    uint32_t lo = UINT32_MAX, hi = 0;
+
+    if (!s || !s->windows)
+        return;
+    for (unsigned b = 0; b < c->grid; b++) {
+        uint32_t w = s->h_rec[2 * b + 1];
+        if (smem_dsm_bw_target(c->plan->variant, b % c->plan->cluster, c->plan->cluster, 0) < 0 || !w)
+            continue;
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
+    }
+    if (!hi)
+        return;
+    smem_metrics_add(m, "fastest_cluster_bytes_per_clk_sm", "B/clk/SM",
+                     bytes(c) / readers(c) / (double)lo, BYTES_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "cluster_spread", "x", (double)hi / lo, 0, SMEM_LOWER_IS_BETTER);
+}
+
 static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
     const unsigned r = readers(c);
@@ -90,14 +123,10 @@ static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_t
                      BYTES_PER_CLK_SM * r * t->clock_hz / 1e9, SMEM_HIGHER_IS_BETTER);
     smem_metrics_add(m, "sms", "SMs", (double)c->grid, 0, SMEM_HIGHER_IS_BETTER);
     smem_metrics_add(m, "reading_sms", "SMs", (double)r, 0, SMEM_HIGHER_IS_BETTER);
+    windows(c, m);
 }
 
 #if SMEM_HAVE_CUDA
-
-struct dsm_bandwidth_state {
-    uint32_t *in, *out, *smid;          /* device */
-    uint32_t *h_in, *h_out, *h_smid;    /* host */
-};
 
 static const void *dsm_bandwidth_kernel(const struct smem_case *c)
 {
@@ -124,12 +153,12 @@ static int dsm_bandwidth_setup(struct smem_case *c)
         SMEM_CUDA_CHECK(cudaMemcpy(s->in, s->h_in, (size_t)SMEM_DSM_MAX_CLUSTER * SMEM_DSM_BW_WORDS * 4,
                                    cudaMemcpyHostToDevice));
     }
-    if (!(s->h_out = malloc(n_out * 4)) || !(s->h_smid = malloc(c->grid * 4)))
+    if (!(s->h_out = malloc(n_out * 4)) || !(s->h_rec = malloc((size_t)c->grid * 8)))
         return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, n_out * 4));
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->smid, c->grid * 4));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->rec, (size_t)c->grid * 8));
     SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, n_out * 4));
-    SMEM_CUDA_CHECK(cudaMemset(s->smid, 0xff, c->grid * 4));
+    SMEM_CUDA_CHECK(cudaMemset(s->rec, 0xff, (size_t)c->grid * 8));
     return SMEM_OK;
 fail:
     return rc;
@@ -141,7 +170,7 @@ static int dsm_bandwidth_launch(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(smem_dsm_bandwidth_launch(width(c), c->plan->variant, c->grid, c->plan->cluster,
-                                              c->plan->dyn_smem, s->in, s->out, s->smid, (int)c->plan->work, c->clk,
+                                              c->plan->dyn_smem, s->in, s->out, s->rec, (int)c->plan->work, c->clk,
                                               c->stream));
     return SMEM_OK;
 fail:
@@ -200,7 +229,7 @@ static int dsm_bandwidth_verify(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, (size_t)c->grid * SMEM_DSM_BW_BLOCK * 4, cudaMemcpyDeviceToHost));
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_smid, s->smid, (size_t)c->grid * 4, cudaMemcpyDeviceToHost));
+    SMEM_CUDA_CHECK(cudaMemcpy(s->h_rec, s->rec, (size_t)c->grid * 8, cudaMemcpyDeviceToHost));
     for (unsigned b = 0; b < c->grid; b++) {
         unsigned rank = b % c->plan->cluster;
         for (unsigned t = 0; t < SMEM_DSM_BW_BLOCK; t++) {
@@ -213,12 +242,13 @@ static int dsm_bandwidth_verify(struct smem_case *c)
         }
         /* one block per SM: a block sharing an SM would make "remote" local and the per-SM figure wrong */
         for (unsigned o = 0; o < b; o++)
-            if (s->h_smid[o] == s->h_smid[b]) {
+            if (s->h_rec[2 * o] == s->h_rec[2 * b]) {
                 smem_fmt(c->reason, sizeof(c->reason), "blocks %u and %u both ran on SM %u: the allocation of %zu "
-                         "bytes did not keep one block per SM", o, b, s->h_smid[b], c->plan->dyn_smem);
+                         "bytes did not keep one block per SM", o, b, s->h_rec[2 * b], c->plan->dyn_smem);
                 return SMEM_EVERIFY;
             }
     }
+    s->windows = true;
     return SMEM_OK;
 fail:
     return rc;
@@ -232,10 +262,10 @@ static void dsm_bandwidth_teardown(struct smem_case *c)
         return;
     cudaFree(s->in);
     cudaFree(s->out);
-    cudaFree(s->smid);
+    cudaFree(s->rec);
     free(s->h_in);
     free(s->h_out);
-    free(s->h_smid);
+    free(s->h_rec);
     free(s);
     c->priv = NULL;
 }

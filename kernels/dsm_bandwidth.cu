@@ -44,7 +44,7 @@ template <int W, int PATH> __device__ __forceinline__ uint32_t dsm_load(uint32_t
 
 template <int W, int PATTERN>
 __global__ void __launch_bounds__(SMEM_DSM_BW_BLOCK)
-dsm_bandwidth_kernel(const uint32_t *in, uint32_t *out, uint32_t *smid, int iters, smem_clock *clk)
+dsm_bandwidth_kernel(const uint32_t *in, uint32_t *out, uint32_t *rec, int iters, smem_clock *clk)
 {
     extern __shared__ __align__(16) uint32_t buf[];
 #if SMEM_CLUSTER_DEVICE
@@ -69,6 +69,7 @@ dsm_bandwidth_kernel(const uint32_t *in, uint32_t *out, uint32_t *smid, int iter
     }
     smem_cluster_sync();   /* every buffer is filled before anyone reads it */
     smem_clock_mark(clk, false);
+    const long long start = clock64();
     if constexpr (PATTERN == SMEM_DSM_BW_CHAIN) {
         /* one dependent chain: the next address is the low 24 bits of the first word loaded */
         const uint32_t chain = base[0] - tw;
@@ -91,10 +92,13 @@ dsm_bandwidth_kernel(const uint32_t *in, uint32_t *out, uint32_t *smid, int iter
     smem_cluster_sync();   /* no block leaves while its buffer is still being read */
     smem_clock_mark(clk, true);
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
-    if (threadIdx.x == 0)
-        smid[blockIdx.x] = smem_smid();
+    if (threadIdx.x == 0) {
+        /* the block's window, between the cluster's two barriers: its cluster's time, in its SM's clock */
+        rec[2 * blockIdx.x] = smem_smid();
+        rec[2 * blockIdx.x + 1] = (uint32_t)(clock64() - start);
+    }
 #else
-    (void)in, (void)smid, (void)iters, (void)clk, (void)buf;
+    (void)in, (void)rec, (void)iters, (void)clk, (void)buf;
     if (blockIdx.x == 0 && threadIdx.x == 0)
         out[0] = SMEM_NOT_BUILT_MARK;
 #endif
@@ -129,12 +133,12 @@ extern "C" const void *smem_dsm_bandwidth_fn(int width, int pattern)
 }
 
 extern "C" int smem_dsm_bandwidth_launch(int width, int pattern, unsigned grid, unsigned cluster, size_t dyn_bytes,
-                                         const uint32_t *in, uint32_t *out, uint32_t *smid, int iters,
+                                         const uint32_t *in, uint32_t *out, uint32_t *rec, int iters,
                                          smem_clock *clk, void *stream)
 {
     dsm_bandwidth_fn_t k = pick(width, pattern);
 
     if (!k)
         return (int)cudaErrorInvalidValue;
-    return (int)smem_cluster_launch(k, grid, SMEM_DSM_BW_BLOCK, cluster, dyn_bytes, stream, in, out, smid, iters, clk);
+    return (int)smem_cluster_launch(k, grid, SMEM_DSM_BW_BLOCK, cluster, dyn_bytes, stream, in, out, rec, iters, clk);
 }

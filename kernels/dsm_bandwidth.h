@@ -68,9 +68,10 @@ static inline SMEM_HOST_DEVICE int smem_dsm_bw_target(int pattern, uint32_t rank
 
 const void *smem_dsm_bandwidth_fn(int width, int pattern);
 
-/* out[block * SMEM_DSM_BW_BLOCK + t]: thread t's sum of what it loaded; smid[block]: the SM it ran on. */
+/* out[block * SMEM_DSM_BW_BLOCK + t]: thread t's sum of what it loaded; rec[2 * block]: the SM it
+ * ran on, rec[2 * block + 1]: its cycles between its cluster's first and last barrier. */
 int smem_dsm_bandwidth_launch(int width, int pattern, unsigned grid, unsigned cluster, size_t dyn_bytes,
-                              const uint32_t *in, uint32_t *out, uint32_t *smid, int iters,
+                              const uint32_t *in, uint32_t *out, uint32_t *rec, int iters,
                               struct smem_clock *clk, void *stream);
 
 #ifdef __cplusplus

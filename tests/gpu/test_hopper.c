@@ -109,6 +109,12 @@ Test(hopper, remote_bandwidth_never_exceeds_an_sms_shared_memory)
         cr_assert_eq(readers, path == SMEM_DSM_BW_ONEWAY  ? r[i].grid / 2
                               : path == SMEM_DSM_BW_FANIN ? r[i].grid / (unsigned)size
                                                           : r[i].grid);
+        /* the fastest cluster's own window is no slower than the launch as a whole (10 %: it comes
+         * from the verifying launch, the figure from the timed ones), and none beats the ceiling */
+        double fastest = metric(&r[i], "fastest_cluster_bytes_per_clk_sm"), spread = metric(&r[i], "cluster_spread");
+        cr_assert(fastest >= 0.9 * bpc && fastest <= 128.0, "size %lld path %lld: fastest cluster %.1f, launch %.1f",
+                  (long long)size, (long long)path, fastest, bpc);
+        cr_assert_geq(spread, 1.0);
     }
     /* An SM that only reads, or reads from several blocks, pulls more than one that serves its
      * neighbour at the same time (H200: ring 16, one-way 21, fan-in 32 B/clk/SM). */
