@@ -2,8 +2,6 @@
  * barrier after barrier between the kernel's clock marks. The check: after the last barrier each
  * block received, through its neighbour's store into its shared memory, the neighbour's rank and
  * the number of barriers it passed. */
-#include <stdlib.h>
-
 #include "bench.h"
 #include "cluster_family.h"
 #include "cluster_sync.h"
@@ -47,38 +45,24 @@ static void cluster_sync_metrics(const struct smem_case *c, const struct smem_ti
 
 #if SMEM_HAVE_CUDA
 
-struct cluster_sync_state {
-    uint32_t *out, *h_out;
-};
-
 static const void *cluster_sync_kernel(const struct smem_case *c)
 {
     (void)c;
     return smem_cluster_sync_fn();
 }
 
+/* one word per block: what its neighbour stored into it */
 static int cluster_sync_setup(struct smem_case *c)
 {
-    struct cluster_sync_state *s = calloc(1, sizeof(*s));
-    int rc = SMEM_OK;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if (!(s->h_out = malloc(c->grid * 4)))
-        return SMEM_ENOMEM;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, c->grid * 4));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, c->grid * 4));
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, 0, c->grid, SMEM_FILL_WORDS);
 }
 
 static int cluster_sync_launch(struct smem_case *c)
 {
-    struct cluster_sync_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_cluster_sync_launch(c->plan->cluster, c->plan->block, c->plan->dyn_smem, s->out,
+    SMEM_CUDA_CHECK(smem_cluster_sync_launch(c->plan->cluster, c->plan->block, c->plan->dyn_smem, io->out,
                                              (int)c->plan->work, c->clk, c->stream));
     return SMEM_OK;
 fail:
@@ -87,34 +71,22 @@ fail:
 
 static int cluster_sync_verify(struct smem_case *c)
 {
-    struct cluster_sync_state *s = c->priv;
+    struct smem_io *io = c->priv;
+    const uint32_t *got = io->h_out;
     const unsigned size = c->plan->cluster;
-    int rc = SMEM_OK;
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, c->grid * 4, cudaMemcpyDeviceToHost));
+    if ((rc = smem_io_fetch(io)))
+        return rc;
     for (unsigned b = 0; b < c->grid; b++) {
         uint32_t from = (b % size + size - 1) % size, want = from << 24 | (uint32_t)c->plan->work;
-        if (s->h_out[b] != want) {
+        if (got[b] != want) {
             smem_fmt(c->reason, sizeof(c->reason), "block %u received 0x%08x, expected rank %u after %lld barriers "
-                     "(0x%08x)", b, s->h_out[b], from, (long long)c->plan->work, want);
+                     "(0x%08x)", b, got[b], from, (long long)c->plan->work, want);
             return SMEM_EVERIFY;
         }
     }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void cluster_sync_teardown(struct smem_case *c)
-{
-    struct cluster_sync_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -137,6 +109,6 @@ const struct smem_bench smem_cluster_sync_bench = {
     .setup = cluster_sync_setup,
     .launch = cluster_sync_launch,
     .verify = cluster_sync_verify,
-    .teardown = cluster_sync_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };

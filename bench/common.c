@@ -187,7 +187,7 @@ int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill
         return SMEM_ENOMEM;
     io->n_in = n_in;
     io->n_out = n_out;
-    if ((rc = smem_gpu_random(n_in, fill, c->seed, &io->in, &io->h_in)))
+    if (n_in && (rc = smem_gpu_random(n_in, fill, c->seed, &io->in, &io->h_in)))
         return rc;
     SMEM_CUDA_CHECK(cudaMalloc(&io->out, n_out * 4));
     SMEM_CUDA_CHECK(cudaMemset(io->out, 0xff, n_out * 4));

@@ -69,7 +69,8 @@ struct smem_io {
     size_t n_in, n_out;     /* 4-byte elements */
 };
 
-/* Allocates c->priv as a struct smem_io with n_in random inputs and n_out poisoned outputs. */
+/* Allocates c->priv as a struct smem_io with n_in random inputs (none where n_in is 0: an output
+ * only) and n_out poisoned outputs. */
 int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill fill);
 
 /* Copies the device output into h_out. */

@@ -4,8 +4,6 @@
  * distinct banks. Atomics per clock per SM (one block per SM, as many clusters as fit at once), held
  * against 32: a 4-byte update per bank per clock. Every counter must end exactly at the count the
  * host expects. */
-#include <stdlib.h>
-
 #include "bench.h"
 #include "cluster_family.h"
 #include "common.h"
@@ -51,10 +49,6 @@ static void dsm_atomics_metrics(const struct smem_case *c, const struct smem_tim
 
 #if SMEM_HAVE_CUDA
 
-struct dsm_atomics_state {
-    uint32_t *out, *h_out;
-};
-
 static const void *dsm_atomics_kernel(const struct smem_case *c)
 {
     return smem_dsm_atomics_fn(c->plan->variant);
@@ -67,26 +61,15 @@ static size_t n_counters(const struct smem_case *c)
 
 static int dsm_atomics_setup(struct smem_case *c)
 {
-    struct dsm_atomics_state *s = calloc(1, sizeof(*s));
-    int rc = SMEM_OK;
-
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
-    if (!(s->h_out = malloc(n_counters(c) * 4)))
-        return SMEM_ENOMEM;
-    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, n_counters(c) * 4));
-    SMEM_CUDA_CHECK(cudaMemset(s->out, 0xff, n_counters(c) * 4));
-    return SMEM_OK;
-fail:
-    return rc;
+    return smem_io_setup(c, 0, n_counters(c), SMEM_FILL_WORDS);
 }
 
 static int dsm_atomics_launch(struct smem_case *c)
 {
-    struct dsm_atomics_state *s = c->priv;
+    struct smem_io *io = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_dsm_atomics_launch(c->plan->variant, c->grid, c->plan->cluster, c->plan->dyn_smem, s->out,
+    SMEM_CUDA_CHECK(smem_dsm_atomics_launch(c->plan->variant, c->grid, c->plan->cluster, c->plan->dyn_smem, io->out,
                                             (int)c->plan->work, c->clk, c->stream));
     return SMEM_OK;
 fail:
@@ -95,33 +78,21 @@ fail:
 
 static int dsm_atomics_verify(struct smem_case *c)
 {
-    struct dsm_atomics_state *s = c->priv;
+    struct smem_io *io = c->priv;
+    const uint32_t *got = io->h_out;
     /* each counter receives, from exactly one block, UNROLL adds per iteration */
     const uint32_t want = (uint32_t)c->plan->work * SMEM_DSM_ATOMICS_UNROLL;
-    int rc = SMEM_OK;
+    int rc;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, n_counters(c) * 4, cudaMemcpyDeviceToHost));
+    if ((rc = smem_io_fetch(io)))
+        return rc;
     for (size_t i = 0; i < n_counters(c); i++)
-        if (s->h_out[i] != want) {
+        if (got[i] != want) {
             smem_fmt(c->reason, sizeof(c->reason), "block %zu counter %zu is %u, the host expects %u",
-                     i / SMEM_DSM_ATOMICS_COUNTERS, i % SMEM_DSM_ATOMICS_COUNTERS, s->h_out[i], want);
+                     i / SMEM_DSM_ATOMICS_COUNTERS, i % SMEM_DSM_ATOMICS_COUNTERS, got[i], want);
             return SMEM_EVERIFY;
         }
     return SMEM_OK;
-fail:
-    return rc;
-}
-
-static void dsm_atomics_teardown(struct smem_case *c)
-{
-    struct dsm_atomics_state *s = c->priv;
-
-    if (!s)
-        return;
-    cudaFree(s->out);
-    free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -145,6 +116,6 @@ const struct smem_bench smem_dsm_atomics_bench = {
     .setup = dsm_atomics_setup,
     .launch = dsm_atomics_launch,
     .verify = dsm_atomics_verify,
-    .teardown = dsm_atomics_teardown,
+    .teardown = smem_io_teardown,
 #endif
 };
