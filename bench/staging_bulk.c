@@ -23,20 +23,8 @@ const struct smem_bench smem_staging_bulk_bench = {
                "up to eight in flight: GB/s against the measured global read bandwidth",
     .axes = staging_bulk_axes,
     .n_axes = SMEM_ARRAY_LEN(staging_bulk_axes),
-    .sweeps = { "staging" },
-    .predictable = true,
-    .kernel_file = "staging",
     .min_cc = 90,
     .min_cc_feature = "cp.async.bulk and mbarrier transaction counts",
     .plan = staging_bulk_plan,
-    .metrics = smem_staging_metrics,
-    .baseline = &smem_vs_read,
-    .device_defaults = smem_staging_device_defaults,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_staging_kernel,
-    .setup = smem_staging_setup,
-    .launch = smem_staging_run,
-    .verify = smem_staging_verify,
-    .teardown = smem_staging_teardown,
-#endif
+    SMEM_STAGING_COMMON
 };

@@ -23,20 +23,8 @@ const struct smem_bench smem_staging_cp_async_bench = {
                "groups: GB/s against the measured global read bandwidth",
     .axes = staging_cp_async_axes,
     .n_axes = SMEM_ARRAY_LEN(staging_cp_async_axes),
-    .sweeps = { "staging" },
-    .predictable = true,
-    .kernel_file = "staging",
     .min_cc = 80,
     .min_cc_feature = "cp.async",
     .plan = staging_cp_async_plan,
-    .metrics = smem_staging_metrics,
-    .baseline = &smem_vs_read,
-    .device_defaults = smem_staging_device_defaults,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_staging_kernel,
-    .setup = smem_staging_setup,
-    .launch = smem_staging_run,
-    .verify = smem_staging_verify,
-    .teardown = smem_staging_teardown,
-#endif
+    SMEM_STAGING_COMMON
 };

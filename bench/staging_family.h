@@ -72,6 +72,17 @@ int smem_staging_setup(struct smem_case *c);
 int smem_staging_run(struct smem_case *c);
 int smem_staging_verify(struct smem_case *c);
 void smem_staging_teardown(struct smem_case *c);
+#define SMEM_STAGING_GPU_OPS                                                                              \
+    .kernel = smem_staging_kernel, .setup = smem_staging_setup, .launch = smem_staging_run,               \
+    .verify = smem_staging_verify, .teardown = smem_staging_teardown,
+#else
+#define SMEM_STAGING_GPU_OPS
 #endif
+
+/* What every staging descriptor shares, after its name, summary, axes, plan and min_cc: the sweep,
+ * the kernel file, the metrics against global_read, the device's tile sizes and the GPU operations. */
+#define SMEM_STAGING_COMMON                                                                               \
+    .sweeps = { "staging" }, .predictable = true, .kernel_file = "staging", .metrics = smem_staging_metrics, \
+    .baseline = &smem_vs_read, .device_defaults = smem_staging_device_defaults, SMEM_STAGING_GPU_OPS
 
 #endif

@@ -23,18 +23,6 @@ const struct smem_bench smem_staging_plain_bench = {
                "measured global read bandwidth",
     .axes = staging_plain_axes,
     .n_axes = SMEM_ARRAY_LEN(staging_plain_axes),
-    .sweeps = { "staging" },
-    .predictable = true,
-    .kernel_file = "staging",
     .plan = staging_plain_plan,
-    .metrics = smem_staging_metrics,
-    .baseline = &smem_vs_read,
-    .device_defaults = smem_staging_device_defaults,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_staging_kernel,
-    .setup = smem_staging_setup,
-    .launch = smem_staging_run,
-    .verify = smem_staging_verify,
-    .teardown = smem_staging_teardown,
-#endif
+    SMEM_STAGING_COMMON
 };
