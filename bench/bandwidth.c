@@ -35,6 +35,7 @@ const struct smem_bench smem_bandwidth_bench = {
     .axes = bandwidth_axes,
     .n_axes = SMEM_ARRAY_LEN(bandwidth_axes),
     .sweeps = { "bandwidth" },
+    .variation = SMEM_VARIATION_ONCHIP,
     .kernel_file = "load",
     .plan = bandwidth_plan,
     .check_work = 1,   /* the fewest iterations (8) */

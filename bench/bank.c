@@ -48,6 +48,7 @@ const struct smem_bench smem_bank_bench = {
     .axes = bank_axes,
     .n_axes = SMEM_ARRAY_LEN(bank_axes),
     .sweeps = { "bank" },
+    .variation = SMEM_VARIATION_ONCHIP,
     .kernel_file = "load",
     .plan = bank_plan,
     .check_work = 1,   /* the fewest iterations (8) */

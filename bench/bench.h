@@ -116,12 +116,38 @@ struct smem_baseline {
     enum smem_better better;    /* of the derived metric */
 };
 
+/* How far a point's median time moves between separate runs of one build although nothing changed,
+ * in % of the median: on one GPU unit (run_pct) and between units of one model (unit_pct), each
+ * measured on the H200 (source says where). The gate's floor for the benchmark's points when it has
+ * a single base file (scripts/compare.py); with a history of files it measures the spread itself.
+ * gpc_layout: the benchmark's points depend on the unit's SM -> GPC layout (clusters). */
+struct smem_variation {
+    double run_pct, unit_pct;
+    bool gpc_layout;
+    const char *source;
+};
+
+/* The classes of variation the H200 runs showed (issue 20: two --sweep all runs on one unit, on GPU 0
+ * and GPU 1 of one host, on GPU 0 of two hosts; results/gate/compare_leases.txt). */
+#define SMEM_VARIATION_ONCHIP                                                                           \
+    { 1.0, 1.0, false, "on-chip only: two --sweep all runs on one H200, and GPU 0 against GPU 1 of one "  \
+                       "host, moved these points by at most 0.5 %" }
+#define SMEM_VARIATION_COMPUTE                                                                          \
+    { 1.0, 1.5, false, "compute-bound, operands in L2: at most 0.5 % between runs and units of the H200" }
+#define SMEM_VARIATION_DRAM                                                                             \
+    { 1.5, 5.0, false, "DRAM streaming: 2.0-2.5 % between GPU 0 of two hosts, 2.4-3.9 % between leases, "   \
+                       "under 0.5 % between runs on one unit" }
+#define SMEM_VARIATION_LIBRARY                                                                          \
+    { 2.0, 3.5, false, "a library call (cuBLAS picks its kernel per run): 2.5 % between two units of one "  \
+                       "host at n = 2048" }
+
 struct smem_bench {
     const char *name;
     const char *summary;            /* the hardware effect it isolates */
     const struct smem_axis *axes;
     size_t n_axes;
     const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
+    struct smem_variation variation;    /* between runs and units, measured; every benchmark declares it */
     bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
     const char *kernel_file;        /* kernels/<kernel_file>.cu; NULL: a library call, no kernel of ours */
     /* The lowest compute capability with the hardware the benchmark needs (major x 10 + minor: 90

@@ -109,6 +109,7 @@ const struct smem_bench smem_broadcast_bench = {
     .axes = broadcast_axes,
     .n_axes = SMEM_ARRAY_LEN(broadcast_axes),
     .sweeps = { "bank" },
+    .variation = SMEM_VARIATION_ONCHIP,
     .kernel_file = "broadcast",
     .plan = broadcast_plan,
     .check_work = 1,   /* the fewest iterations (8) */

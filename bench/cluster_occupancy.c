@@ -144,6 +144,7 @@ const struct smem_bench smem_cluster_occupancy_bench = {
     .axes = cluster_occupancy_axes,
     .n_axes = SMEM_ARRAY_LEN(cluster_occupancy_axes),
     .sweeps = { "cluster" },
+    .variation = { 1.5, 5.0, true, "cluster placement: the probe's clusters land on the GPCs the unit has" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "cluster_occupancy",
     .min_cc = 90,

@@ -72,6 +72,7 @@ const struct smem_bench smem_copy_bench = {
     .axes = copy_axes,
     .n_axes = SMEM_ARRAY_LEN(copy_axes),
     .sweeps = { "reduction", "tile" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = copy_plan,
     .metrics = copy_metrics,

@@ -61,6 +61,7 @@ const struct smem_bench smem_cublas_bench = {
     .axes = cublas_axes,
     .n_axes = SMEM_ARRAY_LEN(cublas_axes),
     .sweeps = { "tile" },
+    .variation = SMEM_VARIATION_LIBRARY,
     .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = cublas_plan,
     .metrics = smem_gemm_metrics,

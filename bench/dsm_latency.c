@@ -78,6 +78,7 @@ const struct smem_bench smem_dsm_latency_bench = {
     .axes = dsm_latency_axes,
     .n_axes = SMEM_ARRAY_LEN(dsm_latency_axes),
     .sweeps = { "cluster" },
+    .variation = { 1.5, 4.5, true, "cluster placement: 2.9-3.5 % between GPU 0 and GPU 1 of one host (path 2, sizes 4-16)" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .kernel_file = "dsm_latency",
     .min_cc = 90,

@@ -97,6 +97,7 @@ const struct smem_bench smem_dynamic_bench = {
     .axes = dynamic_axes,
     .n_axes = SMEM_ARRAY_LEN(dynamic_axes),
     .sweeps = { "dynamic" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "stream",
     .plan = dynamic_plan,

@@ -146,6 +146,7 @@ const struct smem_bench smem_footprint_bench = {
     .axes = footprint_axes,
     .n_axes = SMEM_ARRAY_LEN(footprint_axes),
     .sweeps = { "carveout" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "footprint",
     .plan = footprint_plan,

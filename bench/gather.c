@@ -134,6 +134,7 @@ const struct smem_bench smem_gather_bench = {
     .axes = gather_axes,
     .n_axes = SMEM_ARRAY_LEN(gather_axes),
     .sweeps = { "carveout" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "gather",
     .plan = gather_plan,

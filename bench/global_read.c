@@ -94,6 +94,7 @@ const struct smem_bench smem_global_read_bench = {
     .axes = global_read_axes,
     .n_axes = SMEM_ARRAY_LEN(global_read_axes),
     .sweeps = { "staging" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "global_read",
     .plan = global_read_plan,

@@ -75,6 +75,7 @@ const struct smem_bench smem_latency_bench = {
     .axes = latency_axes,
     .n_axes = SMEM_ARRAY_LEN(latency_axes),
     .sweeps = { "latency" },
+    .variation = SMEM_VARIATION_ONCHIP,
     .kernel_file = "latency",
     .plan = latency_plan,
     .check_work = 256,   /* eight unrolled passes of the chase */

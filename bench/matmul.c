@@ -56,6 +56,7 @@ const struct smem_bench smem_matmul_bench = {
     .axes = matmul_axes,
     .n_axes = SMEM_ARRAY_LEN(matmul_axes),
     .sweeps = { "tile" },
+    .variation = SMEM_VARIATION_COMPUTE,
     .predictable = true,
     .kernel_file = "matmul",
     .plan = matmul_plan,

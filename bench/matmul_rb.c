@@ -62,6 +62,7 @@ const struct smem_bench smem_matmul_rb_bench = {
     .axes = matmul_rb_axes,
     .n_axes = SMEM_ARRAY_LEN(matmul_rb_axes),
     .sweeps = { "tile" },
+    .variation = SMEM_VARIATION_COMPUTE,
     .predictable = true,
     .kernel_file = "matmul_rb",
     .plan = matmul_rb_plan,

@@ -151,6 +151,7 @@ const struct smem_bench smem_reduction_bench = {
     .axes = reduction_axes,
     .n_axes = SMEM_ARRAY_LEN(reduction_axes),
     .sweeps = { "reduction" },
+    .variation = SMEM_VARIATION_DRAM,
     .kernel_file = "reduction",
     .plan = reduction_plan,
     .metrics = reduction_metrics,

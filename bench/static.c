@@ -55,6 +55,7 @@ const struct smem_bench smem_static_bench = {
     .axes = static_axes,
     .n_axes = SMEM_ARRAY_LEN(static_axes),
     .sweeps = { "dynamic" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "stream",
     .plan = static_plan,

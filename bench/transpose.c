@@ -26,6 +26,7 @@ const struct smem_bench smem_transpose_bench = {
     .axes = transpose_axes,
     .n_axes = SMEM_ARRAY_LEN(transpose_axes),
     .sweeps = { "tile" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "transpose",
     .plan = transpose_plan,

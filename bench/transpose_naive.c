@@ -17,6 +17,7 @@ const struct smem_bench smem_transpose_naive_bench = {
     .axes = transpose_naive_axes,
     .n_axes = SMEM_ARRAY_LEN(transpose_naive_axes),
     .sweeps = { "tile" },
+    .variation = SMEM_VARIATION_DRAM,
     .predictable = true,
     .kernel_file = "transpose",
     .plan = transpose_naive_plan,

@@ -147,6 +147,7 @@ const struct smem_bench smem_uninit_bench = {
     .axes = uninit_axes,
     .n_axes = SMEM_ARRAY_LEN(uninit_axes),
     .sweeps = { "uninit" },
+    .variation = SMEM_VARIATION_ONCHIP,
     .kernel_file = "uninit",
     .plan = uninit_plan,
     .metrics = uninit_metrics,

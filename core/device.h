@@ -18,6 +18,21 @@ struct smem_nvml {
     unsigned long long reasons;     /* clock-event (throttle) reason bits */
 };
 
+#define SMEM_MAX_SMS 512
+#define SMEM_MAX_GPCS 64
+
+/* Which GPC (graphics processing cluster) each SM belongs to. Units of one model can differ here (the
+ * TPCs fused off differ), and the blocks of a thread block cluster always share one GPC, so the
+ * cluster benchmarks depend on it. Found by src/gpc.c: the SMs that ran blocks of one cluster are in
+ * one GPC; the connected groups over many cluster launches are the GPCs. */
+struct smem_gpc_map {
+    int count;                      /* GPCs found; 0: not measured (see why) */
+    int sms[SMEM_MAX_GPCS];         /* SMs of each GPC, GPCs numbered by their lowest SM */
+    short sm_gpc[SMEM_MAX_SMS];     /* GPC of each SM id; -1: the SM never ran a block of the probe */
+    int unresolved;                 /* SMs that shared no cluster with another SM (their GPC is unknown) */
+    char why[128];                  /* why it was not measured, when count is 0 */
+};
+
 struct smem_device {
     char name[256];
     int ordinal;                    /* CUDA device number, -1 for a model */
@@ -36,6 +51,8 @@ struct smem_device {
     int driver_version, runtime_version;
     char pci_bus_id[32];
     char uuid[48];          /* "GPU-xxxxxxxx-...", as nvidia-smi writes it; "" for a model */
+    char driver_release[32];        /* the NVIDIA driver's version string from NVML ("580.159.04"); "" unknown */
+    struct smem_gpc_map gpc;        /* SM -> GPC, found by the cluster probe (cc 9.0+); gpc.count 0: not measured */
     double measured_clock_mhz;      /* SM clock measured with clock64 against %globaltimer, 0 if not */
     struct smem_nvml nvml_start, nvml_end;  /* NVML readings before and after the run */
 };

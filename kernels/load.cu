@@ -56,6 +56,15 @@ load_kernel(const uint32_t *in, uint32_t *out, int stride, int iters, smem_clock
         for (int j = 0; j < SMEM_LOAD_UNROLL; j++)
             acc += lds<W>::load(base + j * SMEM_LOAD_ROW_BYTES);
     }
+#if SMEM_TEST_SLOWDOWN_PCT
+    /* a test build only (meson option test_slowdown_pct): this much more work than the metrics count,
+     * for the A/B gate to find; the loads are volatile, so they run although their sum is dropped */
+    for (int i = 0; i < iters * SMEM_TEST_SLOWDOWN_PCT / 100; i++) {
+#pragma unroll
+        for (int j = 0; j < SMEM_LOAD_UNROLL; j++)
+            (void)lds<W>::load(base + j * SMEM_LOAD_ROW_BYTES);
+    }
+#endif
     __syncthreads();
     smem_clock_mark(clk, true);
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;

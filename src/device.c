@@ -7,6 +7,7 @@
 
 #include "clock.h"
 #include "cuda_status.h"
+#include "gpc.h"
 #include "nvml.h"
 
 int smem_device_count(char *why, size_t why_len)
@@ -80,7 +81,12 @@ int smem_device_open(int ordinal, struct smem_device *d, char *why, size_t why_l
                  u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
     }
     smem_nvml_read(d->pci_bus_id, &d->nvml_start);
+    smem_nvml_driver_release(d->driver_release, sizeof(d->driver_release));
     d->measured_clock_mhz = smem_device_measure_clock();
+    if (smem_gpc_probe(d, &d->gpc) == SMEM_ESTICKY) {
+        smem_fmt(why, why_len, "the GPC probe on CUDA device %d failed: %s", ordinal, smem_cuda_last_error());
+        return SMEM_ESTICKY;
+    }
     return SMEM_OK;
 }
 

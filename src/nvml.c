@@ -25,6 +25,7 @@ static struct {
     int (*power)(nvml_device, unsigned *);
     int (*clock)(nvml_device, int, unsigned *);
     int (*reasons)(nvml_device, unsigned long long *);
+    int (*driver)(char *, unsigned);
     bool ready;
 } nvml;
 
@@ -43,6 +44,7 @@ static void load(void)
     *(void **)&nvml.power = dlsym(h, "nvmlDeviceGetPowerUsage");
     *(void **)&nvml.clock = dlsym(h, "nvmlDeviceGetClockInfo");
     *(void **)&nvml.reasons = dlsym(h, "nvmlDeviceGetCurrentClocksEventReasons");
+    *(void **)&nvml.driver = dlsym(h, "nvmlSystemGetDriverVersion");
     if (!nvml.reasons)   /* the name before NVML 12.2 */
         *(void **)&nvml.reasons = dlsym(h, "nvmlDeviceGetCurrentClocksThrottleReasons");
     nvml.ready = nvml.init && nvml.by_bus_id && nvml.init() == 0;
@@ -70,7 +72,23 @@ void smem_nvml_read(const char *pci_bus_id, struct smem_nvml *out)
         nvml.reasons(d, &out->reasons);
 }
 
+void smem_nvml_driver_release(char *buf, size_t len)
+{
+    char v[96];     /* NVML_SYSTEM_DRIVER_VERSION_V2_BUFFER_SIZE is 80 */
+
+    buf[0] = '\0';
+    pthread_once(&once, load);
+    if (nvml.ready && nvml.driver && nvml.driver(v, sizeof(v)) == 0)
+        smem_fmt(buf, len, "%s", v);
+}
+
 #else
+
+void smem_nvml_driver_release(char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+}
 
 void smem_nvml_read(const char *pci_bus_id, struct smem_nvml *out)
 {

@@ -13,6 +13,10 @@
 void smem_nvml_read(const char *pci_bus_id, struct smem_nvml *out);
 
 /* Names of the set reason bits, comma-separated, into buf ("none" when no bit is set). */
+/* The NVIDIA driver's version string ("580.159.04", nvmlSystemGetDriverVersion) in buf; "" where NVML is
+ * absent. The CUDA driver API number (13000) does not tell two driver releases apart. */
+void smem_nvml_driver_release(char *buf, size_t len);
+
 void smem_nvml_reason_names(unsigned long long reasons, char *buf, size_t len);
 
 #endif

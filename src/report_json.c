@@ -111,6 +111,51 @@ static cJSON *published_record(const struct smem_device *d)
     return pub;
 }
 
+/* The SM -> GPC map (src/gpc.c): the GPCs' sizes, each SM's GPC and the layout as one string that two
+ * units share exactly when their GPCs hold the same numbers of SMs ("18x2,16x6"). */
+static cJSON *gpc_record(const struct smem_device *d)
+{
+    const struct smem_gpc_map *g = &d->gpc;
+    cJSON *o = cJSON_CreateObject(), *sms, *map;
+    int sorted[SMEM_MAX_GPCS];
+    char layout[256] = "";
+
+    if (g->count == 0) {
+        cJSON_AddNullToObject(o, "count");
+        cJSON_AddStringToObject(o, "why", d->is_model ? "a model: nothing was measured" :
+                                          g->why[0] ? g->why : "not measured");
+        return o;
+    }
+    cJSON_AddStringToObject(o, "source", "measured: the SMs that ran the blocks of one thread block cluster share a "
+                            "GPC (cluster probe, one block per SM, cluster sizes 16/8/6/4/3/2)");
+    cJSON_AddNumberToObject(o, "count", g->count);
+    sms = cJSON_AddArrayToObject(o, "sms_per_gpc");
+    for (int i = 0; i < g->count; i++) {
+        cJSON_AddItemToArray(sms, cJSON_CreateNumber(g->sms[i]));
+        sorted[i] = g->sms[i];
+    }
+    /* largest first, as "SMs x GPCs" runs */
+    for (int i = 1; i < g->count; i++)
+        for (int k = i; k > 0 && sorted[k] > sorted[k - 1]; k--) {
+            int t = sorted[k];
+            sorted[k] = sorted[k - 1];
+            sorted[k - 1] = t;
+        }
+    for (int i = 0; i < g->count;) {
+        int k = i;
+        while (k < g->count && sorted[k] == sorted[i])
+            k++;
+        smem_append(layout, sizeof(layout), ",", "%dx%d", sorted[i], k - i);
+        i = k;
+    }
+    cJSON_AddStringToObject(o, "layout", layout);
+    cJSON_AddNumberToObject(o, "unresolved_sms", g->unresolved);
+    map = cJSON_AddArrayToObject(o, "sm_gpc");
+    for (int i = 0; i < d->sm_count && i < SMEM_MAX_SMS; i++)
+        cJSON_AddItemToArray(map, g->sm_gpc[i] >= 0 ? cJSON_CreateNumber(g->sm_gpc[i]) : cJSON_CreateNull());
+    return o;
+}
+
 /* Everything known of a device (or a model). */
 static cJSON *device_record(const struct smem_device *d)
 {
@@ -149,6 +194,11 @@ static cJSON *device_record(const struct smem_device *d)
         cJSON_AddStringToObject(dev, "uuid", d->uuid);
     else
         cJSON_AddNullToObject(dev, "uuid");
+    if (d->driver_release[0])
+        cJSON_AddStringToObject(dev, "driver_release", d->driver_release);
+    else
+        cJSON_AddNullToObject(dev, "driver_release");
+    cJSON_AddItemToObject(dev, "gpc", gpc_record(d));
     smem_json_number(dev, "measured_clock_mhz", d->measured_clock_mhz > 0 ? d->measured_clock_mhz : NAN);
     if (d->nvml_start.ok) {
         /* NVML found this device by its PCI bus id: its own number, and readings around the run */
@@ -181,6 +231,11 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddStringToObject(tool, "name", "smembench");
     cJSON_AddStringToObject(tool, "version", SMEM_VERSION);
     cJSON_AddStringToObject(tool, "git", SMEM_GIT);
+#if SMEM_TEST_SLOWDOWN_PCT
+    /* a test build whose bandwidth kernel does this much more work than it counts (meson option
+     * test_slowdown_pct): its figures are not the device's, and the file says so */
+    cJSON_AddNumberToObject(tool, "test_slowdown_pct", SMEM_TEST_SLOWDOWN_PCT);
+#endif
 
     r = cJSON_AddObjectToObject(doc, "run");
     argv = cJSON_AddArrayToObject(r, "argv");
@@ -314,6 +369,14 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     json_opt_int(occ, "probe_regs", r->occ.probe_regs);
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);
     cJSON_AddBoolToObject(o, "verified", r->verified);
+    {
+        /* what the descriptor declares of the point's movement between runs and units (bench/bench.h) */
+        cJSON *v = cJSON_AddObjectToObject(o, "between_run");
+        cJSON_AddNumberToObject(v, "run_pct", b->variation.run_pct);
+        cJSON_AddNumberToObject(v, "unit_pct", b->variation.unit_pct);
+        cJSON_AddBoolToObject(v, "gpc_layout", b->variation.gpc_layout);
+        cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
+    }
     return SMEM_OK;
 }
 

@@ -85,6 +85,7 @@ const struct smem_bench smem_fault_bench = {
     .axes = fault_axes,
     .n_axes = 1,
     .kernel_file = "fault",   /* tests/fault/fault.cu */
+    .variation = SMEM_VARIATION_ONCHIP,
     .plan = fault_plan,
     .kernel = fault_kernel,
     .setup = fault_setup,

@@ -121,6 +121,32 @@ Test(baselines, a_typo_in_a_baseline_fails_the_check)
     planted_baseline_fails("bank", bl, "metric slowdown declares no direction");
 }
 
+/* The gate's floor with a single base file comes from the descriptors: every benchmark declares its
+ * variation between runs and units, and a benchmark without one is caught. */
+Test(variation, every_benchmark_declares_a_measured_variation)
+{
+    char why[256] = "";
+
+    for (size_t i = 0; i < smem_n_benches; i++) {
+        const struct smem_variation *v = &smem_benches[i]->variation;
+        cr_expect_gt(v->run_pct, 0, "%s: run_pct", smem_benches[i]->name);
+        cr_expect_geq(v->unit_pct, v->run_pct, "%s: unit_pct below run_pct", smem_benches[i]->name);
+        cr_expect(v->source && strlen(v->source) > 20, "%s: no source", smem_benches[i]->name);
+        /* the cluster benchmarks, and only they, depend on the GPC layout */
+        cr_expect_eq(v->gpc_layout, smem_benches[i]->min_cc_feature &&
+                                    (strstr(smem_benches[i]->name, "cluster") || strstr(smem_benches[i]->name, "dsm")),
+                     "%s: gpc_layout", smem_benches[i]->name);
+    }
+    changed = *smem_bench_find("bank");
+    changed.variation.run_pct = 0;
+    cr_assert_lt(smem_bench_check(registry_with("bank", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
+    cr_assert(strstr(why, "benchmark bank declares no measured variation"), "%s", why);
+    changed = *smem_bench_find("dsm_atomics");
+    changed.variation.unit_pct = 1.0;
+    cr_assert_lt(smem_bench_check(registry_with("dsm_atomics", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
+    cr_assert(strstr(why, "dsm_atomics"), "%s", why);
+}
+
 /* Every default and quick point of every benchmark plans on every model (or is skipped with a
  * reason), twice over with the same result: planning reads its axes by name (a name the benchmark
  * does not have aborts) and depends on nothing but the point and the device. */
