@@ -83,10 +83,11 @@ import smem_results  # noqa: E402
 DRIFT_PER_NOISE = 3          # a point may drift between runs by this many times its noise
 MEDIAN_SE = math.sqrt(math.pi / 2)   # standard error of a median over that of a mean (normal samples)
 MIN_SAMPLES = 3              # fewer samples a side say nothing about the noise
+HISTORY_MIN = 3              # fewer history files say nothing about a point's between-run spread
 ALLOW_KINDS = ("missing", "new", "status", "device", "driver", "clock", "settings")
 DEVICE_FIELDS = ("name", "cc", "sm_count", "smem_per_sm", "smem_per_block", "smem_per_block_optin",
                  "reserved_smem_per_block", "max_blocks_per_sm", "max_threads_per_sm", "regs_per_sm", "model")
-DRIVER_FIELDS = ("driver_version", "runtime_version")
+DRIVER_FIELDS = ("driver_version", "runtime_version", "driver_release")
 # settings an older file may lack, and the value it then ran with
 SETTING_DEFAULTS = {"cold": False, "no_optin": False, "quick": False}
 # units that mean the same on every GPU (per SM, per clock, or a share of the device's own ceiling)
@@ -127,15 +128,29 @@ def throttled(r):
     return isinstance(t, dict) and t.get("used") is True
 
 
-def judge(b, n, opt):
-    """The verdict on one point timed in both files: a dict with verdict, change, noise, reason."""
+def allowance(b, n, unit):
+    """The declared between-run variation of a point, as a fraction: the NEW record's descriptor (the
+    build under test declares it), else BASE's; between units of one model when unit, else between
+    runs on one unit. None for files written before descriptors declared it."""
+    for r in (n, b):
+        v = r.get("between_run") if r is not None else None
+        if isinstance(v, dict):
+            x = v.get("unit_pct" if unit else "run_pct")
+            if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0:
+                return x / 100
+    return None
+
+
+def judge(b, n, opt, allow=None):
+    """The verdict on one point timed in both files: a dict with verdict, change, noise, band, reason.
+    allow: the point's declared between-run variation (a fraction) or None."""
     np, stats = scipy_stats()
     xb = np.array(smem_results.samples(b), dtype=np.int64)
     xn = np.array(smem_results.samples(n), dtype=np.int64)
     mb, mn = smem_results.median_ns(b), smem_results.median_ns(n)
     change = mn / mb - 1
     sb, sn = smem_results.robust_spread(b, xb), smem_results.robust_spread(n, xn)
-    out = {"change": change, "noise": (sb, sn), "samples": (len(xb), len(xn)), "p": None}
+    out = {"change": change, "noise": (sb, sn), "samples": (len(xb), len(xn)), "p": None, "band": None}
     hot = [side for side, r in (("base", b), ("new", n)) if throttled(r)]
     if hot:
         return dict(out, verdict="uncertain", reason=f"every sample throttled in {' and '.join(hot)}")
@@ -145,15 +160,23 @@ def judge(b, n, opt):
     t, alpha = opt.threshold / 100, opt.alpha
     z = float(stats.norm.ppf(1 - alpha))
     s = max(sb, sn)
-    # the least drift: a share of the time, or for a short kernel the fixed part of a launch
-    floor = max(opt.drift / 100, opt.drift_ns / mb)
-    drift = max(floor, DRIFT_PER_NOISE * s)
     se = MEDIAN_SE * math.sqrt(sb * sb / len(xb) + sn * sn / len(xn))
+    # the point's declared movement between runs (or units) widens what it can call a change: a change
+    # inside it is the unit or the run, not the code
+    if allow is not None and allow + z * se > t:
+        t = allow + z * se
+        out["band"] = t
+    # the least drift: a share of the time, or for a short kernel the fixed part of a launch
+    floor = max(opt.drift / 100, opt.drift_ns / mb, allow or 0)
+    drift = max(floor, DRIFT_PER_NOISE * s)
     limit = noise_limit(t, floor, z, len(xb), len(xn))
     out["limit"] = limit
     if floor >= t:
-        noisy = (f"too short: {opt.drift_ns:g} ns of run-to-run drift is {100 * floor:.1f} % of "
-                 f"{mb / 1e3:.1f} us")
+        if opt.drift_ns / mb >= t:
+            noisy = (f"too short: {opt.drift_ns:g} ns of run-to-run drift is {100 * opt.drift_ns / mb:.1f} % of "
+                     f"{mb / 1e3:.1f} us")
+        else:
+            noisy = f"--drift {opt.drift:g} % is not below the {100 * t:g} % threshold: nothing can be judged"
     else:
         noisy = f"noise {100 * s:.2f} % > {100 * limit:.2f} %"
     if abs(change) >= t:
@@ -173,6 +196,54 @@ def judge(b, n, opt):
     if drift + z * se <= t:
         return dict(out, verdict="same", reason="")
     return dict(out, verdict="uncertain", reason=noisy)
+
+
+def robust_center(values):
+    """(median, robust relative spread 1.4826 MAD / median) of a list of medians."""
+    m = sorted(values)
+    k = len(m)
+    c = m[k // 2] if k % 2 else (m[k // 2 - 1] + m[k // 2]) / 2
+    dev = sorted(abs(x - c) for x in m)
+    mad = dev[k // 2] if k % 2 else (dev[k // 2 - 1] + dev[k // 2]) / 2
+    return c, (1.4826 * mad / c if c > 0 else math.inf)
+
+
+def judge_history(hist, n, opt, allow):
+    """The verdict on a point of NEW against its history: hist is the list of the point's records in
+    the history files (timed, oldest first). The between-run spread is measured: the robust spread of
+    the history's medians; the point may move by a one-sided t prediction bound of it (Student's t
+    at --alpha over k - 1 degrees of freedom, times sqrt(1 + 1/k): a new run of the same build falls
+    inside with probability 1 - alpha), never by less than its declared variation (allow) or --drift.
+    A change beyond that band plus the new median's own uncertainty (z x its standard error) is
+    slower or faster; inside it, same. Under HISTORY_MIN files the newest history file is the base."""
+    np, stats = scipy_stats()
+    if len(hist) < HISTORY_MIN:
+        out = judge(hist[-1], n, opt, allow)
+        out["history"] = len(hist)
+        return out
+    meds = [smem_results.median_ns(r) for r in hist]
+    c, spread = robust_center(meds)
+    xn = np.array(smem_results.samples(n), dtype=np.int64)
+    mn = smem_results.median_ns(n)
+    sn = smem_results.robust_spread(n, xn)
+    change = mn / c - 1
+    out = {"change": change, "noise": (spread, sn), "samples": (len(hist), len(xn)), "p": None, "band": None,
+           "history": len(hist), "center": c}
+    if throttled(n):
+        return dict(out, verdict="uncertain", reason="every sample throttled in new")
+    if len(xn) < MIN_SAMPLES or sn is None:
+        return dict(out, verdict="uncertain", reason=f"too few samples in new ({len(xn)}; {MIN_SAMPLES} at least)")
+    k = len(meds)
+    z = float(stats.norm.ppf(1 - opt.alpha))
+    q = float(stats.t.ppf(1 - opt.alpha, k - 1))
+    floor = max(opt.drift / 100, opt.drift_ns / c, allow or 0)
+    band = max(floor, q * spread * math.sqrt(1 + 1 / k))
+    se = MEDIAN_SE * sn / math.sqrt(len(xn))
+    limit = max(opt.threshold / 100, band + z * se)
+    out["band"] = limit if limit > opt.threshold / 100 else None
+    if abs(change) >= limit:
+        return dict(out, verdict="slower" if change > 0 else "faster", reason="")
+    return dict(out, verdict="same", reason="")
 
 
 # --- matching points and runs ------------------------------------------------------------------
@@ -212,8 +283,15 @@ def by_key(doc, path):
     return out
 
 
-def compare_points(base, new, opt, paths=("base", "new")):
-    """Every point of either file: a list of dicts with name, bench, kind and the judgement."""
+def uuid_of(doc, r):
+    u = smem_results.device_of(doc, r).get("uuid") if r is not None else None
+    return u if isinstance(u, str) and u else None
+
+
+def compare_points(base, new, opt, paths=("base", "new"), history=None):
+    """Every point of either file: a list of dicts with name, bench, kind and the judgement. history:
+    None, or {point key: [(uuid, record), ...] oldest first} of the history files' timed points (BASE is
+    then the newest record of each point)."""
     bmap, nmap = by_key(base, paths[0]), by_key(new, paths[1])
     rows = []
     for key in list(bmap) + [k for k in nmap if k not in bmap]:
@@ -228,8 +306,15 @@ def compare_points(base, new, opt, paths=("base", "new")):
             sc = status_change(b, n)
             if sc is not None:
                 row.update(kind="status", lost=sc[0], text=sc[1])
+            elif smem_results.timed(b) and history is not None and history.get(key):
+                hist = history[key]
+                # another unit than every run of the history: the point may move by its unit variation
+                unit = uuid_of(new, n) is None or uuid_of(new, n) not in {u for u, _ in hist}
+                row.update(kind="timed", unit=unit,
+                           **judge_history([x for _, x in hist], n, opt, allowance(b, n, unit)))
             elif smem_results.timed(b):
-                row.update(kind="timed", **judge(b, n, opt))
+                unit = uuid_of(new, n) is None or uuid_of(new, n) != uuid_of(base, b)
+                row.update(kind="timed", unit=unit, **judge(b, n, opt, allowance(b, n, unit)))
             else:
                 row.update(kind="untimed", text=b["status"])
         rows.append(row)
@@ -288,11 +373,19 @@ def mismatches(base, new, opt):
     for i, (x, y) in enumerate(zip(db, dn)):
         tag = f"GPU {i}: " if max(len(db), len(dn)) > 1 else ""
         for kind, fields in (("device", DEVICE_FIELDS), ("driver", DRIVER_FIELDS)):
-            diffs = [f"{f} {fmt(x.get(f))} -> {fmt(y.get(f))}" for f in fields if x.get(f) != y.get(f)]
+            # the driver's release string is compared where both files recorded it (older ones did not)
+            diffs = [f"{f} {fmt(x.get(f))} -> {fmt(y.get(f))}" for f in fields if x.get(f) != y.get(f) and
+                     (f != "driver_release" or (x.get(f) is not None and y.get(f) is not None))]
             if diffs:
                 out.append((kind, tag + ", ".join(diffs)))
         if x.get("uuid") and y.get("uuid") and x["uuid"] != y["uuid"] and x.get("name") == y.get("name"):
             out.append(("unit", f"{tag}uuid {x['uuid']} -> {y['uuid']}"))
+            lx, ly = gpc_layout(x), gpc_layout(y)
+            if lx and ly and lx != ly:
+                deps = sorted({r["bench"] for r in new["results"] if (r.get("between_run") or {}).get("gpc_layout")})
+                out.append(("layout", f"{tag}GPC layout {lx} -> {ly} (SMs x GPCs): the points of "
+                                      f"{', '.join(deps) or 'the cluster benchmarks'} depend on it (clusters fit "
+                                      "per GPC) and are judged with their between-unit variation"))
         if x.get("clock_khz") != y.get("clock_khz"):
             out.append(("clock", f"{tag}rated clock_khz {fmt(x.get('clock_khz'))} -> {fmt(y.get('clock_khz'))}"))
         cb, cn = x.get("measured_clock_mhz"), y.get("measured_clock_mhz")
@@ -306,6 +399,11 @@ def mismatches(base, new, opt):
     if diffs:
         out.append(("settings", ", ".join(diffs)))
     return out
+
+
+def gpc_layout(dev):
+    g = dev.get("gpc")
+    return g.get("layout") if isinstance(g, dict) and isinstance(g.get("layout"), str) else None
 
 
 def settings(doc):
@@ -386,7 +484,10 @@ def us(r):
 
 def verdict_text(row):
     if row["kind"] == "timed":
-        return row["verdict"] + (f" ({row['reason']})" if row["reason"] else "")
+        notes = [row["reason"]] if row["reason"] else []
+        if row.get("band"):
+            notes.append(f"band ±{100 * row['band']:.1f} %" + (" between units" if row.get("unit") else ""))
+        return row["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
     if row["kind"] == "status":
         return ("stopped: " if row["lost"] else "started: ") + row["text"]
     return {"missing": "missing: ", "new": "new: ", "untimed": "not timed: "}[row["kind"]] + row["text"]
@@ -395,15 +496,17 @@ def verdict_text(row):
 def point_row(row):
     noise = row.get("noise")
     nstr = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "-")
-    return (row["name"], us(row["base"]), us(row["new"]), pct(row.get("change")), nstr, verdict_text(row))
+    base = f"{row['center'] / 1e3:.2f}" if row.get("center") else us(row["base"])
+    return (row["name"], base, us(row["new"]), pct(row.get("change")), nstr, verdict_text(row))
 
 
 POINT_HEADERS = ["point", "base (us)", "new (us)", "change", "noise (%)", "verdict"]
 
 
-def gate_report(base_path, new_path, base, new, opt):
-    """The comparison of one NEW file with BASE: (lines, exit status)."""
-    rows = compare_points(base, new, opt, (base_path, new_path))
+def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=()):
+    """The comparison of one NEW file with BASE (or with a history: see history_base): (lines, exit
+    status)."""
+    rows = compare_points(base, new, opt, (base_path, new_path), history)
     if not any(r["kind"] in ("timed", "status", "untimed") for r in rows):
         raise Usage(f"{base_path} and {new_path} have no point in common: nothing to compare")
     found = mismatches(base, new, opt)
@@ -439,8 +542,9 @@ def gate_report(base_path, new_path, base, new, opt):
     if count.get("untimed"):
         others += f"; {count['untimed']} timed in neither (skipped or failed in both)"
     verdict = (f"gate: fail (exit 1): {', '.join(failing)}" if rc else "gate: pass (exit 0)")
-    allowed_note = [f"another GPU of the same model: {text} (does not fail the gate: memory-bound points can move "
-                    "a few % between units)" if kind == "unit" else
+    allowed_note = [f"another GPU of the same model: {text} (does not fail the gate: each point is judged with "
+                    "its declared between-unit variation, where the files carry it)" if kind == "unit" else
+                    f"another layout: {text} (does not fail the gate)" if kind == "layout" else
                     f"{kind} mismatch: {text} " + ("(allowed by --allow)" if kind in allowed else
                                                    f"(fails the gate; --allow {kind} accepts it" +
                                                    (", --across-devices compares two GPUs)" if kind == "device" else ")"))
@@ -453,6 +557,7 @@ def gate_report(base_path, new_path, base, new, opt):
         out.append("")
         out += header([f"`{base_path}`", f"`{new_path}`"], [base, new], True)
         out.append("")
+        out += [f"- {line}" for line in history_lines]
         for line in allowed_note:
             out.append(f"- {line}")
         changed = [r for r in rows if (r["kind"] == "timed" and r["verdict"] in ("slower", "faster")) or
@@ -474,9 +579,11 @@ def gate_report(base_path, new_path, base, new, opt):
         return out, rc
 
     out += header([base_path, new_path], [base, new], False)
+    out += list(history_lines)
     out.append(f"times: median per launch in microseconds; change: new / base - 1; noise: robust spread "
-               f"(1.4826 MAD / median) base / new; threshold {opt.threshold:g} %, drift {opt.drift:g} % or "
-               f"{opt.drift_ns:g} ns, alpha {opt.alpha:g}")
+               f"(1.4826 MAD / median) base / new" + (" (base: the history's median, its noise the spread of the "
+                                                       "history's medians)" if history is not None else "") +
+               f"; threshold {opt.threshold:g} %, drift {opt.drift:g} % or {opt.drift_ns:g} ns, alpha {opt.alpha:g}")
     out.append("")
     out += table(POINT_HEADERS, [point_row(r) for r in rows], (1, 2, 3, 4), False)
     if allowed_note:
@@ -668,6 +775,11 @@ def parse_args(argv):
     ap.add_argument("--allow", type=allow_list, default=[], metavar="KIND,...",
                     help=f"findings that do not fail the gate: {','.join(ALLOW_KINDS)} or all")
     ap.add_argument("--markdown", action="store_true", help="compact Markdown for a pull-request comment")
+    ap.add_argument("--history", action="append", default=[], metavar="PATH",
+                    help="earlier result files (files or directories of them) of the same GPU model and settings: "
+                         "every positional file is then a NEW file judged against their between-run spread")
+    ap.add_argument("--window", type=int, default=0, metavar="N",
+                    help="with --history, only the newest N matching files (0, the default: all)")
     ap.add_argument("--across-devices", action="store_true",
                     help="compare two GPUs on what compares across hardware; never a regression")
     ap.add_argument("--published", action="store_true",
@@ -681,15 +793,98 @@ def parse_args(argv):
         raise Usage("--published takes one file; see compare.py --help")
     if a.published and a.across_devices:
         raise Usage("--published and --across-devices cannot be combined; see compare.py --help")
+    if a.history and (a.published or a.across_devices):
+        raise Usage("--history is for the gate; it cannot be combined with --published or --across-devices")
+    if a.window < 0:
+        raise Usage(f"invalid value {a.window} for --window; expected 0 (all) or more")
+    if a.history:
+        a.new = [a.base] + a.new
+        return a
     if not a.published and not a.new:
         raise Usage("compare.py needs a base file and at least one new file (or --published FILE); "
                     "see compare.py --help")
     return a
 
 
+def history_paths(specs):
+    """The result files named by --history: files as given, directories' *.json (sorted)."""
+    out = []
+    for spec in specs:
+        if os.path.isdir(spec):
+            names = sorted(f for f in os.listdir(spec) if f.endswith(".json"))
+            if not names:
+                raise Usage(f"{spec}: no result file (*.json) in this directory for --history")
+            out += [os.path.join(spec, f) for f in names]
+        elif os.path.exists(spec):
+            out.append(spec)
+        else:
+            raise Usage(f"{spec}: no such file or directory for --history")
+    return out
+
+
+def history_base(new, hist, opt):
+    """The history files that can judge NEW (same GPU model, driver, settings; measured), the newest
+    --window of them, as (base, {key: [(uuid, record)]}, lines). base is a document holding the newest
+    record of every point of the history, for what is missing, new or stopped. Usage when none fits."""
+    lines, fit = [], []
+    for path, doc in hist:
+        if doc["run"].get("mode") != "measure" or not smem_results.timed_points(doc):
+            lines.append(f"history: {path} left out: no timed point ({doc['run'].get('mode')} mode)")
+            continue
+        found = [(k, t) for k, t in mismatches(doc, new, opt) if k in ("device", "driver", "settings")]
+        if found:
+            lines.append(f"history: {path} left out: {found[0][0]} mismatch: {found[0][1]}")
+            continue
+        fit.append((doc["run"].get("started") or "", path, doc))
+    if not fit:
+        raise Usage("no history file has the GPU model, driver and settings of the new file: "
+                    + "; ".join(line.split(": ", 1)[1] for line in lines[:3]))
+    fit.sort(key=lambda x: x[0])
+    if opt.window:
+        fit = fit[-opt.window:]
+    points, newest = {}, {}
+    for _, path, doc in fit:
+        for r in doc["results"]:
+            key = smem_results.point_key(r)
+            if key in newest and newest[key][0] is doc:
+                raise Usage(f"{path}: point {smem_results.point_name(r)} appears twice; the comparison needs each "
+                            "point once")
+            newest[key] = (doc, r)
+            if smem_results.timed(r) and r.get("verified", True):
+                points.setdefault(key, []).append((uuid_of(doc, r), r))
+    base = dict(fit[-1][2])
+    base["results"] = [r for _, r in newest.values()]
+    units = {u for v in points.values() for u, _ in v if u}
+    nunits = f"{len(units)} GPU unit{'s' if len(units) != 1 else ''}" if units else "GPU units not recorded"
+    lines.insert(0, f"history: {len(fit)} files from {fit[0][0][:10]} to {fit[-1][0][:10]}, {nunits}; each point against the median of its history, with "
+                    f"its between-run spread measured there ({HISTORY_MIN} files at least, else the newest file "
+                    "is its base)")
+    return base, points, lines
+
+
 def run(argv):
     """(output lines, exit status); raises Usage for unusable input."""
     a = parse_args(argv)
+    if a.history:
+        scipy_stats()
+        try:
+            news = [(f, smem_results.load(f)) for f in a.new]
+            paths = [p for p in history_paths(a.history)
+                     if not any(os.path.exists(f) and os.path.samefile(p, f) for f in a.new)]
+            hist = [(p, smem_results.load(p)) for p in paths]
+        except smem_results.ResultError as e:
+            raise Usage(str(e)) from None
+        out, worst = [], 0
+        for path, new in news:
+            if not smem_results.timed_points(new):
+                raise Usage(f"{path}: no timed point (a {new['run'].get('mode')}-mode file); the gate compares times")
+            base, points, lines = history_base(new, hist, a)
+            if len(news) > 1:
+                out += ["", f"## {path}", ""] if a.markdown else [f"== {path}"]
+            report, rc = gate_report("history", path, base, new, a, points, lines)
+            out += report
+            worst = max(worst, rc)
+        return out, worst
     try:
         base = smem_results.load(a.base)
         news = [(f, smem_results.load(f)) for f in a.new]
