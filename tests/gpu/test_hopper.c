@@ -8,10 +8,14 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <cuda_runtime.h>
 
+#include "cluster_occupancy.h"
 #include "dsm_bandwidth.h"
 #include "gpu_test.h"
+#include "occupancy.h"
 #include "runner.h"
+#include "smem.h"
 
 TestSuite(hopper, .init = open_device);
 
@@ -234,4 +238,37 @@ Test(hopper, every_staged_tile_lands_and_bulk_copies_keep_up_with_reads)
     }
     smem_results_free(r, n);
     free(r);
+}
+
+/* The SM -> GPC map the device record carries: every SM in exactly one GPC, and the map predicts what
+ * the runtime says of clusters: at one block per SM, a GPC of g SMs holds floor(g / size) clusters
+ * of size blocks, so cudaOccupancyMaxActiveClusters must equal the sum over the GPCs. */
+Test(hopper, the_gpc_map_covers_every_sm_and_predicts_the_clusters_that_fit)
+{
+    const struct smem_gpc_map *g = &dev.gpc;
+    const void *fn = smem_cluster_occupancy_fn();
+    int total = 0;
+    char why[256];
+
+    need_hopper();
+    cr_assert_gt(g->count, 0, "no GPC map: %s", g->why);
+    cr_assert_eq(g->unresolved, 0, "%d SMs of unknown GPC", g->unresolved);
+    for (int i = 0; i < g->count; i++) {
+        cr_assert_gt(g->sms[i], 1, "GPC %d has %d SM", i, g->sms[i]);
+        total += g->sms[i];
+    }
+    cr_assert_eq(total, dev.sm_count, "the GPCs hold %d SMs of %d", total, dev.sm_count);
+    for (int i = 0; i < dev.sm_count; i++)
+        cr_assert(g->sm_gpc[i] >= 0 && g->sm_gpc[i] < g->count, "SM %d in GPC %d", i, g->sm_gpc[i]);
+    cr_assert_eq(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dev.smem_per_block_optin),
+                 cudaSuccess);
+    for (unsigned size = 2; size <= 16; size *= 2) {
+        int clusters = 0, want = 0;
+        if (smem_occupancy_clusters(fn, size, SMEM_CLUSTER_OCC_BLOCK, (size_t)dev.smem_per_block_optin, &clusters,
+                                    why, sizeof(why)) != SMEM_OK)
+            continue;   /* 16: a device may refuse non-portable sizes */
+        for (int i = 0; i < g->count; i++)
+            want += g->sms[i] / (int)size;
+        cr_expect_eq(clusters, want, "clusters of %u: the API says %d, the GPC map %d", size, clusters, want);
+    }
 }
