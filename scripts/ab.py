@@ -200,7 +200,6 @@ def parse_args(argv):
 
 def run(argv):
     a = parse_args(argv)
-    compare.scipy_stats()
     if a.files:
         rounds = rounds_in(a.files)
     else:
@@ -223,6 +222,10 @@ def run(argv):
             rounds.append(pair)
         if tty:
             print("", file=sys.stderr)
+    try:
+        compare.scipy_stats()
+    except Usage as e:      # the runs are kept: judge them where SciPy is
+        raise Usage(f"{e}; the runs are in {a.files or a.out}: judge them there with ab.py --files") from None
     try:
         docs = [(smem_results.load(b), smem_results.load(h)) for b, h in rounds]
     except smem_results.ResultError as e:
