@@ -97,10 +97,11 @@ int smem_bench_check(const struct smem_bench *const *benches, size_t n, const st
                      "major x 10 + minor, with min_cc_feature)", b->name, b->min_cc);
             return SMEM_EINVAL;
         }
-        if (!(b->variation.run_pct > 0) || b->variation.unit_pct < b->variation.run_pct || !b->variation.source ||
+        if (!(b->variation.run_pct > 0) || b->variation.unit_pct < b->variation.run_pct ||
+            (b->variation.layout_pct != 0 && b->variation.layout_pct < b->variation.unit_pct) || !b->variation.source ||
             !b->variation.source[0]) {
             smem_fmt(why, why_len, "benchmark %s declares no measured variation between runs (variation: run_pct > 0, "
-                     "unit_pct >= run_pct and its source, bench/bench.h)", b->name);
+                     "unit_pct >= run_pct, layout_pct 0 or >= unit_pct, and its source, bench/bench.h)", b->name);
             return SMEM_EINVAL;
         }
         if (!b->kernel_file && b->kernel) {

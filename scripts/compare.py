@@ -128,17 +128,29 @@ def throttled(r):
     return isinstance(t, dict) and t.get("used") is True
 
 
-def allowance(b, n, unit):
+def allowance(b, n, context):
     """The declared between-run variation of a point, as a fraction: the NEW record's descriptor (the
-    build under test declares it), else BASE's; between units of one model when unit, else between
-    runs on one unit. None for files written before descriptors declared it."""
+    build under test declares it), else BASE's. context: "run" (one unit), "unit" (another unit of the
+    model) or "layout" (another unit whose GPC layout differs or was not recorded: the cluster
+    benchmarks' layout_pct, the others' unit_pct). None for files written before descriptors declared
+    it."""
     for r in (n, b):
         v = r.get("between_run") if r is not None else None
         if isinstance(v, dict):
-            x = v.get("unit_pct" if unit else "run_pct")
-            if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0:
-                return x / 100
+            names = {"run": ("run_pct",), "unit": ("unit_pct",), "layout": ("layout_pct", "unit_pct")}[context]
+            for name in names:
+                x = v.get(name)
+                if isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0:
+                    return x / 100
     return None
+
+
+def unit_context(b_unit, b_layout, n_unit, n_layout):
+    """How two records' GPUs relate: "run" the same unit, "unit" another unit of the same recorded GPC
+    layout, "layout" another unit whose layout differs or is unknown."""
+    if b_unit is not None and b_unit == n_unit:
+        return "run"
+    return "unit" if b_layout is not None and b_layout == n_layout else "layout"
 
 
 def judge(b, n, opt, allow=None):
@@ -288,10 +300,14 @@ def uuid_of(doc, r):
     return u if isinstance(u, str) and u else None
 
 
+def layout_of(doc, r):
+    return gpc_layout(smem_results.device_of(doc, r)) if r is not None else None
+
+
 def compare_points(base, new, opt, paths=("base", "new"), history=None):
     """Every point of either file: a list of dicts with name, bench, kind and the judgement. history:
-    None, or {point key: [(uuid, record), ...] oldest first} of the history files' timed points (BASE is
-    then the newest record of each point)."""
+    None, or {point key: [(uuid, layout, record), ...] oldest first} of the history files' timed points
+    (BASE is then the newest record of each point)."""
     bmap, nmap = by_key(base, paths[0]), by_key(new, paths[1])
     rows = []
     for key in list(bmap) + [k for k in nmap if k not in bmap]:
@@ -308,13 +324,15 @@ def compare_points(base, new, opt, paths=("base", "new"), history=None):
                 row.update(kind="status", lost=sc[0], text=sc[1])
             elif smem_results.timed(b) and history is not None and history.get(key):
                 hist = history[key]
-                # another unit than every run of the history: the point may move by its unit variation
-                unit = uuid_of(new, n) is None or uuid_of(new, n) not in {u for u, _ in hist}
-                row.update(kind="timed", unit=unit,
-                           **judge_history([x for _, x in hist], n, opt, allowance(b, n, unit)))
+                # a unit the history has run on, else another of one of its layouts, else another layout
+                nu, nl = uuid_of(new, n), layout_of(new, n)
+                ctx = min((unit_context(u, lay, nu, nl) for u, lay, _ in hist),
+                          key=("run", "unit", "layout").index)
+                row.update(kind="timed", unit=ctx != "run",
+                           **judge_history([x for _, _, x in hist], n, opt, allowance(b, n, ctx)))
             elif smem_results.timed(b):
-                unit = uuid_of(new, n) is None or uuid_of(new, n) != uuid_of(base, b)
-                row.update(kind="timed", unit=unit, **judge(b, n, opt, allowance(b, n, unit)))
+                ctx = unit_context(uuid_of(base, b), layout_of(base, b), uuid_of(new, n), layout_of(new, n))
+                row.update(kind="timed", unit=ctx != "run", **judge(b, n, opt, allowance(b, n, ctx)))
             else:
                 row.update(kind="untimed", text=b["status"])
         rows.append(row)
@@ -381,11 +399,14 @@ def mismatches(base, new, opt):
         if x.get("uuid") and y.get("uuid") and x["uuid"] != y["uuid"] and x.get("name") == y.get("name"):
             out.append(("unit", f"{tag}uuid {x['uuid']} -> {y['uuid']}"))
             lx, ly = gpc_layout(x), gpc_layout(y)
-            if lx and ly and lx != ly:
-                deps = sorted({r["bench"] for r in new["results"] if (r.get("between_run") or {}).get("gpc_layout")})
-                out.append(("layout", f"{tag}GPC layout {lx} -> {ly} (SMs x GPCs): the points of "
-                                      f"{', '.join(deps) or 'the cluster benchmarks'} depend on it (clusters fit "
-                                      "per GPC) and are judged with their between-unit variation"))
+            deps = sorted({r["bench"] for r in new["results"] if (r.get("between_run") or {}).get("gpc_layout")})
+            if deps and (lx is None or lx != ly):
+                out.append(("layout", f"{tag}GPC layout {lx or 'not recorded'} -> {ly or 'not recorded'} (SMs x "
+                                      f"GPCs): the points of {', '.join(deps)} depend on it (clusters fit per GPC) "
+                                      "and are judged with their variation between layouts"))
+            elif deps:
+                out.append(("layout", f"{tag}the same GPC layout {lx}: the points of {', '.join(deps)} are judged "
+                                      "with their variation between units of one layout"))
         if x.get("clock_khz") != y.get("clock_khz"):
             out.append(("clock", f"{tag}rated clock_khz {fmt(x.get('clock_khz'))} -> {fmt(y.get('clock_khz'))}"))
         cb, cn = x.get("measured_clock_mhz"), y.get("measured_clock_mhz")
@@ -544,7 +565,7 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
     verdict = (f"gate: fail (exit 1): {', '.join(failing)}" if rc else "gate: pass (exit 0)")
     allowed_note = [f"another GPU of the same model: {text} (does not fail the gate: each point is judged with "
                     "its declared between-unit variation, where the files carry it)" if kind == "unit" else
-                    f"another layout: {text} (does not fail the gate)" if kind == "layout" else
+                    f"layout: {text} (does not fail the gate)" if kind == "layout" else
                     f"{kind} mismatch: {text} " + ("(allowed by --allow)" if kind in allowed else
                                                    f"(fails the gate; --allow {kind} accepts it" +
                                                    (", --across-devices compares two GPUs)" if kind == "device" else ")"))
@@ -851,10 +872,10 @@ def history_base(new, hist, opt):
                             "point once")
             newest[key] = (doc, r)
             if smem_results.timed(r) and r.get("verified", True):
-                points.setdefault(key, []).append((uuid_of(doc, r), r))
+                points.setdefault(key, []).append((uuid_of(doc, r), layout_of(doc, r), r))
     base = dict(fit[-1][2])
     base["results"] = [r for _, r in newest.values()]
-    units = {u for v in points.values() for u, _ in v if u}
+    units = {u for v in points.values() for u, _, _ in v if u}
     nunits = f"{len(units)} GPU unit{'s' if len(units) != 1 else ''}" if units else "GPU units not recorded"
     lines.insert(0, f"history: {len(fit)} files from {fit[0][0][:10]} to {fit[-1][0][:10]}, {nunits}; each point against the median of its history, with "
                     f"its between-run spread measured there ({HISTORY_MIN} files at least, else the newest file "

@@ -374,7 +374,8 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         cJSON *v = cJSON_AddObjectToObject(o, "between_run");
         cJSON_AddNumberToObject(v, "run_pct", b->variation.run_pct);
         cJSON_AddNumberToObject(v, "unit_pct", b->variation.unit_pct);
-        cJSON_AddBoolToObject(v, "gpc_layout", b->variation.gpc_layout);
+        cJSON_AddBoolToObject(v, "gpc_layout", b->variation.layout_pct > 0);
+        smem_json_number(v, "layout_pct", b->variation.layout_pct > 0 ? b->variation.layout_pct : NAN);
         cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
     }
     return SMEM_OK;

@@ -133,7 +133,7 @@ Test(variation, every_benchmark_declares_a_measured_variation)
         cr_expect_geq(v->unit_pct, v->run_pct, "%s: unit_pct below run_pct", smem_benches[i]->name);
         cr_expect(v->source && strlen(v->source) > 20, "%s: no source", smem_benches[i]->name);
         /* the cluster benchmarks, and only they, depend on the GPC layout */
-        cr_expect_eq(v->gpc_layout, smem_benches[i]->min_cc_feature &&
+        cr_expect_eq(v->layout_pct > 0, smem_benches[i]->min_cc_feature &&
                                     (strstr(smem_benches[i]->name, "cluster") || strstr(smem_benches[i]->name, "dsm")),
                      "%s: gpc_layout", smem_benches[i]->name);
     }
@@ -142,7 +142,7 @@ Test(variation, every_benchmark_declares_a_measured_variation)
     cr_assert_lt(smem_bench_check(registry_with("bank", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
     cr_assert(strstr(why, "benchmark bank declares no measured variation"), "%s", why);
     changed = *smem_bench_find("dsm_atomics");
-    changed.variation.unit_pct = 1.0;
+    changed.variation.layout_pct = 1.0;
     cr_assert_lt(smem_bench_check(registry_with("dsm_atomics", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
     cr_assert(strstr(why, "dsm_atomics"), "%s", why);
 }
