@@ -210,37 +210,60 @@ def judge(b, n, opt, allow=None):
     return dict(out, verdict="uncertain", reason=noisy)
 
 
+ROBUST_FROM = 8              # history files from which the MAD alone estimates the between-run spread
+
+
 def robust_center(values):
-    """(median, robust relative spread 1.4826 MAD / median) of a list of medians."""
+    """(median, relative spread) of a list of medians. The spread is 1.4826 MAD / median, robust to a
+    bad run; under ROBUST_FROM values the MAD of a few can be near zero by chance (three runs, two
+    alike), so the sample standard deviation over the median is taken where it is larger."""
     m = sorted(values)
     k = len(m)
     c = m[k // 2] if k % 2 else (m[k // 2 - 1] + m[k // 2]) / 2
+    if c <= 0:
+        return c, math.inf
     dev = sorted(abs(x - c) for x in m)
     mad = dev[k // 2] if k % 2 else (dev[k // 2 - 1] + dev[k // 2]) / 2
-    return c, (1.4826 * mad / c if c > 0 else math.inf)
+    spread = 1.4826 * mad / c
+    if k < ROBUST_FROM and k > 1:
+        mean = sum(m) / k
+        spread = max(spread, math.sqrt(sum((x - mean) ** 2 for x in m) / (k - 1)) / c)
+    return c, spread
 
 
-def judge_history(hist, n, opt, allow):
-    """The verdict on a point of NEW against its history: hist is the list of the point's records in
-    the history files (timed, oldest first). The between-run spread is measured: the robust spread of
-    the history's medians; the point may move by a one-sided t prediction bound of it (Student's t
-    at --alpha over k - 1 degrees of freedom, times sqrt(1 + 1/k): a new run of the same build falls
-    inside with probability 1 - alpha), never by less than its declared variation (allow) or --drift.
-    A change beyond that band plus the new median's own uncertainty (z x its standard error) is
-    slower or faster; inside it, same. Under HISTORY_MIN files the newest history file is the base."""
+def judge_history(hist, n, opt, b, unit):
+    """The verdict on a point of NEW against its history: hist is the list of the point's (uuid,
+    layout, record) in the history files (timed, oldest first), unit NEW's (uuid, layout). With
+    HISTORY_MIN runs of NEW's own unit in the history, those alone are its history (a history of
+    several units has several levels, and its spread says nothing of one unit); else every run, and
+    the point may move as between units. The between-run spread is measured: the spread of the
+    history's medians (robust_center); the point may move by a one-sided t prediction bound of it (Student's t at
+    --alpha over k - 1 degrees of freedom, times sqrt(1 + 1/k): a new run of the same build falls
+    inside with probability 1 - alpha), never by less than its declared variation or --drift. A change
+    beyond that band plus the new median's own uncertainty (z x its standard error) is slower or
+    faster; inside it, same. Under HISTORY_MIN runs the newest is the base, as with one base file."""
     np, stats = scipy_stats()
+    order = ("run", "unit", "layout")
+    own = [h for h in hist if unit[0] is not None and h[0] == unit[0]]
+    if len(own) >= HISTORY_MIN:
+        hist, ctx = own, "run"
+    elif len(hist) >= HISTORY_MIN:
+        others = [h for h in hist if h not in own] or hist
+        ctx = min((unit_context(u, lay, *unit) for u, lay, _ in others), key=order.index)
     if len(hist) < HISTORY_MIN:
-        out = judge(hist[-1], n, opt, allow)
-        out["history"] = len(hist)
-        return out
-    meds = [smem_results.median_ns(r) for r in hist]
+        u, lay, last = hist[-1]
+        ctx = unit_context(u, lay, *unit)
+        out = judge(last, n, opt, allowance(b, n, ctx))
+        return dict(out, history=len(hist), unit=ctx != "run")
+    allow = allowance(b, n, ctx)
+    meds = [smem_results.median_ns(r) for _, _, r in hist]
     c, spread = robust_center(meds)
     xn = np.array(smem_results.samples(n), dtype=np.int64)
     mn = smem_results.median_ns(n)
     sn = smem_results.robust_spread(n, xn)
     change = mn / c - 1
     out = {"change": change, "noise": (spread, sn), "samples": (len(hist), len(xn)), "p": None, "band": None,
-           "history": len(hist), "center": c}
+           "history": len(hist), "center": c, "unit": ctx != "run"}
     if throttled(n):
         return dict(out, verdict="uncertain", reason="every sample throttled in new")
     if len(xn) < MIN_SAMPLES or sn is None:
@@ -323,13 +346,7 @@ def compare_points(base, new, opt, paths=("base", "new"), history=None):
             if sc is not None:
                 row.update(kind="status", lost=sc[0], text=sc[1])
             elif smem_results.timed(b) and history is not None and history.get(key):
-                hist = history[key]
-                # a unit the history has run on, else another of one of its layouts, else another layout
-                nu, nl = uuid_of(new, n), layout_of(new, n)
-                ctx = min((unit_context(u, lay, nu, nl) for u, lay, _ in hist),
-                          key=("run", "unit", "layout").index)
-                row.update(kind="timed", unit=ctx != "run",
-                           **judge_history([x for _, _, x in hist], n, opt, allowance(b, n, ctx)))
+                row.update(kind="timed", **judge_history(history[key], n, opt, b, (uuid_of(new, n), layout_of(new, n))))
             elif smem_results.timed(b):
                 ctx = unit_context(uuid_of(base, b), layout_of(base, b), uuid_of(new, n), layout_of(new, n))
                 row.update(kind="timed", unit=ctx != "run", **judge(b, n, opt, allowance(b, n, ctx)))
