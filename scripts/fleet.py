@@ -177,6 +177,10 @@ class Fleet:
             self.rows.append(row)
 
 
+def plural(n, what):
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
 def pct(x, signed=True):
     return "-" if x is None else f"{100 * x:+.2f}" if signed else f"{100 * x:.2f}"
 
@@ -236,10 +240,9 @@ def report_lines(fleet, missing, unexpected, md, notes=()):
     if unexpected:
         out += [f"note: nodes with a file that --expect does not name: {', '.join(unexpected)}", ""]
     bad = bool(fleet.outliers or missing or fleet.lacking)
-    out.append(("**" if md else "") + ("FAIL: " if bad else "PASS: ") +
-               f"{len(fleet.outliers)} outlier{'s' if len(fleet.outliers) != 1 else ''}, {len(missing)} missing "
-               f"node{'s' if len(missing) != 1 else ''}, {len(fleet.lacking)} point{'s' if len(fleet.lacking) != 1 else ''}"
-               " missing on a unit" + ("**" if md else ""))
+    counts = f"{plural(len(fleet.outliers), 'outlier')}, {plural(len(missing), 'missing node')}, " \
+        f"{plural(len(fleet.lacking), 'point')} missing on a unit"
+    out.append(("**" if md else "") + ("FAIL: " if bad else "PASS: ") + counts + ("**" if md else ""))
     return out
 
 
@@ -313,11 +316,11 @@ def threshold_value(text):
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise Usage(f"{message}; see fleet.py --help")
+        raise Usage(f"{message}; see {self.prog} --help")
 
 
 def run(argv):
-    ap = Parser(prog="fleet.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=plot.prog(), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="node result files, or directories of them")
     ap.add_argument("--expect", type=expect_list, default=[], metavar="NODE,...",
                     help="the nodes that should have a file; one without is reported missing (exit 1)")

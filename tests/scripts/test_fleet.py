@@ -261,7 +261,8 @@ def the_written_report_and_heatmap():
     row = [r["name"] for r in f.rows].index("bandwidth/width_bytes=8")
     assert [(p.get_x() + 0.5, p.get_y() + 0.5) for p in boxes] == [(1, row)], [(p.get_x(), p.get_y()) for p in boxes]
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels == [r["name"] for r in f.rows] and [t.get_text() for t in ax.get_xticklabels()] == ["n1 gpu0", "n2 gpu0"]
+    assert labels == [r["name"] for r in f.rows]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["n1 gpu0", "n2 gpu0"]
     plt.close(fig)
 
 
