@@ -138,6 +138,29 @@ def units_of(loaded):
     if len(models) > 1:
         raise Usage(f"units of {len(models)} GPU models ({', '.join(models)}): a fleet report compares units of "
                     "one model; compare.py --across-devices compares models")
+    return name_apart(units)
+
+
+def by_model(loaded):
+    """{model: its units} of every file, for the HTML report's fleet section (name_apart() names
+    them)."""
+    groups = {}
+    for path, doc in loaded:
+        for i, dev in enumerate(smem_results.devices(doc)):
+            groups.setdefault(str(dev.get("name")), []).append(Unit(path, doc, i, dev))
+    return groups
+
+
+def distinct_gpus(units):
+    """How many GPUs the units are known to be: told apart by uuid where every unit records one,
+    else by node and PCI bus (two runs on one GPU are one; files without a uuid on one bus are too)."""
+    if all(u.uuid for u in units):
+        return len({u.uuid for u in units})
+    return len({(u.node, u.pci or u.gpu) for u in units})
+
+
+def name_apart(units):
+    """Units whose names read the same (two files of one host) get their file's name added."""
     names = {}
     for u in units:
         names.setdefault(u.name, []).append(u)
