@@ -158,7 +158,7 @@ def the_allowance_is_the_largest_of_threshold_declared_and_noise():
     r = copy.deepcopy(find(load(RUN1), *SLOW_POINT))
     noise = smem_results.robust_spread(r)
     assert fleet.allowance(r, 2.0) == (0.02, "threshold") and 3 * noise < 0.02
-    r["between_run"] = {"run_pct": 1.0, "unit_pct": 6.0, "source": "measured on 3 H200 units"}
+    r["between_run"] = {"run_pct": 1.0, "unit_pct": 6.0, "gpc_layout": False, "source": "measured on 3 H200 units"}
     assert fleet.allowance(r, 2.0) == (0.06, "declared between units (measured on 3 H200 units)")
     assert fleet.allowance(r, 7.0) == (0.07, "threshold")
     r["time_ns"]["stats"]["robust_spread"] = 0.03
@@ -168,7 +168,7 @@ def the_allowance_is_the_largest_of_threshold_declared_and_noise():
     doc = load(RUN2)
     scale(find(doc, *SLOW_POINT), 1.10)
     for r in doc["results"]:
-        r["between_run"] = {"run_pct": 1.0, "unit_pct": 6.0, "source": "test"}
+        r["between_run"] = {"run_pct": 1.0, "unit_pct": 6.0, "gpc_layout": False, "source": "test"}
     a, b = node_file(load(RUN1), "n1", d), node_file(doc, "n2", d)
     rc, out, err = run(a, b)
     assert rc == 0 and "Outliers (0)" in out, (rc, out[-800:], err)
