@@ -219,7 +219,7 @@ def _labels(pairs):
 def openmetrics(inputs):
     """Prometheus conventions: each sample labelled with what identifies its series (the benchmark,
     its parameters, the GPU: model, compute capability, CUDA index, PCI bus and uuid where
-    recorded); the build (version, commit, host) in the info metric smembench_build, value 1."""
+    recorded); the build (version, commit, host) in the info gauge smembench_build_info, value 1."""
     families = {}     # family name -> (unit, help, {label text: (path, sample line)})
     builds = set()
     for path, doc, r, dev in points(inputs):
