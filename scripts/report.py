@@ -6,8 +6,11 @@
 Writes DIR/index.html: the devices and run settings of every file; for each sweep its figures
 (inline SVG, the same as smembench-plot's) and a sortable table of its points (median time, noise,
 samples, occupancy by API, calculator and measurement, verified, the metrics and how close each
-comes to its ceiling); the failed and skipped points with their reasons; and, with --baseline, each
-file compared with the baseline by smembench-compare's test (the same decisions as the gate). The
+comes to its ceiling); the failed and skipped points with their reasons; where the files hold
+several GPUs of one model told apart (by uuid, or node and PCI bus) that share points,
+smembench-fleet's comparison of them (units, heatmap, outliers at --threshold, a table of each
+unit's deviation from the fleet median); and, with --baseline, each file compared with the
+baseline by smembench-compare's test (the same decisions as the gate). The
 page needs no network: CSS, figures and the small sorting script are inline. Click a column's
 heading to sort by it; opened as index.html#selftest the page sorts every column of every table,
 checks the order and writes the outcome into the page (the test suite reads it back).
@@ -21,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import compare  # noqa: E402
+import fleet  # noqa: E402
 import plot  # noqa: E402
 import smem_results  # noqa: E402
 
@@ -328,6 +332,74 @@ def baseline_section(base_path, base, loaded, threshold, alpha):
     return "".join(parts)
 
 
+def fleet_sections(plt, loaded, threshold):
+    """[(id, html)]: per GPU model whose units the inputs tell apart (fleet.distinct_gpus) and that
+    share a timed point, smembench-fleet's comparison: the units, the heatmap, the outliers and a
+    table of each unit's deviation from the fleet median per point."""
+    out = []
+    for model, units in fleet.by_model(loaded).items():
+        if len(units) < 2 or fleet.distinct_gpus(units) < 2:
+            continue
+        sid = f"fleet-{len(out)}"
+        try:
+            fl = fleet.Fleet(fleet.name_apart(units), threshold)
+        except fleet.Usage as e:
+            out.append((sid, f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2><p class="bad">not compared: '
+                             f"{esc(e)}</p></section>"))
+            continue
+        if not any(len(row["cells"]) > 1 for row in fl.rows):
+            continue
+        parts = [f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2>',
+                 f'<p class="sub">{len(units)} units ({fleet.distinct_gpus(units)} GPUs told apart by uuid, or node '
+                 "and PCI bus): each unit's median time against the fleet median (the median of the units' "
+                 "medians) per point. An outlier is a unit slower than the fleet median by more than its "
+                 f"allowance, the largest of {threshold:g} %, the point's declared between-unit allowance and "
+                 "3 x its noise (smembench-fleet's rule).</p>"]
+        ucols = (("unit", "text"), ("node", "text"), ("gpu", "num"), ("uuid", "text"), ("pci bus", "text"),
+                 ("file", "text"), ("commit", "text"), ("timed points", "num"))
+        urows = ["<tr>" + text_cell(u.name) + text_cell(u.node) + num_cell(u.gpu) + text_cell(u.uuid) +
+                 text_cell(u.pci) + text_cell(os.path.basename(u.path)) + text_cell(u.doc["tool"].get("git")) +
+                 num_cell(len(u.points)) + "</tr>" for u in fl.units]
+        parts.append(table(f"{sid}-units", ucols, urows))
+        fig = fleet.heatmap(plt, fl)
+        svg = plot.svg_text(fig, f"smembench-{sid}")
+        plt.close(fig)
+        parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
+        parts.append(f"<h3>Outliers ({len(fl.outliers)})</h3>")
+        if fl.outliers:
+            parts.append("<ul>" + "".join(
+                f'<li class="bad">{esc(u.name)} at {esc(name)}: {100 * d:+.2f} % against the fleet median, beyond '
+                f"its allowance of {100 * allow:.2f} % ({esc(source)})</li>"
+                for u, name, d, allow, source in fl.outliers) + "</ul>")
+        else:
+            parts.append('<p class="good">none</p>')
+        if fl.lacking:
+            parts.append(f'<p class="warn">{len(fl.lacking)} points timed on one unit and not on another: ' +
+                         esc("; ".join(f"{u.name}: {name}" for u, name in fl.lacking[:20])) +
+                         (f" and {len(fl.lacking) - 20} more" if len(fl.lacking) > 20 else "") + "</p>")
+        pcols = (("point", "text"), ("fleet median (us)", "num"), ("spread (%)", "num")) + \
+            tuple((f"{u.name} (%)", "num") for u in fl.units)
+        prows = []
+        for row in fl.rows:
+            cells = [text_cell(row["name"]), num_cell(row["median_ns"] / 1e3, "{:,.2f}"),
+                     num_cell(100 * row["spread"], "{:.2f}")]
+            for u in fl.units:
+                c = row["cells"].get(u.name)
+                if c is None:
+                    cells.append('<td class="n" data-v="">absent</td>')
+                else:
+                    v = 100 * c["dev"]
+                    cls = "n bad" if c["outlier"] else "n"
+                    cells.append(f'<td class="{cls}" data-v="{v!r}">{esc(f"{v:+.2f}")}'
+                                 f'{" *" if c["outlier"] else ""}</td>')
+            prows.append("<tr>" + "".join(cells) + "</tr>")
+        parts.append(f"<h3>Points ({len(prows)}): deviation from the fleet median, * an outlier</h3>")
+        parts.append(table(f"{sid}-points", pcols, prows))
+        parts.append("</section>")
+        out.append((sid, "".join(parts)))
+    return out
+
+
 def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
     series = plot.relabel(plot.make_series(loaded))
@@ -337,6 +409,8 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     body = [f"<h1>smembench report</h1><p class=\"sub\">{esc(', '.join(devices))}; {esc(', '.join(dates))}; "
             f"{len(loaded)} result file{'s' if len(loaded) != 1 else ''}</p>"]
     links = ['<a href="#runs">devices and runs</a>'] + [f'<a href="#sweep-{esc(w)}">{esc(w)}</a>' for w in sweeps]
+    fleets = fleet_sections(plt, loaded, threshold)
+    links += [f'<a href="#{sid}">fleet</a>' for sid, _ in fleets]
     if baseline:
         links.append('<a href="#baseline">baseline</a>')
     body.append("<nav>" + "".join(links) + "</nav>")
@@ -344,6 +418,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     for w in sweeps:
         in_sweep = [s.only(lambda r, w=w: (r.get("sweep") or r["bench"]) == w) for s in series]
         body.append(sweep_section(plt, w, [s for s in in_sweep if s.doc["results"]]))
+    body += [section for _, section in fleets]
     if baseline:
         body.append(baseline_section(baseline[0], baseline[1], loaded, threshold, alpha))
     body.append('<output id="selftest"></output>')

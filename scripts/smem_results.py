@@ -333,6 +333,28 @@ def unit(r, name):
     return u if isinstance(u, str) else ""
 
 
+# What a dashboard tracks: how fast a point ran. A metric is performance when its unit is a time
+# (ns ... s, cycles) or a rate (per second, per clock), or when it is a dimensionless ratio of
+# measured times or rates: a share of a ceiling or of a reference kernel (pct_of_*), the measured
+# slowdown against the conflict-free load, the spread between clusters' bandwidth. Everything else
+# describes the point rather than measures its speed: sizes (alloc_bytes), counts (sms, reading_sms,
+# clusters_*, stages), the bank model's prediction (predicted_slowdown, wavefronts) and what uninit
+# finds in a new block (stale_pct).
+TIME_UNITS = ("ns", "us", "ms", "s", "cycles")
+MEASURED_RATIOS = ("slowdown", "cluster_spread")
+
+
+def performance(r, name):
+    """True for a metric that measures how fast the point ran (the rule above); the median time
+    itself always is."""
+    if name == "time":
+        return True
+    u = unit(r, name)
+    if u in TIME_UNITS or u.endswith("/s") or "/clk" in u:
+        return True
+    return u in ("%", "x") and (name.startswith("pct_of_") or name in MEASURED_RATIOS)
+
+
 def published(dev):
     """The published reference figures of a device's generation: {name: {value, unit, source}}."""
     pub = dev.get("published")

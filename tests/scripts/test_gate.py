@@ -626,12 +626,13 @@ def published_figures_beside_the_measured_ones():
 # --- exporters ----------------------------------------------------------------------------------
 
 def timed_metrics(doc):
-    """(point name, metric name, better) for the time and every valued metric of every timed point."""
+    """(point name, metric name, better) for the time and every valued performance metric of every
+    timed point."""
     out = []
     for r in smem_results.timed_points(doc):
         out.append((smem_results.point_name(r), "time", "lower"))
         for name in r["metrics"]:
-            if smem_results.metric(r, name) is not None:
+            if smem_results.metric(r, name) is not None and smem_results.performance(r, name):
                 out.append((smem_results.point_name(r), name, smem_results.better(r, name)))
     return out
 
@@ -673,11 +674,17 @@ def exporters_follow_the_files_better_field_and_refuse_a_metric_without_directio
     small = json.loads(run("export.py", path, "--format", "gab-smaller")[1])
     assert any(e["name"].endswith(" bytes_per_clk_sm") for e in small)
     doc = load(BLB)
-    doc["results"][0]["metrics"]["mystery"] = {"value": 1.0, "unit": "furlongs", "ceiling": None}
+    doc["results"][0]["metrics"]["mystery"] = {"value": 1.0, "unit": "furlongs/s", "ceiling": None}
     path = save(doc, "mystery.json")
     for fmt in ("gab-smaller", "bmf", "openmetrics", "csv"):
         line = one_line_error(*run("export.py", path, "--format", fmt))
-        assert 'metric "mystery" (furlongs)' in line and '"better"' in line, line
+        assert 'metric "mystery" (furlongs/s)' in line and '"better"' in line, line
+    # a metric that describes the point goes nowhere, so its direction is not asked for
+    doc["results"][0]["metrics"]["mystery"]["unit"] = "furlongs"
+    path = save(doc, "mystery.json")
+    for fmt in ("gab-smaller", "bmf", "openmetrics", "csv"):
+        rc, out, err = run("export.py", path, "--format", fmt)
+        assert rc == 0 and "mystery" not in out, (fmt, err)
 
 
 @test
@@ -697,7 +704,8 @@ def bmf_export_validates_against_bencher_schema_with_a_measure_per_metric():
             entry = data[smem_results.point_name(r)]
             s = r["time_ns"]["stats"]
             assert entry["latency"] == {"value": s["median"], "lower_value": s["q1"], "upper_value": s["q3"]}
-            want = {f"{m} ({smem_results.unit(r, m)})" for m in r["metrics"] if smem_results.metric(r, m) is not None}
+            want = {f"{m} ({smem_results.unit(r, m)})" for m in r["metrics"]
+                    if smem_results.metric(r, m) is not None and smem_results.performance(r, m)}
             assert set(entry) == want | {"latency"}, (set(entry), want)
             assert "throughput" not in entry and all(len(k) <= 64 for k in entry)
     # the kinds the issue names each go under a measure of their own
@@ -709,6 +717,9 @@ def bmf_export_validates_against_bencher_schema_with_a_measure_per_metric():
 def parse_openmetrics(text):
     from prometheus_client.openmetrics.parser import text_string_to_metric_families
     return list(text_string_to_metric_families(text))
+
+
+SERIES_LABELS = ("bench", "device", "cc", "device_index", "pci_bus_id", "uuid", "metric", "unit", "better")
 
 
 @test
@@ -723,15 +734,25 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
         assert "None" not in out and "nan" not in out.lower().replace("nanos", "")
         families = parse_openmetrics(out)
         doc = smem_results.load(f)
+        # the build once, in the info gauge; on no sample
+        info = [fam for fam in families if fam.name == "smembench_build_info"]
+        assert len(info) == 1 and [(s.labels, s.value) for s in info[0].samples] == \
+            [({"version": doc["tool"]["version"], "commit": doc["tool"]["git"], "host": doc["run"]["host"]}, 1.0)]
         seen = set()
         for fam in families:
+            if fam.name == "smembench_build_info":
+                continue
             assert fam.type == "gauge" and fam.name.endswith("_" + fam.unit), (fam.name, fam.unit)
             for s in fam.samples:
-                for label in ("bench", "device", "device_index", "pci_bus_id", "commit", "better"):
+                for label in ("bench", "device", "cc", "device_index", "pci_bus_id", "better"):
                     assert s.labels.get(label), (f, s)
+                assert not {"host", "commit", "version"} & set(s.labels), s.labels
                 ident = (s.name, tuple(sorted(s.labels.items())))
                 assert ident not in seen, ident
                 seen.add(ident)
+                if "metric" in s.labels:
+                    assert s.labels["metric"] not in ("alloc_bytes", "stages", "sms", "wavefronts",
+                                                      "predicted_slowdown", "stale_pct"), s.labels
         times = [fam for fam in families if fam.name == "smembench_time_seconds"][0]
         assert len(times.samples) == len(smem_results.timed_points(doc))
         by_key = {}
@@ -739,12 +760,12 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
             dev = smem_results.device_of(doc, r)
             by_key[(r["bench"], str(dev.get("ordinal")), tuple(sorted((k, str(v)) for k, v in r["params"].items())))] = r
         for s in times.samples:
-            params = tuple(sorted((k, v) for k, v in s.labels.items() if k not in
-                                  ("bench", "device", "device_index", "pci_bus_id", "host", "commit", "better")))
+            params = tuple(sorted((k, v) for k, v in s.labels.items() if k not in SERIES_LABELS))
             r = by_key[(s.labels["bench"], s.labels["device_index"], params)]
+            dev = smem_results.device_of(doc, r)
             assert s.value == smem_results.median_ns(r) / 1e9, (s, smem_results.median_ns(r))
-            assert s.labels["commit"] == doc["tool"]["git"]
-            assert s.labels["pci_bus_id"] == smem_results.device_of(doc, r)["pci_bus_id"]
+            assert s.labels["pci_bus_id"] == dev["pci_bus_id"] and s.labels["cc"] == dev["cc"]
+            assert s.labels.get("uuid") == dev.get("uuid"), (s.labels, dev.get("uuid"))
     # the two-GPU file: both GPUs, told apart by their index and bus id
     families = parse_openmetrics(run("export.py", X2, "--format", "openmetrics")[1])
     times = [fam for fam in families if fam.name == "smembench_time_seconds"][0]
@@ -760,7 +781,7 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
                                                      "openmetrics")[1])}
     assert fams["smembench_atomics_per_second"].samples[0].value == 2.5e9
     assert fams["smembench_atomics_per_clock_per_sm"].samples[0].value == 9.5
-    assert fams["smembench_clusters"].samples[0].value == 16
+    assert "smembench_clusters" not in fams, "a count of clusters describes the point"
     # percentages as ratios
     ratio = [fam for fam in families if fam.name == "smembench_ratio"][0]
     peak = [s for s in ratio.samples if s.labels["metric"] == "pct_of_peak"]
@@ -768,7 +789,32 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
 
 
 @test
-def csv_export_has_a_row_per_point_and_metric_with_unit_and_direction():
+def only_performance_metrics_are_exported_by_their_unit():
+    # every metric of the committed files, judged: the descriptions of a point stay out
+    want_out = {"alloc_bytes", "stages", "sms", "reading_sms", "clusters_api", "clusters_launched",
+                "clusters_measured", "clusters_mismatch", "predicted_slowdown", "wavefronts", "stale_pct"}
+    want_in = {"latency_cycles", "latency_ns", "sync_cycles", "sync_ns", "bytes_per_clk_sm", "gbytes_per_s", "gflops",
+               "ggathers_per_s", "gatomics_per_s", "atomics_per_clk_sm", "fastest_cluster_bytes_per_clk_sm",
+               "pct_of_peak", "pct_of_copy", "pct_of_cublas", "pct_of_fp32_peak", "pct_of_read", "slowdown",
+               "cluster_spread"}
+    seen = {}
+    for f in RESULTS:
+        for r in smem_results.load(f)["results"]:
+            for name in r["metrics"]:
+                seen[name] = smem_results.performance(r, name)
+    assert {n for n, p in seen.items() if not p} == want_out, seen
+    assert {n for n, p in seen.items() if p} == want_in, seen
+    exported = set()
+    for f in (BLB, os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json"),
+              os.path.join(ROOT, "results", "nvidia-h200_20261130_cluster.json")):
+        rc, out, err = run("export.py", f, "--format", "csv")
+        assert rc == 0, err
+        exported |= {row["metric"] for row in csv.DictReader(io.StringIO(out))}
+    assert exported & want_out == set() and {"time", "slowdown", "latency_cycles", "gflops"} <= exported, exported
+
+
+@test
+def csv_export_has_a_row_per_point_and_metric_with_unit_direction_and_statistics():
     for f in (BLB, X2, TILE):
         rc, out, err = run("export.py", f, "--format", "csv")
         assert rc == 0, err
@@ -776,12 +822,100 @@ def csv_export_has_a_row_per_point_and_metric_with_unit_and_direction():
         doc = smem_results.load(f)
         want = timed_metrics(doc)
         assert len(rows) == len(want), (len(rows), len(want))
-        assert [(r["point"], r["metric"], r["better"]) for r in rows] == [(p, m, b) for p, m, b in want] or \
-            sorted((r["point"], r["metric"], r["better"]) for r in rows) == sorted(want)
-        for r in rows:
-            assert r["unit"] and r["better"] in ("higher", "lower") and float(r["value"]) >= 0
-            assert r["commit"] == doc["tool"]["git"] and r["pci_bus_id"].startswith("0000:")
+        assert sorted((r["point"], r["metric"], r["better"]) for r in rows) == sorted(want)
+        pts = {smem_results.point_name(r): r for r in smem_results.timed_points(doc)}
+        for row in rows:
+            assert row["unit"] and row["better"] in ("higher", "lower") and float(row["value"]) >= 0
+            assert row["commit"] == doc["tool"]["git"] and row["pci_bus_id"].startswith("0000:")
+            assert row["date"] == doc["run"]["started"] and row["cc"] == "9.0" and row["host"] == "vm"
+            r = pts[row["point"]]
+            s = r["time_ns"]["stats"]
+            assert row["samples"] == str(s["count"]) and math.isclose(float(row["noise"]),
+                                                                      smem_results.robust_spread(r))
+            assert row["params"] == ",".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
+            if row["metric"] == "time":
+                assert (int(row["value"]), int(row["q1"]), int(row["q3"])) == (s["median"], s["q1"], s["q3"])
+            else:
+                assert row["q1"] == row["q3"] == ""
         assert any(r["metric"] == "time" and r["unit"] == "ns" for r in rows)
+    # the uuid where the file records one
+    staging = os.path.join(ROOT, "results", "nvidia-h200_20261130_staging.json")
+    rows = list(csv.DictReader(io.StringIO(run("export.py", staging, "--format", "csv")[1])))
+    assert {r["uuid"] for r in rows} == {"GPU-09328294-a694-ae80-756d-57aa494a2a6a"}
+
+
+@test
+def csv_export_reads_into_pandas_as_is():
+    try:
+        import pandas
+    except ImportError:
+        raise Skip("pandas is not installed (Debian python3-pandas); read with the csv module above") from None
+    path = os.path.join(TMP, "pandas.csv")
+    rc, _, err = run("export.py", X2, os.path.join(ROOT, "results", "nvidia-h200_20261130_staging.json"),
+                     "--format", "csv", "-o", path)
+    assert rc == 0, err
+    df = pandas.read_csv(path)
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    assert list(df.columns) == list(rows[0]) and len(df) == len(rows)
+    assert {str(c) for c in df.dtypes[["value", "q1", "q3", "noise"]]} == {"float64"}, df.dtypes
+    assert str(df.dtypes["samples"]) == "int64" and str(df.dtypes["device_index"]) == "int64"
+    # the commas inside the point and the parameters stayed inside their fields
+    assert (df["point"] == [r["point"] for r in rows]).all() and (df["params"].fillna("") ==
+                                                                  [r["params"] for r in rows]).all()
+    assert df["params"].str.contains(",").any()
+    times = df[df.metric == "time"]
+    assert (times.q1 <= times.value).all() and (times.value <= times.q3).all()
+    assert set(df.uuid.dropna()) == {"GPU-09328294-a694-ae80-756d-57aa494a2a6a"}
+
+
+@test
+def several_files_go_into_one_export():
+    staging = os.path.join(ROOT, "results", "nvidia-h200_20261130_staging.json")
+    cluster = os.path.join(ROOT, "results", "nvidia-h200_20261130_cluster.json")
+    docs = [smem_results.load(f) for f in (X2, staging, cluster)]
+    rc, out, err = run("export.py", X2, staging, cluster, "--format", "csv")
+    assert rc == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == sum(len(timed_metrics(d)) for d in docs)
+    assert {r["commit"] for r in rows} == {d["tool"]["git"] for d in docs}
+    # both the names and the series of three GPUs kept apart
+    for fmt in ("gab-smaller", "gab-bigger", "bmf"):
+        rc, out, err = run("export.py", X2, staging, cluster, "--format", fmt)
+        assert rc == 0, err
+        data = json.loads(out)
+        names = [e["name"] for e in data] if isinstance(data, list) else list(data)
+        assert len(names) == len(set(names)) and any("[vm/gpu1]" in n for n in names), names[:3]
+        assert any("[GPU-09328294-a694-ae80-756d-57aa494a2a6a]" in n for n in names)
+    rc, out, err = run("export.py", X2, staging, cluster, "--format", "openmetrics")
+    assert rc == 0, err
+    families = {f.name: f for f in parse_openmetrics(out)}
+    assert {s.labels["commit"] for s in families["smembench_build_info"].samples} == {d["tool"]["git"] for d in docs}
+    assert len(families["smembench_time_seconds"].samples) == sum(len(smem_results.timed_points(d)) for d in docs)
+    assert {s.labels.get("uuid") for s in families["smembench_time_seconds"].samples} == \
+        {None, "GPU-09328294-a694-ae80-756d-57aa494a2a6a", "GPU-4c27fcd4-a449-e79a-b9b1-ce12724c61e9"}
+    # two runs of one GPU: one name or series twice, which no dashboard keeps
+    all1 = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
+    all2 = os.path.join(ROOT, "results", "nvidia-h200_20261130_all_run2.json")
+    for fmt in ("gab-smaller", "bmf", "openmetrics"):
+        line = one_line_error(*run("export.py", all1, all2, "--format", fmt))
+        assert "is in both" in line and "all_run2.json" in line, line
+    rc, out, err = run("export.py", all1, all2, "--format", "csv")
+    assert rc == 0 and {r["date"] for r in csv.DictReader(io.StringIO(out))} == \
+        {"2026-11-30T07:33:42Z", "2026-11-30T07:34:29Z"}, err
+
+
+@test
+def exports_are_written_with_the_mode_of_a_new_file():
+    out_dir = os.path.join(TMP, "modes")
+    os.makedirs(out_dir, exist_ok=True)
+    for umask, mode in ((0o022, 0o644), (0o077, 0o600)):
+        target = os.path.join(out_dir, f"export-{umask:o}.csv")
+        p = subprocess.run(["sh", "-c", f'umask {umask:o} && exec "$@"', "sh", sys.executable,
+                            os.path.join(SCRIPTS, "export.py"), BLB, "--format", "csv", "-o", target],
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert stat.S_IMODE(os.stat(target).st_mode) == mode, (oct(os.stat(target).st_mode), umask)
 
 
 @test

@@ -259,6 +259,75 @@ def a_predict_file_reports_its_predicted_points():
         assert page.sections["sweep-carveout"]["figures"] == ["fig-carveout-carveout"]
 
 
+def fleet_files(d, slower=None):
+    """The two committed full H200 runs as the files of nodes n1 and n2 (run.node), the second with
+    one point's samples `slower` times slower."""
+    paths = []
+    for node, name in (("n1", "all"), ("n2", "all_run2")):
+        doc = json.load(open(os.path.join(RESULTS, f"nvidia-h200_20261130_{name}.json")))
+        doc["run"]["node"] = node
+        if slower and node == "n2":
+            r = [r for r in doc["results"] if r["bench"] == "bandwidth" and r["params"] == {"width_bytes": 8}][0]
+            r["time_ns"]["raw"] = [round(v * slower) for v in r["time_ns"]["raw"]]
+            for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
+                r["time_ns"]["stats"][k] = round(r["time_ns"]["stats"][k] * slower)
+        paths.append(os.path.join(d, f"{node}.json"))
+        json.dump(doc, open(paths[-1], "w"))
+    return paths
+
+
+@test
+def several_units_of_one_model_get_the_fleet_section():
+    import fleet
+    x2 = os.path.join(RESULTS, "nvidia-h200-x2_20261129_bandwidth-latency-bank.json")
+    with tempfile.TemporaryDirectory() as d:
+        rc, _, err = report(x2, "-o", d)
+        assert rc == 0, err
+        page = Page(open(os.path.join(d, "index.html"), encoding="utf-8").read())
+    assert page.sections["fleet-0"]["figures"] == ["fig-fleet-0"], page.sections.get("fleet-0")
+    units = page.tables["fleet-0-units"]["rows"]
+    assert [(row[0], row[4]) for row in units] == [("vm gpu0", "0000:00:06.0"), ("vm gpu1", "0000:00:07.0")], units
+    want = fleet.Fleet(fleet.units_of([(x2, smem_results.load(x2))]), 2.0)
+    rows = page.tables["fleet-0-points"]["rows"]
+    assert page.tables["fleet-0-points"]["head"] == ["point", "fleet median (us)", "spread (%)", "vm gpu0 (%)",
+                                                     "vm gpu1 (%)"]
+    assert len(rows) == len(want.rows) == 104
+    for row, w in zip(rows, want.rows):
+        assert row[0] == w["name"] and float(row[2]) == round(100 * w["spread"], 2), (row, w)
+        assert [float(c.rstrip(" *")) for c in row[3:]] == [round(100 * w["cells"][u]["dev"], 2)
+                                                            for u in ("vm gpu0", "vm gpu1")], row
+    # two runs on one GPU (no uuid, one host and bus) are not a fleet; two nodes are, with the
+    # injected 10 % slower point their one outlier
+    with tempfile.TemporaryDirectory() as d:
+        rc, _, err = report(os.path.join(RESULTS, "nvidia-h200_20261130_all.json"),
+                            os.path.join(RESULTS, "nvidia-h200_20261130_all_run2.json"), "-o", d)
+        assert rc == 0 and "fleet-0" not in Page(open(os.path.join(d, "index.html")).read()).sections, err
+        rc, _, err = report(*fleet_files(d, 1.10), "-o", d)
+        assert rc == 0, err
+        path = os.path.join(d, "index.html")
+        text = open(path, encoding="utf-8").read()
+        page = Page(text)
+        assert "Outliers (1)" in text and re.search(r'<li class="bad">n2 gpu0 at bandwidth/width_bytes=8: \+4\.\d\d % '
+                                                    r"against the fleet median, beyond its allowance of 2\.00 % "
+                                                    r"\(threshold\)</li>", text), text[:200]
+        starred = [row for row in page.tables["fleet-0-points"]["rows"] if any(c.endswith(" *") for c in row)]
+        assert [row[0] for row in starred] == ["bandwidth/width_bytes=8"] and starred[0][4].endswith(" *"), starred
+
+
+@test
+def chromium_renders_and_sorts_the_fleet_section():
+    with tempfile.TemporaryDirectory() as d:
+        rc, _, err = report(*fleet_files(d, 1.10), "-o", d)
+        assert rc == 0, err
+        path = os.path.join(d, "index.html")
+        rc, dom, console = browse(f"file://{path}#selftest", "--dump-dom")
+        assert rc == 0 and console == [], console[:3]
+        page = Page(dom)
+        assert {"fleet-0-units", "fleet-0-points"} <= set(page.tables), list(page.tables)
+        m = re.match(r"selftest: pass, (\d+) tables", page.output.get("text", "")) if page.output else None
+        assert m and int(m.group(1)) == len(page.tables), page.output
+
+
 @test
 def bad_input_is_one_line_and_exit_2():
     with tempfile.TemporaryDirectory() as d:
