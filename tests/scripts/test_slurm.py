@@ -102,8 +102,6 @@ class Cluster:
             "AuthType=auth/munge",
             "CredType=cred/munge",
             f"AuthInfo=socket={t}/munge/munge.socket",
-            # listen on the address of the node (127.0.0.1), not on every interface
-            "CommunicationParameters=NoInAddrAny,NoCtldInAddrAny",
             "ProctrackType=proctrack/linuxproc",
             "TaskPlugin=task/none",
             "SelectType=select/cons_tres",
@@ -122,6 +120,15 @@ class Cluster:
             f"SlurmctldLogFile={t}/log/slurmctld.log",
             f"SlurmdLogFile={t}/log/slurmd-%n.log",
         ]
+        try:
+            loopback = socket.gethostbyname(host) == "127.0.0.1"
+        except OSError:
+            loopback = False
+        if loopback:
+            # the daemons then listen on 127.0.0.1 only: Slurm binds to the address the hostname
+            # resolves to (not to NodeAddr), so elsewhere they listen on every interface, at ports
+            # chosen free; every connection goes to 127.0.0.1 either way
+            lines.append("CommunicationParameters=NoInAddrAny,NoCtldInAddrAny")
         for n, port in zip(NODES, slurmd):
             lines.append(f"NodeName={n} NodeHostname={host} NodeAddr=127.0.0.1 Port={port} CPUs=1 State=UNKNOWN")
         lines.append(f"PartitionName=test Nodes={','.join(NODES)} Default=YES MaxTime=INFINITE State=UP")
