@@ -435,7 +435,8 @@ def main():
                 failed += 1
                 if C.started == "(not tried)":
                     C.started = str(e)
-                print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {e}")
+                one_line = " | ".join(x.strip() for x in str(e).splitlines() if x.strip())
+                print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {one_line}")
             sys.stdout.flush()
     finally:
         left = C.cluster.stop()
