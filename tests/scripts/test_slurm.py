@@ -39,6 +39,10 @@ class Skip(Exception):
     """The check cannot run here; reported as skipped with the reason, never as passed."""
 
 
+class Interrupted(BaseException):
+    """SIGTERM (meson's timeout): the cluster is stopped, the checks not run are not reported."""
+
+
 def test(fn):
     TESTS.append(fn)
     return fn
@@ -201,6 +205,9 @@ class Cluster:
         if any(p.poll() is None for name, p, _ in self.procs if name == "slurmctld"):
             try:
                 self.run(["scancel", "--user", pwd.getpwuid(os.getuid()).pw_name], timeout=10)
+                deadline = time.monotonic() + 15
+                while self.run(["squeue", "-h"], timeout=10).stdout.strip() and time.monotonic() < deadline:
+                    time.sleep(0.25)
             except (subprocess.TimeoutExpired, OSError):
                 pass
         for name, p, _ in reversed(self.procs):
@@ -211,7 +218,10 @@ class Cluster:
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.wait(timeout=10)
-        left = self.ours()
+        # a slurmstepd may take a moment to end after its slurmd; what is still there after that is left
+        deadline = time.monotonic() + 10
+        while (left := self.ours()) and time.monotonic() < deadline:
+            time.sleep(0.25)
         for pid in left:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -419,11 +429,14 @@ def main():
         return 77
     C.exe = os.path.abspath(sys.argv[1])
     # meson's timeout sends SIGTERM: stop the cluster then too
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    def interrupt(*_):
+        raise Interrupted()
+    signal.signal(signal.SIGTERM, interrupt)
     tmp = tempfile.mkdtemp(prefix="smem-slurm.")
     C.cluster = Cluster(tmp)
     print(f"1..{len(TESTS) + 1}")
     failed = 0
+    interrupted = False
     try:
         for i, t in enumerate(TESTS, 1):
             try:
@@ -438,8 +451,14 @@ def main():
                 one_line = " | ".join(x.strip() for x in str(e).splitlines() if x.strip())
                 print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {one_line}")
             sys.stdout.flush()
+    except Interrupted:
+        interrupted = True
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)   # the stop itself runs to its end
         left = C.cluster.stop()
+    if interrupted:
+        failed += 1
+        print("# interrupted by SIGTERM: the cluster stopped, the checks left unreported")
     i = len(TESTS) + 1
     if left:
         failed += 1
