@@ -3,9 +3,10 @@
 (n1, n2, n3 on one host, so all three share its hostname) on 127.0.0.1, every path in a temporary
 folder; scripts/slurm/smembench.sbatch submitted with sbatch as a user submits it, in predict mode:
 one whole file per node named by its Slurm node name, a job array with one sweep per task, a merge
-job submitted with --dependency=afterany that runs after the array and reports, and a node whose task
-fails (the job fails, the merge names the node, the other files are whole). Every daemon the test
-starts it stops by pid, also when a check fails, and the last check is that none is left.
+job submitted with --dependency=afterany that runs after the array and reports, a node whose task
+fails (the job fails, the merge names the node, the other files are whole) and a node that dies (its
+slurmd, slurmstepd and task killed: the job ends NODE_FAIL, the merge names the node). Every daemon
+the test starts it stops by pid, also when a check fails, and the last check is that none is left.
 
   test_slurm.py SMEMBENCH   the program (predict mode needs no GPU)
 Exit 77 where Slurm or munge is not installed (scripts/setup.sh --dev installs them).
@@ -71,6 +72,13 @@ def last_line(path):
         return "(no log)"
 
 
+def proc_stat(pid):
+    """(state, parent pid) of a process, from /proc."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        fields = f.read().rsplit(b")", 1)[1].split()
+    return fields[0].decode(), int(fields[1])
+
+
 class Cluster:
     """A local Slurm cluster in one folder; every process it starts is kept by pid."""
 
@@ -116,6 +124,7 @@ class Cluster:
             "MailProg=/bin/true",
             "ReturnToService=2",
             "MinJobAge=3600",   # finished jobs stay visible to scontrol for the checks
+            "SlurmdTimeout=10",   # a node that stops answering is down in about half a minute
             "SchedulerType=sched/builtin",
             f"StateSaveLocation={t}/state",
             f"SlurmdSpoolDir={t}/spool/%n",
@@ -181,23 +190,48 @@ class Cluster:
             return states == {n: "idle" for n in NODES}
         self.wait_for("n1, n2 and n3 idle", all_idle, 60, os.path.join(t, "log", "slurmctld.log"))
 
-    def ours(self):
+    def ours(self, node=None):
         """Pids of the processes that carry this cluster's SLURM_CONF: the daemons, slurmstepd and the
-        jobs' tasks (what a job left running is found this way, never by a program's name)."""
-        mark = f"SLURM_CONF={self.conf}".encode()
+        jobs' tasks (what a job left running is found this way, never by a program's name); with
+        node, only the tasks running on that node (SLURMD_NODENAME)."""
+        marks = [f"SLURM_CONF={self.conf}".encode()] + ([f"SLURMD_NODENAME={node}".encode()] if node else [])
         found = []
         for d in os.listdir("/proc"):
             if not d.isdigit() or int(d) == os.getpid():
                 continue
             try:
                 with open(f"/proc/{d}/environ", "rb") as f:
-                    if mark in f.read().split(b"\0"):
-                        with open(f"/proc/{d}/stat", "rb") as s:
-                            if s.read().split(b")")[-1].split()[0] != b"Z":
-                                found.append(int(d))
+                    env = f.read().split(b"\0")
+                if all(m in env for m in marks) and proc_stat(int(d))[0] != "Z":
+                    found.append(int(d))
             except OSError:
                 continue
         return found
+
+    def kill_node(self, node):
+        """Kills a node as a crash would: its slurmd, the slurmstepd of its tasks (their parent) and the
+        tasks, at once, by pid. Returns what it killed, by kind."""
+        tasks = self.ours(node)
+        stepds = set()
+        for pid in tasks:
+            try:
+                ppid = proc_stat(pid)[1]
+                with open(f"/proc/{ppid}/cmdline", "rb") as f:
+                    if f.read().startswith(b"slurmstepd"):
+                        stepds.add(ppid)
+            except OSError:
+                continue
+        slurmd = [p for name, p, _ in self.procs if name == f"slurmd {node}" and p.poll() is None]
+        for p in slurmd:
+            p.kill()
+        for pid in sorted(stepds) + tasks:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for p in slurmd:
+            p.wait(timeout=10)
+        return {"slurmd": len(slurmd), "slurmstepd": len(stepds), "tasks": len(tasks)}
 
     def stop(self):
         """Stops what this cluster started, by pid: the jobs first, then the daemons in reverse order;
@@ -416,6 +450,44 @@ def an_array_task_without_a_sweep_fails_with_one_line():
     assert state(rec) == "FAILED 2:0", f"job {jid}: {state(rec)}"
     text = output(jid).strip()
     assert text == "smembench: array task 2 has no sweep: SWEEP=carveout,dynamic names 2 (tasks 0-1)", text
+
+
+@test
+def a_node_that_dies_ends_the_job_and_the_merge_names_it():
+    # last: n2 stays down
+    need_cluster()
+    out = os.path.join(C.cluster.tmp, "died")
+    wrapper = os.path.join(C.cluster.tmp, "hang-on-n2.sh")
+    with open(wrapper, "w") as f:
+        f.write('#!/bin/sh\n# smembench, except on n2, which hangs until the test kills the node\n'
+                'if [ "$SLURMD_NODENAME" = n2 ]; then sleep 600; fi\n'
+                f'exec "{C.exe}" "$@"\n')
+    os.chmod(wrapper, 0o755)
+    jid = C.jobs["died"] = submit(["--nodes=3", SBATCH], SWEEP="carveout", OUTDIR=out, SMEMBENCH=wrapper)
+    mid = C.jobs["died_merge"] = submit([f"--dependency=afterany:{jid}", SBATCH, "merge", jid], OUTDIR=out)
+    C.cluster.wait_for("n1.json and n3.json written, n2's task running",
+                       lambda: all(os.path.exists(os.path.join(out, f"{n}.json")) for n in ("n1", "n3"))
+                       and C.cluster.ours("n2"), JOB_WAIT_S)
+    killed = C.cluster.kill_node("n2")
+    assert killed["slurmd"] == 1 and killed["slurmstepd"] >= 1 and killed["tasks"] >= 1, f"killed on n2: {killed}"
+    wait_jobs(jid, mid)
+    rec, = job_records(jid)
+    assert rec["JobState"] == "NODE_FAIL", f"job {jid}: {state(rec)} (expected NODE_FAIL)"
+    p = C.cluster.run(["sinfo", "-h", "-n", "n2", "-o", "%t"])
+    assert p.stdout.strip().startswith("down"), f"n2 is {p.stdout.strip()!r} (expected down)"
+    check_node_files(out, "carveout", ["n1", "n3"])
+    merge, = job_records(mid)
+    assert state(merge) == "FAILED 1:0", f"merge {mid}: {state(merge)} (expected FAILED 1:0): {output(mid)[-500:]}"
+    assert merge["NodeList"] in ("n1", "n3"), f"the merge ran on {merge['NodeList']}"
+    text = output(mid)
+    assert f"{out}: no file from node n2" in text, f"the merge's output does not name n2: {text[-500:]}"
+    assert "no file from node n1" not in text and "no file from node n3" not in text, text[-500:]
+
+
+@test
+def the_fleet_report_names_the_dead_node():
+    need_cluster()
+    check_fleet_report(os.path.join(C.cluster.tmp, "died"), ["n2"])
 
 
 def main():
