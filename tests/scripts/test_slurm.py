@@ -293,7 +293,7 @@ def wait_jobs(*ids):
     """Waits (bounded) until none of the jobs (arrays included) is pending or running."""
     deadline = time.monotonic() + JOB_WAIT_S
     while time.monotonic() < deadline:
-        p = C.cluster.run(["squeue", "-h", "-o", "%i %T", "-j", ",".join(ids)])
+        p = C.cluster.run(["squeue", "-h", "-o", "%i %T %r", "-j", ",".join(ids)])
         if p.returncode == 0 and not p.stdout.strip():
             return
         time.sleep(0.5)
