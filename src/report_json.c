@@ -221,6 +221,7 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     static cJSON_Hooks hooks = { json_malloc, free };
     cJSON *doc, *tool, *r, *argv, *settings;
     char host[256] = "unknown";
+    const char *node;
 
     cJSON_InitHooks(&hooks);
     doc = cJSON_CreateObject();
@@ -244,6 +245,12 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddStringToObject(r, "started", run->started);
     gethostname(host, sizeof(host) - 1);
     cJSON_AddStringToObject(r, "host", host);
+    /* under Slurm the node name, which tells nodes apart where their hostnames do not */
+    node = getenv("SLURMD_NODENAME");
+    if (node && *node)
+        cJSON_AddStringToObject(r, "node", node);
+    else
+        cJSON_AddNullToObject(r, "node");
     cJSON_AddStringToObject(r, "mode", run->mode);
     cJSON_AddStringToObject(r, "sweep", run->sweep);
     cJSON_AddBoolToObject(r, "interrupted", false);

@@ -430,3 +430,26 @@ Test(json, interrupted_run_is_marked)
     cr_assert_str_eq(cJSON_GetObjectItem(run, "incomplete_reason")->valuestring, "interrupted");
     cJSON_Delete(doc);
 }
+
+/* Slurm nodes can share a hostname; the file names its node where Slurm gave one (each Criterion
+ * test runs in a process of its own, so the environment set here goes no further) */
+Test(json, run_node_is_the_slurm_node_name_else_null)
+{
+    struct smem_result r;
+    struct smem_point pt;
+    double samples[] = { 1, 2, 3 };
+    cJSON *doc;
+
+    cr_assert_eq(unsetenv("SLURMD_NODENAME"), 0);
+    doc = doc_with_one_point(&r, &pt, samples);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"), "node")), "outside Slurm: null");
+    cJSON_Delete(doc);
+    cr_assert_eq(setenv("SLURMD_NODENAME", "", 1), 0);
+    doc = doc_with_one_point(&r, &pt, samples);
+    cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"), "node")), "empty: null");
+    cJSON_Delete(doc);
+    cr_assert_eq(setenv("SLURMD_NODENAME", "n2", 1), 0);
+    doc = doc_with_one_point(&r, &pt, samples);
+    cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"), "node")->valuestring, "n2");
+    cJSON_Delete(doc);
+}
