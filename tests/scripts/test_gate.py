@@ -1166,7 +1166,9 @@ def workflow_passes_actionlint():
 def workflow_builds_runs_quick_gates_against_main_and_feeds_the_dashboards():
     text = open(os.path.join(ROOT, ".github", "workflows", "smembench.yml")).read()
     for needle in ("self-hosted", "gpu", "scripts/setup.sh", "--quick", "--require-gpu",
-                   "scripts/compare.py baseline/smembench.json smembench.json --markdown",
+                   "scripts/ab.py ../smembench-main/build/smembench build/smembench -o ab --rounds 4",
+                   "scripts/compare.py --history history --window 8 smembench.json --markdown",
+                   "scripts/trend.py history -o trend", "git worktree add",
                    "benchmark-action/github-action-benchmark", "tool: customSmallerIsBetter",
                    "tool: customBiggerIsBetter", "--format gab-smaller -o gab-smaller.json",
                    "--format gab-bigger -o gab-bigger.json", "actions/cache/restore", "actions/cache/save",

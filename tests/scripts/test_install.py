@@ -18,7 +18,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RESULTS = os.path.join(ROOT, "results")
 MESON, BUILD, HAVE_MAN = sys.argv[1], sys.argv[2], sys.argv[3] == "true"
-COMMANDS = ("smembench-plot", "smembench-compare", "smembench-export", "smembench-report", "smembench-fleet")
+COMMANDS = ("smembench-plot", "smembench-compare", "smembench-export", "smembench-report", "smembench-fleet",
+            "smembench-ab", "smembench-trend")
 TESTS = []
 DEST = tempfile.mkdtemp(prefix="smembench-install-")
 PREFIX = None
@@ -87,7 +88,8 @@ def meson_install_puts_everything_in_place():
     for cmd in ("smembench",) + COMMANDS:
         f = installed("bin", cmd)
         assert os.path.isfile(f) and os.access(f, os.X_OK), f
-    for f in ("smem_results.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py", "schema.json"):
+    for f in ("smem_results.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py", "ab.py", "trend.py",
+              "schema.json"):
         assert os.path.isfile(installed("share", "smembench", f)), f
     assert open(installed("share", "smembench", "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()
@@ -137,6 +139,10 @@ def the_commands_run_from_another_directory():
         assert p.returncode == 0 and os.path.isfile(os.path.join(cwd, "report", "index.html")), p.stderr
         p = run([installed("bin", "smembench-fleet"), run1, run2], cwd)
         assert p.returncode == 0 and "2 units, 102 points" in p.stdout, p.stdout[-300:] + p.stderr
+        p = run([installed("bin", "smembench-trend"), run1, run2, "-o", "trend"], cwd)
+        assert p.returncode == 0 and os.path.isfile(os.path.join(cwd, "trend", "index.html")), p.stderr
+        p = run([installed("bin", "smembench-ab"), "--files", "nothing-here"], cwd)
+        assert p.returncode == 2 and p.stderr.startswith("smembench: nothing-here: no base_r1.json"), p.stderr
         # the installed reader checks against the installed schema, not the source tree's
         p = run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import smem_results; "
                  "print(smem_results.SCHEMA_FILE)", installed("share", "smembench")], cwd)
