@@ -4,6 +4,7 @@ the published figures of its generation.
 
   compare.py BASE.json NEW.json [NEW2.json ...] [--threshold PCT] [--drift PCT] [--alpha A]
                                                 [--allow KIND,...] [--markdown]
+  compare.py --history DIR_OR_FILE [--history ...] [--window N] NEW.json [NEW2.json ...] [options]
   compare.py A.json B.json --across-devices [--markdown]
   compare.py FILE.json --published [--markdown]
 
@@ -23,6 +24,12 @@ how large a change it can tell from chance:
   error e   1.2533 x sqrt(s_base^2 / n_base + s_new^2 / n_new): the standard error of the
             difference of two medians of n_base and n_new samples
   z         the one-sided normal quantile of --alpha (2.33 at 0.01)
+  declared  the benchmark's measured variation (the result record's between_run, from its descriptor
+            in bench/bench.h; NEW's, else BASE's): run_pct when both files ran on one unit (same
+            uuid), unit_pct on another unit of the same recorded GPC layout, layout_pct (the cluster
+            benchmarks) on a unit whose layout differs or is unknown. It is a floor of the drift, and
+            the point's threshold widens to declared + z e: a change inside is the unit or the run,
+            not the code ("same (band ±X % between units)"). Files without it: --drift alone
 Each point is then one of:
   slower, faster  |change| >= --threshold, and the raw samples confirm a change beyond the drift:
                   a one-sided Mann-Whitney U test (SciPy; exact for small samples without ties) of the
@@ -45,15 +52,29 @@ its kind:
             that started running is reported and does not fail)
   device    another GPU: name, compute capability, SM count, shared-memory sizes, or a model
             (--predict) against a real device; another number of devices
-  driver    another driver or CUDA runtime version
+  driver    another driver or CUDA runtime version, or NVIDIA driver release string (where both
+            files recorded it: device.driver_release)
   clock     another rated SM clock, or measured SM clocks further apart than --threshold
   settings  another run.settings: cold, quick, seed, no_optin, min/max samples, max noise,
             timeout
+Another unit of the same model (device.uuid) and its GPC layout (device.gpc.layout) are said in a
+line and do not fail the gate: they choose the declared variation.
 Output: a header with both files' device, commit, date, host and settings; a line per point
 (median time per launch in microseconds, change in %, noise in %, verdict); the missing, new,
 status and mismatch findings; the geometric mean of the change per benchmark and overall.
 --markdown writes a compact pull-request comment: the header, only what changed (slower, faster,
 missing, new, status, mismatches), the uncertain points folded away, and the summary.
+
+HISTORY (--history). Earlier result files (or directories of them) of the same GPU model, driver and
+settings judge each positional NEW file; others are left out, each with a line (none left: exit 2).
+Each point is judged against the median of its history (the newest --window files; 0: all): with
+three or more runs of NEW's own unit there, those alone (declared run_pct), else all of them (the
+unit or layout variation as the floor). The band is a one-sided Student's t prediction bound of the
+history's spread at --alpha: t(k - 1) x spread x sqrt(1 + 1/k) over k medians, the spread 1.4826
+MAD / median (below 8 files never less than the sample standard deviation / median), never under
+the declared variation or --drift, plus z times the new median's standard error. Past the band
+(and the threshold): slower or faster; inside: same. Under three files the newest is the base, as
+above. Missing, new and stopped points are judged against the newest record of each point.
 
 GENERATIONS (--across-devices). Two files of different GPUs, on purpose: compares what is
 comparable across hardware instead of times: bytes per clock per SM, cycles, blocks per SM
