@@ -88,6 +88,35 @@ static double bytes(const struct smem_case *c)
     return (double)readers(c) * SMEM_DSM_BW_BLOCK * (double)c->plan->work * SMEM_DSM_BW_UNROLL * width(c);
 }
 
+/* The per-block windows attributed to the GPCs of the device's map (core/device.h, src/gpc.c): each
+ * GPC's slowest reading block, and how much longer the slowest GPC took than the fastest. A cluster
+ * lives in one GPC, so a spread here is a GPC that serves its clusters slower (its size, its
+ * position), the unit-dependent part of the launch's figure. */
+static void gpc_windows(const struct smem_case *c, struct smem_metrics *m)
+{
+    const struct dsm_bandwidth_state *s = c->priv;
+    const struct smem_gpc_map *g = &c->dev->gpc;
+    uint32_t worst[SMEM_MAX_GPCS] = { 0 }, lo = UINT32_MAX, hi = 0;
+
+    if (g->count < 2)
+        return;
+    for (unsigned b = 0; b < c->grid; b++) {
+        uint32_t sm = s->h_rec[2 * b], w = s->h_rec[2 * b + 1];
+        if (smem_dsm_bw_target(c->plan->variant, b % c->plan->cluster, c->plan->cluster, 0) < 0 || !w ||
+            sm >= SMEM_MAX_SMS || g->sm_gpc[sm] < 0)
+            continue;
+        if (w > worst[g->sm_gpc[sm]])
+            worst[g->sm_gpc[sm]] = w;
+    }
+    for (int i = 0; i < g->count; i++)
+        if (worst[i]) {
+            lo = worst[i] < lo ? worst[i] : lo;
+            hi = worst[i] > hi ? worst[i] : hi;
+        }
+    if (hi)
+        smem_metrics_add(m, "gpc_spread", "x", (double)hi / lo, 0, SMEM_LOWER_IS_BETTER);
+}
+
 /* From the verified launch's per-block windows (each block's cycles between its cluster's barriers,
  * in its own SM's clock): the fastest reading block's own rate, and how much longer the slowest
  * reading block's cluster took. The launch's figure is set by the slowest cluster; where clusters
@@ -111,6 +140,7 @@ static void windows(const struct smem_case *c, struct smem_metrics *m)
     smem_metrics_add(m, "fastest_cluster_bytes_per_clk_sm", "B/clk/SM",
                      bytes(c) / readers(c) / (double)lo, BYTES_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
     smem_metrics_add(m, "cluster_spread", "x", (double)hi / lo, 0, SMEM_LOWER_IS_BETTER);
+    gpc_windows(c, m);
 }
 
 static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)

@@ -119,6 +119,12 @@ Test(hopper, remote_bandwidth_never_exceeds_an_sms_shared_memory)
         cr_assert(fastest >= 0.9 * bpc && fastest <= 128.0, "size %lld path %lld: fastest cluster %.1f, launch %.1f",
                   (long long)size, (long long)path, fastest, bpc);
         cr_assert_geq(spread, 1.0);
+        /* each GPC's slowest window against the others': between 1 and the spread of all clusters */
+        if (dev.gpc.count > 1) {
+            double gpc = metric(&r[i], "gpc_spread");
+            cr_assert(gpc >= 1.0 && gpc <= spread * 1.000001, "size %lld path %lld: GPC spread %.3f, clusters %.3f",
+                      (long long)size, (long long)path, gpc, spread);
+        }
     }
     /* An SM that only reads, or reads from several blocks, pulls more than one that serves its
      * neighbour at the same time (H200: ring 16, one-way 21, fan-in 32 B/clk/SM). */
