@@ -8,6 +8,9 @@
 #                                          (-Dtest_slowdown_pct=3) against the real one, A/B on GPU 0;
 #                                          the real binary against itself, A/B on GPU 0 and on GPU 1;
 #                                          then the Hopper GPU tests (the GPC map among them)
+#   tests/scripts/units.sh verify          the whole build; the GPU suite, the fault and device tests;
+#                                          --sweep cluster (the GPCs' spread of dsm_bandwidth); the GPC
+#                                          probe under compute-sanitizer memcheck and racecheck
 # On an offline host, first: source .devdeps/env.sh.
 set -uo pipefail
 out=${OUT:-units-session}
@@ -68,8 +71,26 @@ ab)
    log "hopper tests exit $?")
   grep -E "Synthesis|gpc|FAIL|fail" "$out/hopper_tests.log" | tail -8 | tee -a "$out/session.log"
   ;;
+verify)
+  [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dbuildtype=release -Dgpu_arch=90 >"$out/setup.log" 2>&1 ||
+    { tail -30 "$out/setup.log"; exit 1; }
+  ninja -C build-gpu >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  log "built"
+  (cd build-gpu && meson test gpu faults devices racecheck_catches_missing_barrier --print-errorlogs \
+     >"$out/gpu_tests.log" 2>&1; log "gpu tests exit $?")
+  grep -E "^ *[0-9]+/[0-9]+ |Synthesis" "$out/gpu_tests.log" build-gpu/meson-logs/testlog.txt | tail -8 |
+    tee -a "$out/session.log"
+  SMEM_GIT_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) \
+    build-gpu/smembench --sweep cluster --quiet -o "$out/cluster.json" 2>>"$out/session.log"
+  log "cluster sweep exit $?"
+  for tool in memcheck racecheck; do
+    timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 9 build-gpu/smembench --bench cluster_occupancy \
+      --check --quick --quiet -o "$out/san_$tool.json" >"$out/san_$tool.log" 2>&1
+    log "$tool over the GPC probe and cluster_occupancy: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$tool.log" | tail -1))"
+  done
+  ;;
 *)
-  echo "usage: tests/scripts/units.sh runs [ROUNDS] | ab" >&2
+  echo "usage: tests/scripts/units.sh runs [ROUNDS] | ab | verify" >&2
   exit 2
   ;;
 esac
