@@ -11,7 +11,8 @@
 #   tests/scripts/units.sh verify          the whole build; the GPU suite, the fault and device tests;
 #                                          --sweep cluster (the GPCs' spread of dsm_bandwidth); the GPC
 #                                          probe under compute-sanitizer memcheck and racecheck
-# On an offline host, first: source .devdeps/env.sh.
+# On an offline host, first: source .devdeps/env.sh; on a copy of the tree whose .git is not the
+# commit built, export SMEM_GIT_REV=<commit> (read when meson configures).
 set -uo pipefail
 out=${OUT:-units-session}
 mkdir -p "$out"
@@ -80,8 +81,7 @@ verify)
      >"$out/gpu_tests.log" 2>&1; log "gpu tests exit $?")
   grep -E "^ *[0-9]+/[0-9]+ |Synthesis" "$out/gpu_tests.log" build-gpu/meson-logs/testlog.txt | tail -8 |
     tee -a "$out/session.log"
-  SMEM_GIT_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown) \
-    build-gpu/smembench --sweep cluster --quiet -o "$out/cluster.json" 2>>"$out/session.log"
+  build-gpu/smembench --sweep cluster --quiet -o "$out/cluster.json" 2>>"$out/session.log"
   log "cluster sweep exit $?"
   for tool in memcheck racecheck; do
     timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 9 build-gpu/smembench --bench cluster_occupancy \
