@@ -145,6 +145,7 @@ const struct smem_bench smem_cluster_occupancy_bench = {
     .n_axes = SMEM_ARRAY_LEN(cluster_occupancy_axes),
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "cluster_occupancy",
     .min_cc = 90,
     .min_cc_feature = "thread block clusters",

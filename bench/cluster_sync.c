@@ -98,6 +98,7 @@ const struct smem_bench smem_cluster_sync_bench = {
     .n_axes = SMEM_ARRAY_LEN(cluster_sync_axes),
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "cluster_sync",
     .min_cc = 90,
     .min_cc_feature = "thread block clusters",

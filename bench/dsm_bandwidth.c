@@ -280,6 +280,7 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
     .n_axes = SMEM_ARRAY_LEN(dsm_bandwidth_axes),
     .sweeps = { "cluster" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "dsm_bandwidth",
     .min_cc = 90,
     .min_cc_feature = "distributed shared memory",
