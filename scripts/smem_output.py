@@ -12,7 +12,8 @@ catch_signals():
 - the file appears whole or not at all: a hidden temporary file in the same directory, flushed and
   synced, then renamed over the name; its mode is 0666 less the umask, as any other tool's file;
 - SIGINT, SIGTERM and SIGHUP (those the parent did not ignore) remove the temporary file and end the
-  tool with one line and status 128 + the signal; nothing hidden is ever left behind.
+  tool with one line and status 128 + the signal (a second one ends it at once); nothing hidden is
+  ever left behind.
 """
 import os
 import re
@@ -48,6 +49,10 @@ class Interrupted(BaseException):
 
 
 def _on_signal(signo, frame):
+    # a second signal while this one unwinds ends the tool at once, as the driver's second one does
+    for other in _SIGNALS:
+        if signal.getsignal(other) is _on_signal:
+            signal.signal(other, signal.SIG_DFL)
     for t in list(_temps):
         try:
             os.unlink(t)

@@ -163,7 +163,7 @@ predict_mode() {
   [ $rc -eq 143 ] || fail "SIGHUP ignored, then SIGTERM: exit $rc, expected 143: $(cat "$d/err")"
   check "$out" "some $total" true predict
   no_hidden "$d" "SIGHUP ignored, then SIGTERM"
-  echo "SIGHUP, SIGINT, SIGQUIT ignored by the parent (nohup, a background job): ignored, the whole file; SIGTERM still stops the run"
+  echo "SIGHUP, SIGINT, SIGQUIT that the parent ignores (nohup, &): ignored, the whole file; SIGTERM still stops it"
 
   # signals during the write, with an unnamed temporary file and with a named one
   for named in "" 1; do

@@ -319,10 +319,10 @@ def a_signal_during_a_write_leaves_nothing_hidden_and_exits_128_plus_n():
     good = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
     with tempfile.TemporaryDirectory() as d:
         for sig in ("SIGTERM", "SIGHUP", "SIGINT"):
-            for tool, args, made in (("plot.py", ["-o", os.path.join(d, "figs")], os.path.join(d, "figs", "carveout.png")),
-                                     ("report.py", ["-o", os.path.join(d, "rep")], os.path.join(d, "rep", "index.html")),
-                                     ("export.py", ["--format", "csv", "-o", os.path.join(d, "x.csv")],
-                                      os.path.join(d, "x.csv"))):
+            figs, rep, csv = os.path.join(d, "figs"), os.path.join(d, "rep"), os.path.join(d, "x.csv")
+            for tool, args, made in (("plot.py", ["-o", figs], os.path.join(figs, "carveout.png")),
+                                     ("report.py", ["-o", rep], os.path.join(rep, "index.html")),
+                                     ("export.py", ["--format", "csv", "-o", csv], csv)):
                 p = start(tool, good, *args, env={"SMEM_TEST_WRITE_DELAY_MS": "5000"})
                 wait_for_line(p, "smembench-test: write")
                 assert hidden(d), "the temporary file exists while the write is held"
@@ -449,6 +449,51 @@ def a_missing_field_the_reader_lets_through_is_no_traceback():
 
 
 @test
+def the_reader_validates_one_point_of_each_kind_soundly():
+    """The reader's shortcut (smem_results._kind) holds only while the schema's result checks nothing
+    but keys, types, bounds of 0 and 100, short enums and a minLength of 1: any other keyword or bound
+    fails here before it can let a bad point through. And an invalid point among thousands alike is
+    still found, wherever it is."""
+    schema = json.load(open(os.path.join(ROOT, "results", "schema.json")))
+    assert schema["properties"]["results"] == {"type": "array", "items": {"$ref": "#/$defs/result"}}
+    allowed = {"type", "required", "properties", "additionalProperties", "items", "$ref", "description", "enum",
+               "minimum", "maximum", "minLength"}
+    seen = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                name = node["$ref"].rsplit("/", 1)[1]
+                if name not in seen:
+                    seen.add(name)
+                    walk(schema["$defs"][name])
+            for key in node:
+                assert key in allowed, f"the schema's result uses {key!r}: teach smem_results._kind about it"
+            assert node.get("minimum", 0) == 0 and node.get("maximum", 100) == 100, node
+            assert node.get("minLength", 1) <= 1, node
+            assert all(isinstance(e, str) and len(e) <= smem_results.SHORT_TEXT for e in node.get("enum", [])), node
+            for key, sub in node.items():
+                if key == "properties":
+                    for v in sub.values():
+                        walk(v)
+                elif key in ("items", "additionalProperties"):
+                    walk(sub)
+    walk(schema["$defs"]["result"])
+    src = os.path.join(ROOT, "results", "predict", "nvidia-t4-model_20261130_carveout-dynamic.json")
+    doc = json.load(open(src))
+    n = len(doc["results"])
+    last = f"results/{n - 1}/"
+    for edit, needle in ((lambda r: r["launch"].update(block=-1), last + "launch/block"),
+                         (lambda r: r.update(status="finished"), last + "status"),
+                         (lambda r: r["launch"].update(carveout_requested=101), last + "launch/carveout_requested"),
+                         (lambda r: r["occupancy"].update(hint_overridden=1), last + "occupancy/hint_overridden"),
+                         (lambda r: r["params"].update(mib=1.5), f"result {n - 1}:")):
+        bad = copy.deepcopy(doc)
+        edit(bad["results"][-1])
+        rejected(json.dumps(bad), needle)
+
+
+@test
 def an_internal_error_is_one_line_and_status_70():
     with tempfile.TemporaryDirectory() as d:
         for tool, args, patch in (("plot", [a_result(), "-o", d], "plot.figures = lambda *a: {}['oops']"),
@@ -460,6 +505,11 @@ def an_internal_error_is_one_line_and_status_70():
             assert p.returncode == 70 and len(p.stderr.splitlines()) == 1, (tool, p.returncode, p.stderr[-600:])
             assert "internal error (KeyError: 'oops')" in p.stderr and p.stdout == "", p.stderr
         assert os.listdir(d) == []
+        # the report makes its directory only once it has a page (it left an empty one)
+        code = (f"import sys; sys.path.insert(0, {SCRIPTS!r}); import report; report.render = lambda *a: {{}}['oops']; "
+                f"sys.exit(report.main([{a_result()!r}, '-o', 'rep']))")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=d)
+        assert p.returncode == 70 and len(p.stderr.splitlines()) == 1 and os.listdir(d) == [], (p.stderr, os.listdir(d))
 
 
 @test
