@@ -152,6 +152,7 @@ struct smem_bench {
     const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
     struct smem_variation variation;    /* between runs and units, measured; every benchmark declares it */
     bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
+    bool predict_skips;             /* predict mode records every point skipped (nothing to predict) */
     const char *kernel_file;        /* kernels/<kernel_file>.cu; NULL: a library call, no kernel of ours */
     /* The lowest compute capability with the hardware the benchmark needs (major x 10 + minor: 90
      * for 9.0) and what that hardware is ("thread block clusters"); 0: any. Below it every point is

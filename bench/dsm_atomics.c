@@ -108,6 +108,7 @@ const struct smem_bench smem_dsm_atomics_bench = {
                    "units of one GPC layout (the same clusters fit at every size); 24.8 % between GPU 0 and GPU 1 of "
                    "another host whose layouts were not recorded (size 8, path 2)" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "dsm_atomics",
     .min_cc = 90,
     .min_cc_feature = "distributed shared memory",

@@ -312,6 +312,7 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
     .variation = { 1.5, 4.0, 4.0, "cluster placement: 2.3 % between GPU 0 and GPU 1 of one host (size 8, path 2); "
                    "at most 1.0 % over five runs on one H200" },
     .predictable = true,    /* predict mode records every point skipped, with the reason */
+    .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "dsm_bandwidth",
     .min_cc = 90,
     .min_cc_feature = "distributed shared memory",

@@ -60,8 +60,14 @@ int smem_staging_plan(const struct smem_point *pt, int method, const struct smem
         return SMEM_ESKIP;
     }
     if (!(stages = smem_staging_stages(method, tile, dev))) {
-        smem_fmt(why, len, "a %lld-byte tile exceeds the opt-in ceiling of %lld bytes per block on %s",
-                 (long long)tile, (long long)dev->smem_per_block_optin, dev->name);
+        if (method == SMEM_STAGING_BULK && tile <= dev->smem_per_block_optin)
+            /* the tile alone fits: the barriers beside it are what do not */
+            smem_fmt(why, len, "a %lld-byte tile and the bulk copy's %d bytes of mbarriers (%lld bytes) exceed the "
+                     "opt-in ceiling of %lld bytes per block on %s", (long long)tile, SMEM_STAGING_BULK_STATIC,
+                     (long long)(tile + SMEM_STAGING_BULK_STATIC), (long long)dev->smem_per_block_optin, dev->name);
+        else
+            smem_fmt(why, len, "a %lld-byte tile exceeds the opt-in ceiling of %lld bytes per block on %s",
+                     (long long)tile, (long long)dev->smem_per_block_optin, dev->name);
         return SMEM_ESKIP;
     }
     p->block = SMEM_STAGING_BLOCK;

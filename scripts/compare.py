@@ -90,7 +90,8 @@ banks, bank width, shared memory per SM and per block. Also shown by the other t
 Exit status: 0 no point slower, missing, new or stopped and no mismatch (or each allowed);
 1 any of these; 2 unusable input: a file that cannot be read or is not a valid result file, a
 file without timed points (predict mode) in the gate, files with no point in common, a bad
-option. When the output is cut short (piped into head), the status is still the gate's.
+option, out of memory; 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143); 70 an internal error
+(a bug). When the output is cut short (piped into head), the status is still the gate's.
 Needs SciPy and NumPy (Debian: python3-scipy).
 """
 import argparse
@@ -99,6 +100,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 DRIFT_PER_NOISE = 3          # a point may drift between runs by this many times its noise
@@ -944,20 +946,24 @@ def run(argv):
             out += report
             worst = max(worst, rc)
         return out, worst
+    gate = not a.published and not a.across_devices
+    if gate:
+        scipy_stats()
+
+    def load(path):
+        doc = smem_results.load(path)
+        if gate and not smem_results.timed_points(doc):    # refused at once, before the next file is read
+            raise Usage(f"{path}: no timed point (a {doc['run'].get('mode')}-mode file); the gate compares "
+                        "times (--across-devices compares occupancy)")
+        return doc
     try:
-        base = smem_results.load(a.base)
-        news = [(f, smem_results.load(f)) for f in a.new]
+        base = load(a.base)
+        news = [(f, load(f)) for f in a.new]
     except smem_results.ResultError as e:
         raise Usage(str(e)) from None
     if a.published:
         return published_report([base], a.markdown, required=a.base), 0
     out, worst = [], 0
-    if not a.across_devices:
-        scipy_stats()
-        for path, doc in [(a.base, base)] + news:
-            if not smem_results.timed_points(doc):
-                raise Usage(f"{path}: no timed point (a {doc['run'].get('mode')}-mode file); the gate compares "
-                            "times (--across-devices compares occupancy)")
     for path, new in news:
         if len(news) > 1:
             out += ["", f"## {path}", ""] if a.markdown else [f"== {path}"]
@@ -971,6 +977,7 @@ def run(argv):
 
 
 def main(argv=None):
+    smem_output.catch_signals()
     try:
         lines, rc = run(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:          # --help
@@ -984,15 +991,28 @@ def main(argv=None):
     except MemoryError:
         print("smembench: out of memory reading the result files", file=sys.stderr)
         return 2
+    except smem_output.Interrupted as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:        # SIGINT before the handler was set
+        print("smembench: interrupted by SIGINT", file=sys.stderr)
+        return 130
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files",
+              file=sys.stderr)
+        return 70
     try:
         sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
         # the reader stopped early (| head): the verdict stands; no traceback at exit
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        smem_output.closed_stdout()
     except OSError as e:
         print(f"smembench: cannot write the comparison: {e.strerror}", file=sys.stderr)
         return 2
+    except smem_output.Interrupted as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return e.status
     return rc
 
 

@@ -43,13 +43,16 @@ the same point of the same GPU in two files (two runs) is an error in every form
 dashboard keeps one value per name or series.
 Only points that ran and have a timing (status ok) are exported; how many others were left out is
 said on stderr. A file with no timed point (predict mode) is an error.
--o FILE writes the file whole or not at all (a temporary file beside it, renamed over it), with
-the mode a new file gets (0644 under umask 022); a device or pipe (/dev/stdout, a FIFO) is written
-into, never replaced.
+-o FILE writes the file whole or not at all (a hidden temporary file beside it, renamed over it,
+mode 0666 less the umask); a device or pipe (/dev/stdout, a FIFO) is written into, never replaced.
+It never replaces the input (refused even with --force), an existing smembench result file (unless
+--force), a directory, socket or link to nothing; through a link to a file, the file is replaced.
 Exit status: 0 written; 2 unusable input (a file that cannot be read or is not a valid result file,
-no timed point, a metric whose direction nothing says, one point of one GPU twice, an unknown
-format) or an output that cannot be written. A reader that stops early (piped into head) ends the
-export quietly with status 0.
+no timed point, a metric whose direction nothing says, one point of one GPU twice, an unknown format,
+out of memory) or an
+output that cannot or must not be written; 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143:
+nothing half-written is left); 70 an internal error (a bug). A reader that stops early (piped into
+head) ends the export quietly with status 0.
 """
 import argparse
 import csv
@@ -59,9 +62,9 @@ import math
 import os
 import re
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 FORMATS = ("gab-smaller", "gab", "gab-bigger", "bmf", "openmetrics", "csv")
@@ -286,38 +289,17 @@ def to_csv(inputs):
     return buf.getvalue()
 
 
-def write(text, path):
-    """stdout; a file written whole (a temporary file beside it, then renamed over it); or a device
-    or pipe that exists (/dev/stdout, a FIFO) written into, never replaced."""
+def write(text, path, inputs, force):
+    """stdout, or a file by smem_output's rules (whole or not at all; a device or FIFO that exists,
+    /dev/stdout included, written into and never replaced)."""
     if path == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    if os.path.isdir(path):
-        raise Usage(f"cannot write {path}: it is a directory; expected a file name")
-    target = os.path.realpath(path)       # through a link to a file: the file is replaced, not the link
-    tmp = None
     try:
-        if os.path.exists(path) and not os.path.isfile(path):
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-            return
-        fd, tmp = tempfile.mkstemp(prefix=".export.", dir=os.path.dirname(target))
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0o022)     # mkstemp made it 0600: a new file's mode, as open() would give it
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-        tmp = None
-    except OSError as e:
-        raise Usage(f"cannot write {path}: {e.strerror or e}") from None
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        smem_output.write_text(path, text, inputs=inputs, force=force, stream=True)
+    except smem_output.OutputError as e:
+        raise Usage(str(e)) from None
 
 
 class Parser(argparse.ArgumentParser):
@@ -330,7 +312,13 @@ def run(argv):
     ap.add_argument("results", nargs="+")
     ap.add_argument("--format", required=True, choices=FORMATS)
     ap.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write (default: stdout)")
+    ap.add_argument("--force", action="store_true", help="replace an existing smembench result file with the export")
     a = ap.parse_args(argv)
+    if a.output != "-":
+        try:       # before the work: an output that must not be written is refused at once
+            smem_output.target(a.output, inputs=a.results, force=a.force, stream=True)
+        except smem_output.OutputError as e:
+            raise Usage(str(e)) from None
     inputs = []
     for path in a.results:
         try:
@@ -345,11 +333,12 @@ def run(argv):
         if left:
             print(f"smembench: {(path + ': ') if len(inputs) > 1 else ''}{left} of {len(doc['results'])} points "
                   "not exported (not run, or without a timing)", file=sys.stderr)
-    write(text, a.output)
+    write(text, a.output, a.results, a.force)
     return 0
 
 
 def main(argv=None):
+    smem_output.catch_signals()
     try:
         return run(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:          # --help
@@ -358,7 +347,7 @@ def main(argv=None):
         print(f"smembench: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        smem_output.closed_stdout()
         return 0
     except OSError as e:
         print(f"smembench: cannot write the export: {e.strerror or e}", file=sys.stderr)
@@ -369,6 +358,16 @@ def main(argv=None):
     except MemoryError:
         print("smembench: out of memory reading the result file", file=sys.stderr)
         return 2
+    except smem_output.Interrupted as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:        # SIGINT before the handler was set
+        print("smembench: interrupted by SIGINT", file=sys.stderr)
+        return 130
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input",
+              file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

@@ -26,8 +26,13 @@ with several files times are relative to each kernel's fastest point, so GPU gen
 Files that are JSON but not results (results/schema.json) are skipped with a note. The same input
 gives the same bytes; each image is written whole or not at all.
 
-Exit status: 0 figures written, 1 nothing to plot, 2 unusable input or output directory, 3 a Python
-module is missing (the message names the Debian package).
+Each image is written as smembench-export writes its file: a hidden temporary file renamed over the
+name (mode 0666 less the umask), never over an input, a smembench result file (unless --force) or
+anything but a regular file; a signal leaves no temporary file behind.
+
+Exit status: 0 figures written, 1 nothing to plot, 2 unusable input (out of memory included) or
+output directory, 3 a Python module is missing (the message names the Debian package), 128+N a
+signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error (a bug).
 """
 import argparse
 import io
@@ -35,9 +40,9 @@ import json
 import math
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 # deterministic output: fixed SVG ids and no date; text stays text in SVG (searchable, small)
@@ -57,8 +62,8 @@ class MissingModule(Exception):
         super().__init__(f"needs the Python module {module}: install the Debian package {package}")
 
 
-class OutputError(Exception):
-    """The output directory cannot take the figures."""
+# the output directory cannot take the figures, or a file in it must not be replaced
+OutputError = smem_output.OutputError
 
 
 def prog():
@@ -98,7 +103,16 @@ class Series:
 
     def points(self, bench):
         """The points of bench that ran (or, in predict mode, were predicted)."""
-        return [r for r in self.doc["results"] if r["bench"] == bench and r["status"] in ("ok", "predicted")]
+        rs = self.doc["results"]
+        index = getattr(self, "_index", None)
+        if index is None or index[0] is not rs or index[1] != len(rs):
+            # one pass for every benchmark: the figures ask about twenty times
+            by_bench = {}
+            for r in rs:
+                if r["status"] in ("ok", "predicted"):
+                    by_bench.setdefault(r["bench"], []).append(r)
+            self._index = index = (rs, len(rs), by_bench)
+        return list(index[2].get(bench, ()))
 
     def timed(self, bench):
         return [r for r in self.points(bench) if time_us(r) is not None]
@@ -125,9 +139,16 @@ def param(r, key):
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+def param_kib(r, key):
+    v = param(r, key)
+    return None if v is None else v / 1024
+
+
 def xy(pts, fx, fy):
-    """(x, y) lists of the points where both exist, sorted by x."""
-    pairs = sorted((x, y) for x, y in ((fx(r), fy(r)) for r in pts) if x is not None and y is not None)
+    """(x, y) lists of the points where both exist, sorted by x; a pair that repeats is drawn once
+    (a predict file repeats each occupancy for every value of the axes it does not depend on: 65,424
+    points are 3,633 steps, and an SVG marker apiece took seconds)."""
+    pairs = sorted({(x, y) for x, y in ((fx(r), fy(r)) for r in pts) if x is not None and y is not None})
     return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
@@ -403,7 +424,7 @@ def fig_occupancy(plt, series):
     timed = [s for s in series if s.timed("dynamic") or s.timed("static")]
     fig, axes = new_figure(plt, 2 if timed else 1, height=3.2, sharex=True)
     ax = axes[0]
-    kib = lambda r: param(r, "dyn_smem_bytes") / 1024  # noqa: E731
+    kib = lambda r: param_kib(r, "dyn_smem_bytes")  # noqa: E731
     for s in series:
         dyn = s.points("dynamic")
         x, api = xy(dyn, kib, lambda r: occ(r, "api"))
@@ -429,7 +450,7 @@ def fig_occupancy(plt, series):
             x, t = xy(s.timed("dynamic"), kib, time_us)
             if x:
                 ax2.plot(x, t if single else relative(t), "-", color=s.color, marker=s.marker, markersize=3)
-            xs, ts = xy(s.timed("static"), lambda r: param(r, "smem_bytes") / 1024, time_us)
+            xs, ts = xy(s.timed("static"), lambda r: param_kib(r, "smem_bytes"), time_us)
             if xs:
                 ax2.plot(xs, ts if single else [v / min(t or ts) for v in ts], "D", color=s.color, fillstyle="none",
                          markersize=6)
@@ -455,6 +476,8 @@ def fig_bank(plt, series):
         return None
     series = relabel(series, ("bank",))
     widths = sorted({param(r, "width_bytes") for s in series for r in s.timed("bank")} - {None})
+    if not widths:
+        return None     # bank points without their access width: no panel to put them in
     fig, axes = new_figure(plt, len(widths), height=2.4, sharex=True)
     stride = lambda r: param(r, "stride_elems")  # noqa: E731
     for ax, w in zip(axes, widths):
@@ -521,7 +544,8 @@ def fig_bandwidth(plt, series):
 
 
 def fig_tile(plt, series):
-    series = [s for s in series if s.timed("matmul") or s.timed("matmul_rb")]
+    # points without their matrix edge have no place on the n axis
+    series = [s for s in series if any(param(r, "n") is not None for r in s.timed("matmul") + s.timed("matmul_rb"))]
     if not series:
         return None
     series = relabel(series, ("matmul", "matmul_rb", "cublas"))
@@ -609,6 +633,8 @@ def fig_memory(plt, series):
                 who = f" ({s.label})" if len(series) > 1 else ""
                 rows.append((mib, si, r["_file"], order, f"{name}, {mib:g} MiB{who}", color,
                              HATCHES[si % len(HATCHES)], v, pct))
+    if not rows:
+        return None     # no point with its size and its GB/s: nothing to draw
     rows.sort(key=lambda t: t[:4])
     rows = [r[4:] for r in rows]    # label, colour, hatch, GB/s, % of the copy
     fig, ax = plt.subplots(figsize=(10, 1.2 + 0.3 * len(rows)), layout="constrained")
@@ -833,29 +859,14 @@ def check_outdir(path):
 
 
 def _umask():
-    m = os.umask(0)
-    os.umask(m)
-    return m
+    return smem_output._umask()
 
 
-def write_atomically(path, render):
-    """Calls render(file) on a temporary file beside path, then renames it over path: the image is
-    whole or absent, never half-written."""
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            render(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+def write_atomically(path, render, inputs=(), force=False):
+    """Calls render(file) on a hidden temporary file beside path, then renames it over path: the
+    image is whole or absent, never half-written, and never replaces an input, a result file (without
+    force) or anything but a regular file (smem_output); OutputError otherwise."""
+    return smem_output.write_file(path, render, inputs=inputs, force=force)
 
 
 def texts(fig):
@@ -867,16 +878,13 @@ def texts(fig):
     return "\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
 
 
-def save(plt, fig, outdir, name):
+def save(plt, fig, outdir, name, inputs=(), force=False):
     made = []
     try:
         for ext in ("png", "svg"):
             path = os.path.join(outdir, f"{name}.{ext}")
             meta = {"Date": None} if ext == "svg" else {"Description": texts(fig)}
-            try:
-                write_atomically(path, lambda f: fig.savefig(f, format=ext, metadata=meta))
-            except OSError as e:
-                raise OutputError(f"cannot write {path}: {e.strerror or e}") from None
+            write_atomically(path, lambda f: fig.savefig(f, format=ext, metadata=meta), inputs, force)
             made.append(path)
     finally:
         plt.close(fig)
@@ -884,14 +892,19 @@ def save(plt, fig, outdir, name):
 
 
 def main(argv=None):
+    smem_output.catch_signals()
     p = smem_results.Parser(prog="plot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
+    p.add_argument("--force", action="store_true", help="replace a smembench result file that has a figure's name")
+    me = prog()
     try:
         a = p.parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
-    me = prog()
+    except smem_output.Interrupted as e:
+        print(f"{me}: {e}", file=sys.stderr)
+        return e.status
     try:
         plt = pyplot()
         loaded = load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
@@ -901,13 +914,29 @@ def main(argv=None):
             check_outdir(a.output)
         while figs:
             name, fig = figs.pop(0)
-            made += save(plt, fig, a.output, name)
+            made += save(plt, fig, a.output, name, a.results, a.force)
     except MissingModule as e:
         print(f"{me}: {e}", file=sys.stderr)
         return 3
     except (smem_results.ResultError, OutputError) as e:
         print(f"{me}: {e}", file=sys.stderr)
         return 2
+    except RecursionError:
+        print(f"{me}: a result file is nested too deeply to plot", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{me}: out of memory reading the result files; plot fewer or smaller files", file=sys.stderr)
+        return 2
+    except smem_output.Interrupted as e:
+        print(f"{me}: {e}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:        # SIGINT before the handler was set
+        print(f"{me}: interrupted by SIGINT", file=sys.stderr)
+        return 130
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"{me}: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files",
+              file=sys.stderr)
+        return 70
     if not made:
         print(f"{me}: nothing to plot: no finished or predicted points of a plotted benchmark "
               f"({', '.join(sorted({b for _, bs, _ in FIGURES for b in bs}))})", file=sys.stderr)
@@ -917,7 +946,10 @@ def main(argv=None):
             print(m)
         sys.stdout.flush()
     except BrokenPipeError:
-        sys.stderr.close()   # the reader went away (| head): the figures are written
+        smem_output.closed_stdout()   # the reader went away (| head): the figures are written
+    except smem_output.Interrupted as e:
+        print(f"{me}: {e}", file=sys.stderr)
+        return e.status
     return 0
 
 

@@ -15,7 +15,13 @@ page needs no network: CSS, figures and the small sorting script are inline. Cli
 heading to sort by it; opened as index.html#selftest the page sorts every column of every table,
 checks the order and writes the outcome into the page (the test suite reads it back).
 
-Exit status: 0 page written, 2 unusable input or output directory, 3 a Python module is missing.
+index.html is written as smembench-export writes its file: whole or not at all (mode 0666 less the
+umask), never over an input or a smembench result file (unless --force); the directory is made only
+once the page is ready, and a signal leaves nothing hidden behind.
+
+Exit status: 0 page written, 2 unusable input (out of memory included) or output directory, 3 a
+Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error
+(a bug).
 """
 import argparse
 import html
@@ -26,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import compare  # noqa: E402
 import fleet  # noqa: E402
 import plot  # noqa: E402
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 CSS = """
@@ -430,17 +437,22 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
 
 
 def main(argv=None):
+    smem_output.catch_signals()
     p = smem_results.Parser(prog="report.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
     p.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2)")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
+    p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
+    me = plot.prog()
     try:
         a = p.parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
-    me = plot.prog()
+    except smem_output.Interrupted as e:
+        print(f"{me}: {e}", file=sys.stderr)
+        return e.status
     if not (0 <= a.threshold < 1000) or not (0 < a.alpha < 1):
         print(f"{me}: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
         return 2
@@ -451,24 +463,44 @@ def main(argv=None):
             print(f"{me}: no result files among the inputs: nothing to report", file=sys.stderr)
             return 2
         baseline = (a.baseline, smem_results.load(a.baseline)) if a.baseline else None
-        plot.check_outdir(a.output)
+        if os.path.exists(a.output) and not os.path.isdir(a.output):
+            plot.check_outdir(a.output)      # refused before the page is made
         page = render(plt, loaded, baseline, a.threshold, a.alpha)
+        # the directory is made only once there is a page to put in it
+        plot.check_outdir(a.output)
         path = os.path.join(a.output, "index.html")
-        try:
-            plot.write_atomically(path, lambda f: f.write(page.encode("utf-8")))
-        except OSError as e:
-            raise plot.OutputError(f"cannot write {path}: {e.strerror or e}") from None
+        inputs = a.results + ([a.baseline] if a.baseline else [])
+        smem_output.write_text(path, page, inputs=inputs, force=a.force)
     except plot.MissingModule as e:
         print(f"{me}: {e}", file=sys.stderr)
         return 3
-    except (smem_results.ResultError, plot.OutputError) as e:
+    except (smem_results.ResultError, smem_output.OutputError) as e:
         print(f"{me}: {e}", file=sys.stderr)
         return 2
+    except RecursionError:
+        print(f"{me}: a result file is nested too deeply to report", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print(f"{me}: out of memory reading the result files; report fewer or smaller files", file=sys.stderr)
+        return 2
+    except smem_output.Interrupted as e:
+        print(f"{me}: {e}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:        # SIGINT before the handler was set
+        print(f"{me}: interrupted by SIGINT", file=sys.stderr)
+        return 130
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"{me}: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files",
+              file=sys.stderr)
+        return 70
     try:
         print(path)
         sys.stdout.flush()
     except BrokenPipeError:
-        sys.stderr.close()
+        smem_output.closed_stdout()
+    except smem_output.Interrupted as e:
+        print(f"{me}: {e}", file=sys.stderr)
+        return e.status
     return 0
 
 

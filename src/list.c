@@ -24,7 +24,7 @@ void smem_list_benches(FILE *f)
     fprintf(f, "sweeps:\n");
     for (size_t i = 0; i < smem_n_sweeps; i++)
         fprintf(f, "  %-10s %s%s\n", smem_sweeps[i].name, smem_sweeps[i].summary,
-                smem_sweep_predictable(&smem_sweeps[i]) ? " [also --predict]" : "");
+                smem_sweep_predicts(&smem_sweeps[i]) ? " [also --predict]" : "");
 }
 
 void smem_list_models(FILE *f)

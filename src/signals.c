@@ -21,7 +21,9 @@ void smem_signals_catch(void)
     /* a second one of these means "now": the default action, which leaves no file */
     static const int once[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM };
     /* these also come from our own writes (a closed pipe, a file-size limit): they must never kill
-     * the program, so that the write fails with EPIPE or EFBIG and says so */
+     * the program, so that the write fails with EPIPE or EFBIG and says so. They are caught even
+     * where the parent ignores them: the handler does not kill either, and it stops the sweep whose
+     * output has nowhere to go */
     static const int always[] = { SIGPIPE, SIGXFSZ };
     struct sigaction sa;
 
@@ -32,8 +34,14 @@ void smem_signals_catch(void)
     for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++)
         sigaction(always[i], &sa, NULL);
     sa.sa_flags = SA_RESTART | SA_RESETHAND;
-    for (size_t i = 0; i < sizeof(once) / sizeof(once[0]); i++)
+    for (size_t i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
+        struct sigaction now;
+        /* a signal the parent ignores stays ignored: nohup's SIGHUP, a background job's SIGINT and
+         * SIGQUIT; the run goes on as the one who started it asked */
+        if (!sigaction(once[i], NULL, &now) && now.sa_handler == SIG_IGN)
+            continue;
         sigaction(once[i], &sa, NULL);
+    }
 }
 
 const char *smem_signal_name(int sig)

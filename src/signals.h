@@ -1,7 +1,8 @@
 /* Which signals end a run, and how. The first SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE or SIGXFSZ
  * stops the sweep after the point in flight; the finished points are written and the command exits
  * 128 + the signal. A second SIGHUP, SIGINT, SIGQUIT or SIGTERM ends the program at once: the result
- * is an unnamed file until it is complete, so nothing is left behind. */
+ * is an unnamed file until it is complete, so nothing is left behind. Of those four, one that the
+ * parent set to be ignored (nohup, a background job) stays ignored. */
 #ifndef SMEM_SIGNALS_H
 #define SMEM_SIGNALS_H
 

@@ -65,6 +65,16 @@ bool smem_sweep_predictable(const struct smem_sweep *sw)
     return n > 0;
 }
 
+bool smem_sweep_predicts(const struct smem_sweep *sw)
+{
+    if (!smem_sweep_predictable(sw))
+        return false;
+    for (size_t i = 0; i < smem_n_benches; i++)
+        if (smem_sweep_has(sw, smem_benches[i]) && !smem_benches[i]->predict_skips)
+            return true;
+    return false;
+}
+
 int smem_sweep_check(const struct smem_sweep *sweeps, size_t n_sweeps, const struct smem_bench *const *benches,
                      size_t n_benches, char *why, size_t why_len)
 {
@@ -271,7 +281,7 @@ void smem_sweep_names(char *buf, size_t len, bool predictable_only)
 {
     buf[0] = '\0';
     for (size_t i = 0; i < smem_n_sweeps; i++)
-        if (!predictable_only || smem_sweep_predictable(&smem_sweeps[i]))
+        if (!predictable_only || smem_sweep_predicts(&smem_sweeps[i]))
             smem_append(buf, len, ", ", "%s", smem_sweeps[i].name);
 }
 

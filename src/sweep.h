@@ -28,12 +28,16 @@ bool smem_sweep_has(const struct smem_sweep *sw, const struct smem_bench *b);
 /* Whether sw runs in predict mode: it has benchmarks and every one is predictable. */
 bool smem_sweep_predictable(const struct smem_sweep *sw);
 
+/* Whether predict mode predicts a point of the sweep: a predictable benchmark of it that does not
+ * skip every point (what --list marks [also --predict]). */
+bool smem_sweep_predicts(const struct smem_sweep *sw);
+
 /* Checks the sweeps against the benchmarks' descriptors: every sweep but an "every" one is named by
  * some benchmark, and every sweep a benchmark names exists. SMEM_EINVAL with the first problem in why. */
 int smem_sweep_check(const struct smem_sweep *sweeps, size_t n_sweeps, const struct smem_bench *const *benches,
                      size_t n_benches, char *why, size_t why_len);
 
-/* The names of the sweeps, or of the predictable ones only, comma-joined into buf. */
+/* The names of the sweeps, or only of those predict mode predicts a point of, comma-joined into buf. */
 void smem_sweep_names(char *buf, size_t len, bool predictable_only);
 
 /* The sweep of that name, or NULL. */

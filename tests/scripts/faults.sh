@@ -11,7 +11,8 @@
 # Predict mode:
 #  1. eight runs started at once with the default name: eight complete files (_2 ... _8), none hidden;
 #  2. SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ during the sweep: exit 128+N, the finished
-#     points written, the run marked interrupted; during the write (with and without O_TMPFILE): exit
+#     points written, the run marked interrupted; SIGHUP, SIGINT, SIGQUIT that the parent ignores
+#     (nohup, a background job): ignored, the whole file; during the write (with and without O_TMPFILE): exit
 #     128+N and the whole file; a second SIGINT during the write: killed, nothing left;
 #  3. a file-size limit (ulimit -f) and a closed pipe on -o -: exit 1, one line, nothing left;
 #  4. out of memory (ulimit -v, from the smallest limit the program loads under up to one it runs
@@ -38,6 +39,15 @@ trap 'rm -rf "$d"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 signals="INT TERM HUP QUIT PIPE XFSZ"
 declare -A signum=([HUP]=1 [INT]=2 [QUIT]=3 [PIPE]=13 [TERM]=15 [XFSZ]=25)
+
+# dfl CMD...: CMD with SIGINT and SIGQUIT at their default action (exec'd in place, so $! is CMD): a
+# non-interactive shell starts a background job with both ignored, and the driver keeps an ignore
+dfl() {
+  exec python3 -c 'import os, signal, sys
+for s in (signal.SIGINT, signal.SIGQUIT, signal.SIGPIPE, signal.SIGXFSZ):
+    signal.signal(s, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}
 
 # no_hidden DIR: fails when anything but the expected files is there (temporaries are hidden)
 no_hidden() {
@@ -107,7 +117,7 @@ predict_mode() {
   for sig in $signals; do
     out="$d/sweep$sig.json"
     rm -f "$d/err"   # wait_for must not find the last run's words
-    SMEM_TEST_POINT_DELAY_MS=60 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
+    SMEM_TEST_POINT_DELAY_MS=60 dfl "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: sweep"
     sleep 0.2
@@ -122,12 +132,45 @@ predict_mode() {
     echo "SIG$sig during the sweep: exit $rc, $(grep -o 'after [0-9]* of [0-9]* points' "$d/err") written"
   done
 
+  # a signal the parent ignores (nohup's SIGHUP, a background job's SIGINT and SIGQUIT) stays
+  # ignored: the run carries on to the whole file; SIGTERM, not ignored, still stops it
+  for sig in HUP INT QUIT; do
+    out="$d/ignored$sig.json"
+    rm -f "$d/err"
+    (trap '' $sig; SMEM_TEST_POINT_DELAY_MS=20 exec "$exe" "${run[@]}" -o "$out" 2>"$d/err") &
+    pid=$!
+    wait_for "$d/err" "smembench-test: sweep"
+    sleep 0.2
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    [ $rc -eq 0 ] || fail "SIG$sig ignored by the parent: exit $rc, expected 0: $(cat "$d/err")"
+    grep -q "interrupted" "$d/err" && fail "SIG$sig ignored by the parent interrupted the run: $(cat "$d/err")"
+    check "$out" $total false predict
+    no_hidden "$d" "SIG$sig ignored"
+  done
+  out="$d/nohup.json"
+  rm -f "$d/err"
+  (trap '' HUP; SMEM_TEST_POINT_DELAY_MS=60 exec "$exe" "${run[@]}" -o "$out" 2>"$d/err") &
+  pid=$!
+  wait_for "$d/err" "smembench-test: sweep"
+  sleep 0.2
+  kill -HUP $pid
+  sleep 0.1
+  kill -TERM $pid
+  wait $pid
+  rc=$?
+  [ $rc -eq 143 ] || fail "SIGHUP ignored, then SIGTERM: exit $rc, expected 143: $(cat "$d/err")"
+  check "$out" "some $total" true predict
+  no_hidden "$d" "SIGHUP ignored, then SIGTERM"
+  echo "SIGHUP, SIGINT, SIGQUIT that the parent ignores (nohup, &): ignored, the whole file; SIGTERM still stops it"
+
   # signals during the write, with an unnamed temporary file and with a named one
   for named in "" 1; do
     for sig in $signals; do
       out="$d/write$sig$named.json"
       rm -f "$d/err"   # wait_for must not find the last run's words
-      SMEM_TEST_NAMED_TEMP=$named SMEM_TEST_WRITE_DELAY_MS=200 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
+      SMEM_TEST_NAMED_TEMP=$named SMEM_TEST_WRITE_DELAY_MS=200 dfl "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
       pid=$!
       wait_for "$d/err" "smembench-test: write"
       sleep 0.1
@@ -146,7 +189,7 @@ predict_mode() {
   # a second SIGINT during the write: the default action, nothing left behind
   out="$d/twice.json"
   rm -f "$d/err"   # wait_for must not find the last run's words
-  SMEM_TEST_WRITE_DELAY_MS=300 "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
+  SMEM_TEST_WRITE_DELAY_MS=300 dfl "$exe" "${run[@]}" -o "$out" 2>"$d/err" &
   pid=$!
   wait_for "$d/err" "smembench-test: write"
   kill -INT $pid
@@ -271,7 +314,7 @@ PY
   for sig in $signals; do
     out="$d/sig$sig.json"
     rm -f "$d/err"   # wait_for must not find the last run's words
-    "$faulty" --sweep bank --min-samples 300 --max-samples 300 -q -o "$out" 2>"$d/err" &
+    dfl "$faulty" --sweep bank --min-samples 300 --max-samples 300 -q -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: sweep"   # the first point is done
     sleep 2
@@ -288,7 +331,7 @@ PY
   for sig in $signals; do
     out="$d/write$sig.json"
     rm -f "$d/err"   # wait_for must not find the last run's words
-    SMEM_TEST_WRITE_DELAY_MS=500 "$faulty" --sweep bandwidth --quick -q -o "$out" 2>"$d/err" &
+    SMEM_TEST_WRITE_DELAY_MS=500 dfl "$faulty" --sweep bandwidth --quick -q -o "$out" 2>"$d/err" &
     pid=$!
     wait_for "$d/err" "smembench-test: write"
     sleep 0.1

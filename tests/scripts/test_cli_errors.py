@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
-"""Bad input to smembench and to its scripts (compare, export, plot, report), as a table.
+"""Bad input to smembench, to its scripts (compare, export, plot, report) and to their installed
+commands (smembench-compare, ...), as a table.
 
-  test_cli_errors.py SMEMBENCH            TAP, one line per case
-  test_cli_errors.py SMEMBENCH --table    the same cases as a Markdown table (case, exit, first line)
+  test_cli_errors.py SMEMBENCH [MESON BUILDDIR]            TAP, one line per case
+  test_cli_errors.py SMEMBENCH [MESON BUILDDIR] --table    the same cases as a Markdown table
+
+With MESON and BUILDDIR the build is installed (meson install --destdir) into a temporary directory
+and every script case is run again through the installed command of its script.
 
 Every case must exit with its documented status and print exactly one message line on stderr (the
 driver may add its "Try 'smembench --help'" hint) with no Python traceback, print nothing on stdout,
@@ -125,6 +129,8 @@ CASES = [
     S(["--sweep", "carveout", "--predict", ""], 2, "for --predict"),
     S(["--sweep", "carveout", "--predict", "h100", "--predict", "a100"], 2, "--predict given twice"),
     S(["--sweep", "bank", "--predict", "h100"], 2, "cannot run in predict mode"),
+    # --list does not offer --predict for the cluster sweep: predict mode refuses it with the reason
+    S(["--sweep", "cluster", "--predict", "h200"], 2, "points can be predicted on NVIDIA H200 (model): cluster_"),
     S(["--sweep", "carveout,bank", "--predict", "h100"], 2, "cannot run in predict mode"),
     S(["--bench", "latency", "--predict", "h100"], 2, "cannot run in predict mode"),
     S(["--sweep", "carveout", "--predict", "h100", "--require-gpu"], 2, "cannot be combined"),
@@ -237,6 +243,39 @@ def script_cases():
         cases.append(C("compare", ["good.json", f], 2))
         cases.append(C("export", [f, "--format", "openmetrics"], 2))
         cases.append(C("plot", [f, "-o", "plots"], 2, needs="matplotlib"))
+    # more options
+    cases += [
+        C("compare", ["good.json", "good.json", "--drift", "-1"], 2),
+        C("compare", ["good.json", "good.json", "--drift-ns", "abc"], 2),
+        C("compare", ["good.json", "good.json", "--allow", "nothing"], 2),
+        C("compare", ["good.json", "--published", "good.json"], 2),
+        C("compare", ["good.json", "--across-devices"], 2),
+        C("compare", ["good.json", "good.json", "--published", "--across-devices"], 2),
+        C("compare", ["good.json", "predicted.json"], 2),
+        C("export", ["--format", "csv"], 2),
+        C("export", ["good.json", "--format"], 2),
+        C("export", ["predicted.json", "--format", "csv", "-o", "out.csv"], 2),
+        C("report", ["good.json", "-o", "out", "--threshold", "nan"], 2, needs="report"),
+    ]
+    # the output: the driver's rules (never over an input, never over a result file without --force,
+    # only a regular file replaced, links as the driver takes them), refused before anything is made
+    out = [["-o", "good.json"], ["-o", "good.json", "--force"], ["-o", "link-to-good.json", "--force"],
+           ["-o", "hard-good.json", "--force"], ["-o", "predicted.json"], ["-o", "link-to-predicted.json"],
+           ["-o", "dangling"], ["-o", "dangling", "--force"], ["-o", "sub"], ["-o", "link-to-sub"], ["-o", "sock"],
+           ["-o", "missing/dir/x.json"], ["-o", "existing.json/x.json"], ["-o", ""], ["-o", "sub/"],
+           ["-o", LONG_NAME], ["-o", "readonly/x.json"]]
+    for o in out:
+        cases.append(C("export", ["good.json", "--format", "bmf"] + o, 2,
+                       needs="readonly" if o[1].startswith("readonly") else None))
+    cases += [
+        C("plot", ["good.json", "-o", "figs"], 2, needs="matplotlib"),
+        C("plot", ["figs/carveout.png", "-o", "figs", "--force"], 2, needs="matplotlib"),
+        C("plot", ["good.json", "-o", "sock"], 2, needs="matplotlib"),
+        C("plot", ["good.json", "-o", "readonly/plots"], 2, needs="readonly"),
+        C("report", ["good.json", "-o", "rep"], 2, needs="report"),
+        C("report", ["rep/index.html", "-o", "rep", "--force"], 2, needs="report"),
+        C("report", ["good.json", "-o", "readonly/report"], 2, needs="readonly"),
+    ]
     return cases
 
 
@@ -258,6 +297,13 @@ def fixtures(d, exe):
     os.symlink("/dev/zero", os.path.join(d, "link-to-zero"))
     os.symlink("nowhere", os.path.join(d, "dangling"))
     shutil.copy(GOOD, os.path.join(d, "good.json"))
+    os.symlink("good.json", os.path.join(d, "link-to-good.json"))
+    os.link(os.path.join(d, "good.json"), os.path.join(d, "hard-good.json"))
+    os.symlink("predicted.json", os.path.join(d, "link-to-predicted.json"))
+    # result files where a figure and the report's page would go
+    for sub, name in (("figs", "carveout.png"), ("rep", "index.html")):
+        os.mkdir(os.path.join(d, sub))
+        shutil.copy(GOOD, os.path.join(d, sub, name))
     subprocess.run([exe, "--predict", "h100", "--sweep", "carveout", "-q", "-o", os.path.join(d, "predicted.json")],
                    check=True, stderr=subprocess.DEVNULL)
     good = open(GOOD).read()
@@ -356,7 +402,35 @@ def devices():
 def command(case, exe):
     if case.tool == "smembench":
         return [exe] + case.args
+    if case.tool.startswith("smembench-"):
+        return [os.path.join(BIN, case.tool)] + case.args
     return [sys.executable, os.path.join(SCRIPTS, case.tool + ".py")] + case.args
+
+
+BIN = None   # the installed commands (install())
+
+
+def install(meson, build, dest):
+    """meson install --destdir DEST: the directory of the installed commands, and whether their
+    Python has matplotlib."""
+    import glob
+    p = subprocess.run([meson, "install", "-C", build, "--no-rebuild", "--destdir", dest], capture_output=True,
+                       text=True, timeout=300)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    found = glob.glob(os.path.join(dest, "**", "bin", "smembench-compare"), recursive=True)
+    assert len(found) == 1, found
+    python = open(found[0]).readline()[2:].strip()
+    return os.path.dirname(found[0]), subprocess.run([python, "-c", "import matplotlib"]).returncode == 0
+
+
+def launcher_cases():
+    """Every case of the scripts again, through the installed command of its script."""
+    out = []
+    for c in CASES:
+        if c.tool in ("compare", "export", "plot", "report"):
+            needs = "launcher-matplotlib" if c.needs in ("matplotlib", "report") else c.needs
+            out.append(Case("smembench-" + c.tool, c.args, c.status, needs=needs))
+    return out
 
 
 def run(case, exe, d):
@@ -405,17 +479,27 @@ def shown(args):
 
 
 def main():
+    global BIN
     exe = os.path.abspath(sys.argv[1])
     table = "--table" in sys.argv[2:]
+    rest = [a for a in sys.argv[2:] if a != "--table"]
     try:
         import matplotlib  # noqa: F401
         have = {"matplotlib"}
     except ImportError:
         have = set()
+    dest = tempfile.mkdtemp(prefix="smembench-cli-install-")
+    cases = list(CASES)
+    if len(rest) == 2:
+        BIN, launcher_mpl = install(rest[0], rest[1], dest)
+        if launcher_mpl:
+            have.add("launcher-matplotlib")
+        cases += launcher_cases()
     passed = failed = skipped = 0
+    counts = {}
     rows = []
     if not table:
-        print(f"1..{len(CASES)}")
+        print(f"1..{len(cases)}")
     with tempfile.TemporaryDirectory() as d:
         fixtures(d, exe)
         if make_readonly(d):
@@ -423,14 +507,17 @@ def main():
         if os.path.exists(os.path.join(SCRIPTS, "report.py")) and "matplotlib" in have:
             have.add("report")
         before, devs = snapshot(d), devices()
-        for i, case in enumerate(CASES, 1):
+        for i, case in enumerate(cases, 1):
+            kind = "driver" if case.tool == "smembench" else "launchers" if case.tool.startswith("smembench-") \
+                else "scripts"
             name = f"{case.tool} {shown(case.args)}"
             if case.stdout:
                 name += f" (stdout {case.stdout})"
             if case.needs and case.needs not in have:
                 skipped += 1
                 why = {"readonly": "no directory can be made read-only here",
-                       "report": "no scripts/report.py in this tree, or no matplotlib"}.get(
+                       "report": "no scripts/report.py in this tree, or no matplotlib",
+                       "launcher-matplotlib": "the installed commands' Python has no matplotlib"}.get(
                     case.needs, f"{case.needs} is not installed for {sys.executable}")
                 print(f"ok {i} - {name} # SKIP {why}") if not table else None
                 rows.append((case, name, None, f"(not run: {why})"))
@@ -440,6 +527,7 @@ def main():
             restore(d, before)
             first = (p.stderr.splitlines() or [""])[0]
             rows.append((case, name, p.returncode, first))
+            counts.setdefault(kind, [0, 0])[0 if not problems else 1] += 1
             if problems:
                 failed += 1
                 print(f"not ok {i} - {name}: {'; '.join(problems)}") if not table else None
@@ -447,15 +535,18 @@ def main():
                 passed += 1
                 print(f"ok {i} - {name} -> exit {case.status}") if not table else None
         undo_readonly(d)
+    shutil.rmtree(dest, ignore_errors=True)
+    by_kind = ", ".join(f"{k} {v[0]}/{sum(v)}" for k, v in sorted(counts.items()))
     if table:
         print(f"| # | tool | arguments | exit | first line on stderr |\n|---:|---|---|---:|---|")
         for i, (case, name, rc, first) in enumerate(rows, 1):
             cell = first.replace("|", "\\|")
             args = name.split(" ", 1)[1].replace("|", "\\|")
             print(f"| {i} | {case.tool} | `{args}` | {rc if rc is not None else '-'} | {cell} |")
-        print(f"\n{len(rows)} cases: {passed} as documented, {failed} not, {skipped} not run here")
+        print(f"\n{len(rows)} cases: {passed} as documented, {failed} not, {skipped} not run here "
+              f"(as documented of those run: {by_kind})")
     else:
-        print(f"# {passed} passed, {failed} failed, {skipped} skipped")
+        print(f"# {passed} passed, {failed} failed, {skipped} skipped ({by_kind})")
     return 1 if failed else 0
 
 

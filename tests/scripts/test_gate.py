@@ -939,8 +939,8 @@ def export_refuses_bad_arguments_and_bad_output_paths_without_leaving_files():
     assert "No such file" in one_line_error(*run("export.py", os.path.join(TMP, "absent.json"), "--format", "bmf"))
     out_dir = os.path.join(TMP, "outdir")
     os.makedirs(out_dir, exist_ok=True)
-    for target, needle in ((os.path.join(TMP, "no", "such", "dir", "x.json"), "No such file or directory"),
-                           (out_dir, "it is a directory"), ("/dev/null/x", "Not a directory")):
+    for target, needle in ((os.path.join(TMP, "no", "such", "dir", "x.json"), "/dir\" does not exist"),
+                           (out_dir, "it is a directory"), ("/dev/null/x", "\"/dev/null\" is not a directory")):
         line = one_line_error(*run("export.py", BLB, "--format", "bmf", "-o", target))
         assert needle in line, line
     if os.path.exists("/dev/full"):

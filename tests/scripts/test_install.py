@@ -7,6 +7,7 @@ completion, called as bash calls it (COMP_WORDS, COMP_CWORD), offers the program
   test_install.py MESON BUILDDIR HAVE_MAN    (HAVE_MAN: true when meson found help2man)
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -88,8 +89,8 @@ def meson_install_puts_everything_in_place():
     for cmd in ("smembench",) + COMMANDS:
         f = installed("bin", cmd)
         assert os.path.isfile(f) and os.access(f, os.X_OK), f
-    for f in ("smem_results.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py", "ab.py", "trend.py",
-              "schema.json"):
+    for f in ("smem_results.py", "smem_output.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
+              "ab.py", "trend.py", "schema.json"):
         assert os.path.isfile(installed("share", "smembench", f)), f
     assert open(installed("share", "smembench", "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()
@@ -157,6 +158,28 @@ def a_moved_prefix_still_works():
         run1 = os.path.join(RESULTS, "nvidia-h200_20261129_bank-bandwidth_run1.json")
         p = run([os.path.join(moved, "bin", "smembench-compare"), run1, run1], tmp)
         assert p.returncode == 0 and "102 same" in p.stdout, p.stderr
+
+
+@test
+def a_closed_pipe_gives_the_status_the_readme_promises():
+    """smembench-compare ... | head -c 100 keeps the gate's status (here 1: a point is missing) and
+    smembench-export ... | head ends with 0, quietly, as the scripts do; not 141 (SIGPIPE). The
+    output is well over a pipe's 64 KiB, so the command is still writing when head leaves."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run1 = os.path.join(RESULTS, "nvidia-h200_20261129_bank-bandwidth_run1.json")
+        doc = json.load(open(run1))
+        doc["results"].pop()
+        less = os.path.join(tmp, "less.json")
+        json.dump(doc, open(less, "w"))
+        every = os.path.join(RESULTS, "nvidia-h200_20261130_all.json")
+        for cmd, args, head, want in (("smembench-compare", [run1] + [less] * 12, "head -c 100", 1),
+                                      ("smembench-export", [every, "--format", "csv"], "head -n 1", 0)):
+            script = f'"$@" | {head} >/dev/null; echo "${{PIPESTATUS[0]}}"'
+            p = run([shutil.which("bash"), "-c", script, "bash", installed("bin", cmd), *args], tmp)
+            status = int(p.stdout.strip())
+            noise = [line for line in p.stderr.splitlines() if "not exported" not in line]
+            assert status == want and not noise, (cmd, status, p.stderr[-500:])
+        assert sorted(os.listdir(tmp)) == ["less.json"], os.listdir(tmp)
 
 
 @test

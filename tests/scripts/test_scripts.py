@@ -7,9 +7,13 @@ import re
 import glob
 import json
 import os
+import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import time
 import xml.dom.minidom
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -220,6 +224,323 @@ def plot_refuses_bad_input():
         open(bad, "w").write("{")
         rc, _, err = run("plot.py", bad, "-o", d)
         assert rc == 2 and "not JSON" in err, (rc, err)
+
+
+# ---- the tools' failures: one line and a documented status each (issue 26) ----------------------
+
+TOOLS = ("compare.py", "export.py", "plot.py", "report.py")
+SIGNUM = {"SIGINT": 2, "SIGHUP": 1, "SIGTERM": 15}
+
+
+def start(script, *args, env=None, **kw):
+    e = dict(os.environ, **(env or {}))
+    return subprocess.Popen([sys.executable, os.path.join(SCRIPTS, script), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=e, **kw)
+
+
+def wait_for_line(p, text, timeout=60):
+    """Reads p's stderr until a line holds text; the lines read."""
+    import select
+    lines, end = [], time.time() + timeout
+    while time.time() < end:
+        ready, _, _ = select.select([p.stderr], [], [], 0.2)
+        if ready:
+            line = p.stderr.readline()
+            if not line:
+                break
+            lines.append(line.rstrip("\n"))
+            if text in line:
+                return lines
+    raise AssertionError(f"{text!r} never came: {lines}")
+
+
+def hidden(d):
+    return [f for _, _, fs in os.walk(d) for f in fs if f.startswith(".")]
+
+
+@test
+def export_never_writes_over_its_input_or_a_result_file():
+    with tempfile.TemporaryDirectory() as d:
+        good = os.path.join(d, "r.json")
+        shutil.copy(os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json"), good)
+        other = os.path.join(d, "other.json")
+        shutil.copy(a_result(), other)
+        os.symlink("r.json", os.path.join(d, "link.json"))
+        os.link(good, os.path.join(d, "hard.json"))
+        before = {f: open(os.path.join(d, f), "rb").read() for f in ("r.json", "other.json")}
+        for target, force, needle in (("r.json", [], f'it is the input "{good}"'),
+                                      ("r.json", ["--force"], f'it is the input "{good}"'),
+                                      ("link.json", ["--force"], f'it is a link to the input "{good}"'),
+                                      ("hard.json", ["--force"], f'it is the input "{good}"'),
+                                      ("other.json", [], "is a smembench result file; choose another output or "
+                                                         "pass --force")):
+            rc, out, err = run("export.py", good, "--format", "bmf", "-o", os.path.join(d, target), *force)
+            assert rc == 2 and out == "" and len(err.splitlines()) == 1 and needle in err, (target, rc, err)
+        assert {f: open(os.path.join(d, f), "rb").read() for f in before} == before
+        assert os.path.islink(os.path.join(d, "link.json")) and not hidden(d), os.listdir(d)
+        # --force replaces another result file; the new file's mode comes from the umask
+        for mask, mode in ((0o022, 0o644), (0o077, 0o600), (0o002, 0o664)):
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "export.py"), good, "--format", "csv", "-o",
+                                other, "--force"], capture_output=True, text=True, timeout=300,
+                               preexec_fn=lambda m=mask: os.umask(m))
+            assert p.returncode == 0 and open(other).read().startswith("point,bench"), p.stderr
+            assert stat.S_IMODE(os.stat(other).st_mode) == mode, (oct(mask), oct(os.stat(other).st_mode))
+        # through a link to an earlier export: the export is replaced, the link stays
+        os.symlink("other.json", os.path.join(d, "to-export"))
+        rc, _, err = run("export.py", good, "--format", "bmf", "-o", os.path.join(d, "to-export"))
+        assert rc == 0 and os.path.islink(os.path.join(d, "to-export")), err
+        assert json.load(open(other)), "the link's target holds the export"
+        assert not hidden(d), os.listdir(d)
+
+
+@test
+def plot_and_report_never_write_over_an_input_or_a_result_file():
+    with tempfile.TemporaryDirectory() as d:
+        good = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
+        figs, rep = os.path.join(d, "figs"), os.path.join(d, "rep")
+        os.mkdir(figs)
+        os.mkdir(rep)
+        shutil.copy(good, os.path.join(figs, "carveout.png"))     # a result file under a figure's name
+        shutil.copy(good, os.path.join(rep, "index.html"))
+        for args, needle in ((["plot.py", good, "-o", figs], "is a smembench result file"),
+                             (["plot.py", os.path.join(figs, "carveout.png"), "-o", figs, "--force"], "the input"),
+                             (["report.py", good, "-o", rep], "is a smembench result file"),
+                             (["report.py", os.path.join(rep, "index.html"), "-o", rep, "--force"], "the input")):
+            rc, out, err = run(*args)
+            assert rc == 2 and out == "" and len(err.splitlines()) == 1 and needle in err, (args, rc, err)
+        assert sorted(os.listdir(figs)) == ["carveout.png"] and sorted(os.listdir(rep)) == ["index.html"]
+        assert open(os.path.join(figs, "carveout.png"), "rb").read() == open(good, "rb").read()
+        rc, _, err = run("plot.py", good, "-o", figs, "--force")
+        assert rc == 0 and open(os.path.join(figs, "carveout.png"), "rb").read()[:4] == b"\x89PNG", err
+
+
+@test
+def a_signal_during_a_write_leaves_nothing_hidden_and_exits_128_plus_n():
+    good = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
+    with tempfile.TemporaryDirectory() as d:
+        for sig in ("SIGTERM", "SIGHUP", "SIGINT"):
+            figs, rep, csv = os.path.join(d, "figs"), os.path.join(d, "rep"), os.path.join(d, "x.csv")
+            for tool, args, made in (("plot.py", ["-o", figs], os.path.join(figs, "carveout.png")),
+                                     ("report.py", ["-o", rep], os.path.join(rep, "index.html")),
+                                     ("export.py", ["--format", "csv", "-o", csv], csv)):
+                p = start(tool, good, *args, env={"SMEM_TEST_WRITE_DELAY_MS": "5000"})
+                wait_for_line(p, "smembench-test: write")
+                assert hidden(d), "the temporary file exists while the write is held"
+                p.send_signal(getattr(signal, sig))
+                out, err = p.communicate(timeout=60)
+                lines = [line for line in err.splitlines() if not line.startswith("smembench-test")]
+                assert p.returncode == 128 + SIGNUM[sig], (tool, sig, p.returncode, err)
+                assert len(lines) == 1 and f"interrupted by {sig}" in lines[0] and "Traceback" not in err, (tool, err)
+                assert not hidden(d) and not os.path.exists(made), (tool, sig, os.listdir(d))
+                assert out == "", out
+                shutil.rmtree(d)
+                os.mkdir(d)
+        # a SIGHUP the parent ignores (nohup) stays ignored: the figure is written
+        p = start("plot.py", good, "-o", os.path.join(d, "figs"), env={"SMEM_TEST_WRITE_DELAY_MS": "300"},
+                  preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+        wait_for_line(p, "smembench-test: write")
+        p.send_signal(signal.SIGHUP)
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0 and os.path.exists(os.path.join(d, "figs", "carveout.png")), (p.returncode, err)
+        assert not hidden(d)
+
+
+@test
+def ctrl_c_or_sigterm_while_reading_is_one_line():
+    """compare and plot blocked reading a FIFO nobody writes: Ctrl-C gives one line and 130 (it was
+    a 30-line KeyboardInterrupt), SIGTERM one line and 143."""
+    good = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
+    with tempfile.TemporaryDirectory() as d:
+        fifo = os.path.join(d, "fifo.json")
+        os.mkfifo(fifo)
+        for tool, args in (("compare.py", [fifo, good]), ("plot.py", [fifo, "-o", os.path.join(d, "figs")]),
+                           ("export.py", [fifo, "--format", "csv"]), ("report.py", [fifo, "-o", os.path.join(d, "r")])):
+            for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+                p = start(tool, *args)
+                end = time.time() + 60
+                while time.time() < end:     # until it waits in open() for a writer
+                    try:
+                        if open(f"/proc/{p.pid}/wchan").read().strip() in ("fifo_open", "wait_for_partner"):
+                            break
+                    except OSError:
+                        pass
+                    time.sleep(0.05)
+                else:
+                    raise AssertionError(f"{tool} never opened the FIFO")
+                p.send_signal(sig)
+                out, err = p.communicate(timeout=60)
+                assert p.returncode == status and len(err.splitlines()) == 1 and "interrupted by" in err, \
+                    (tool, sig, p.returncode, err)
+                assert out == "" and sorted(os.listdir(d)) == ["fifo.json"], (tool, out, os.listdir(d))
+
+
+@test
+def out_of_memory_is_one_line_and_status_2():
+    """A 200 MB result file under ulimit -v 900000 (the issue's case): each tool says it in one line
+    (plot and report printed a 26-line MemoryError)."""
+    import resource
+    with tempfile.TemporaryDirectory() as d:
+        doc = json.load(open(os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")))
+        r = doc["results"][0]
+        r["time_ns"]["raw"] = [0]
+        text = json.dumps(doc)
+        head, tail = text.split('"raw": [0]', 1)
+        big = os.path.join(d, "big.json")
+        with open(big, "w") as f:
+            f.write(head + '"raw": [' + "1234567890, " * 16_666_666 + "1234567890]" + tail)
+        assert os.path.getsize(big) > 200e6
+
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (900000 * 1024, 900000 * 1024))
+        for tool, args in (("compare.py", [big, big]), ("export.py", [big, "--format", "csv"]),
+                           ("plot.py", [big, "-o", os.path.join(d, "figs")]),
+                           ("report.py", [big, "-o", os.path.join(d, "rep")])):
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS, tool), *args], capture_output=True, text=True,
+                               timeout=600, preexec_fn=limit)
+            assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "memory" in p.stderr, \
+                (tool, p.returncode, p.stderr[-800:])
+            assert p.stdout == "" and sorted(os.listdir(d)) == ["big.json"], (tool, os.listdir(d))
+
+
+@test
+def a_missing_field_the_reader_lets_through_is_no_traceback():
+    """The reader accepts a point without a parameter or a metric (the schema asks for neither): a
+    staging point without transfer_bytes was a KeyError in plot and report, and the report left an
+    empty directory. The committed files that hold every benchmark between them (--sweep all, the
+    cluster and the staging sweeps), with each parameter and each metric taken from all their points,
+    give their figures and the report's tables (the page's figures are these figures)."""
+    sys.path.insert(0, SCRIPTS)
+    import plot
+    import report
+    staging = os.path.join(ROOT, "results", "nvidia-h200_20261130_staging.json")
+    with tempfile.TemporaryDirectory() as d:
+        doc = json.load(open(staging))
+        del next(r for r in doc["results"] if "transfer_bytes" in r["params"])["params"]["transfer_bytes"]
+        path = os.path.join(d, "no-size.json")
+        json.dump(doc, open(path, "w"))
+        for tool in ("plot.py", "report.py"):
+            rc, out, err = run(tool, path, "-o", os.path.join(d, tool))
+            assert rc == 0 and "Traceback" not in err and os.listdir(os.path.join(d, tool)), (tool, rc, err)
+    plt = plot.pyplot()
+    failures = []
+    every = [os.path.join(ROOT, "results", f"nvidia-h200_20261130_{n}.json") for n in ("all", "cluster", "staging")]
+    benches = {r["bench"] for f in every for r in smem_results.load(f)["results"]}
+    assert benches >= {r["bench"] for f in RESULTS for r in smem_results.load(f)["results"]}, "a benchmark left out"
+    for f in every:
+        base = smem_results.load(f)
+        fields = {(part, k) for r in base["results"] for part in ("params", "metrics") for k in r[part]}
+        for part, k in sorted(fields):
+            doc = copy.deepcopy(base)
+            for r in doc["results"]:
+                r[part].pop(k, None)
+            try:
+                smem_results.parse(json.dumps(doc), "x.json")
+            except smem_results.ResultError:
+                continue        # refused by the reader: one line already
+            try:
+                for _, fig in plot.figures(plt, plot.make_series([(f, doc)])):
+                    plt.close(fig)
+                report.runs_section([(f, doc)])
+                for r in doc["results"]:
+                    report.point_row(r)
+            except Exception as e:  # noqa: BLE001 - each is a failure to report
+                failures.append(f"{os.path.basename(f)} without {part}.{k}: {type(e).__name__}: {e}")
+    assert not failures, failures[:8]
+
+
+@test
+def the_reader_validates_one_point_of_each_kind_soundly():
+    """The reader's shortcut (smem_results._kind) holds only while the schema's result checks nothing
+    but keys, types, bounds of 0 and 100, short enums and a minLength of 1: any other keyword or bound
+    fails here before it can let a bad point through. And an invalid point among thousands alike is
+    still found, wherever it is."""
+    schema = json.load(open(os.path.join(ROOT, "results", "schema.json")))
+    assert schema["properties"]["results"] == {"type": "array", "items": {"$ref": "#/$defs/result"}}
+    allowed = {"type", "required", "properties", "additionalProperties", "items", "$ref", "description", "enum",
+               "minimum", "maximum", "minLength"}
+    seen = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            if "$ref" in node:
+                name = node["$ref"].rsplit("/", 1)[1]
+                if name not in seen:
+                    seen.add(name)
+                    walk(schema["$defs"][name])
+            for key in node:
+                assert key in allowed, f"the schema's result uses {key!r}: teach smem_results._kind about it"
+            assert node.get("minimum", 0) == 0 and node.get("maximum", 100) == 100, node
+            assert node.get("minLength", 1) <= 1, node
+            assert all(isinstance(e, str) and len(e) <= smem_results.SHORT_TEXT for e in node.get("enum", [])), node
+            for key, sub in node.items():
+                if key == "properties":
+                    for v in sub.values():
+                        walk(v)
+                elif key in ("items", "additionalProperties"):
+                    walk(sub)
+    walk(schema["$defs"]["result"])
+    src = os.path.join(ROOT, "results", "predict", "nvidia-t4-model_20261130_carveout-dynamic.json")
+    doc = json.load(open(src))
+    n = len(doc["results"])
+    last = f"results/{n - 1}/"
+    for edit, needle in ((lambda r: r["launch"].update(block=-1), last + "launch/block"),
+                         (lambda r: r.update(status="finished"), last + "status"),
+                         (lambda r: r["launch"].update(carveout_requested=101), last + "launch/carveout_requested"),
+                         (lambda r: r["occupancy"].update(hint_overridden=1), last + "occupancy/hint_overridden"),
+                         (lambda r: r["params"].update(mib=1.5), f"result {n - 1}:")):
+        bad = copy.deepcopy(doc)
+        edit(bad["results"][-1])
+        rejected(json.dumps(bad), needle)
+
+
+@test
+def an_internal_error_is_one_line_and_status_70():
+    with tempfile.TemporaryDirectory() as d:
+        for tool, args, patch in (("plot", [a_result(), "-o", d], "plot.figures = lambda *a: {}['oops']"),
+                                  ("compare", [a_result(), a_result()], "compare.gate_report = lambda *a: {}['oops']"),
+                                  ("export", [a_result(), "--format", "csv"], "export.to_csv = lambda d: {}['oops']")):
+            code = (f"import sys; sys.path.insert(0, {SCRIPTS!r}); import {tool}; {patch}; "
+                    f"sys.exit({tool}.main({args!r}))")
+            p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=d)
+            assert p.returncode == 70 and len(p.stderr.splitlines()) == 1, (tool, p.returncode, p.stderr[-600:])
+            assert "internal error (KeyError: 'oops')" in p.stderr and p.stdout == "", p.stderr
+        assert os.listdir(d) == []
+        # the report makes its directory only once it has a page (it left an empty one)
+        code = (f"import sys; sys.path.insert(0, {SCRIPTS!r}); import report; report.render = lambda *a: {{}}['oops']; "
+                f"sys.exit(report.main([{a_result()!r}, '-o', 'rep']))")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=d)
+        assert p.returncode == 70 and len(p.stderr.splitlines()) == 1 and os.listdir(d) == [], (p.stderr, os.listdir(d))
+
+
+@test
+def a_65424_point_predict_file_is_refused_and_plotted_in_seconds():
+    """compare took 34 s to refuse it (no timed point) and plot 18.8 s to draw it: the schema validator
+    walked every point. The bound is generous for a loaded 2-core machine (about 2 s each here)."""
+    src = os.path.join(ROOT, "results", "predict", "nvidia-t4-model_20261130_carveout-dynamic.json")
+    doc = json.load(open(src))
+    one = next(r for r in doc["results"] if r["bench"] == "dynamic")
+    points = []
+    for mib in range(1, 25):
+        for k in range(2726):
+            r = copy.deepcopy(one)
+            r["params"] = {"dyn_smem_bytes": 64 * k, "mib": mib}
+            r["launch"]["dynamic_smem"] = 64 * k
+            r["occupancy"]["predicted"] = min(16, 65536 // (64 * k + 1024))
+            points.append(r)
+    doc["results"] = points
+    assert len(points) == 65424
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "big-predict.json")
+        json.dump(doc, open(path, "w"), indent=1)
+        for tool, args, status in (("compare.py", [path, path], 2), ("plot.py", [path, "-o", os.path.join(d, "f")], 0)):
+            t0 = time.time()
+            rc, out, err = run(tool, *args)
+            wall = time.time() - t0
+            print(f"# {tool} on 65,424 predicted points: {wall:.1f} s, exit {rc}")
+            assert rc == status, (tool, rc, err)
+            assert wall < 12, f"{tool} took {wall:.1f} s"
+        assert "no timed point" in run("compare.py", path, path)[2]
+        assert sorted(os.listdir(os.path.join(d, "f"))) == ["occupancy.png", "occupancy.svg"]
 
 
 def two_device_doc(slow=1.0):

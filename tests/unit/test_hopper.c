@@ -296,6 +296,47 @@ Test(staging_plan, rejects_what_cannot_be_moved)
     cr_assert(strstr(why, "opt-in ceiling of 232448 bytes"), "%s", why);
 }
 
+Test(staging_plan, a_bulk_tile_at_the_ceiling_is_refused_for_its_barriers)
+{
+    const int64_t at_ceiling[] = { 232448, 256 }, over[] = { 232464, 256 };
+    const struct smem_device *h200 = &smem_gpu_find("h200")->dev;
+    struct smem_plan p;
+    char why[256];
+
+    /* the tile alone fits the 232448 bytes: what does not is the 128 bytes of mbarriers beside it */
+    cr_assert_eq(plan("staging_bulk", at_ceiling, h200, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "a 232448-byte tile and the bulk copy's 128 bytes of mbarriers (232576 bytes) exceed the "
+                          "opt-in ceiling of 232448 bytes"), "%s", why);
+    cr_assert_eq(plan("staging_bulk", over, h200, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "a 232464-byte tile exceeds the opt-in ceiling of 232448 bytes"), "%s", why);
+}
+
+Test(sweeps, list_offers_predict_exactly_where_a_point_is_predicted)
+{
+    /* --list marks a sweep [also --predict] (smem_sweep_predicts): predicting it on a model must give
+     * at least one predicted point, and a sweep it does not mark must give none or be refused */
+    for (size_t i = 0; i < smem_n_sweeps; i++) {
+        const struct smem_sweep *sw = &smem_sweeps[i];
+        struct smem_point *p;
+        size_t n, predicted = 0;
+        struct smem_result *r;
+
+        if (sw->every || !smem_sweep_predictable(sw)) {
+            cr_assert_not(smem_sweep_predicts(sw) && !sw->every, "%s", sw->name);
+            continue;
+        }
+        r = predict(sw->name, "h200", &p, &n);
+        for (size_t k = 0; k < n; k++)
+            predicted += r[k].status == SMEM_POINT_PREDICTED;
+        cr_assert_eq(smem_sweep_predicts(sw), predicted > 0, "%s: %zu of %zu points predicted on the H200, --list %s",
+                     sw->name, predicted, n, smem_sweep_predicts(sw) ? "offers --predict" : "does not offer --predict");
+        free(r);
+        free(p);
+    }
+    cr_assert_not(smem_sweep_predicts(smem_sweep_find("cluster")));
+    cr_assert(smem_sweep_predicts(smem_sweep_find("staging")));
+}
+
 Test(staging_plan, stages_fill_the_opt_in_ceiling_at_most_eight_deep)
 {
     const struct smem_device *h100 = &smem_gpu_find("h100")->dev;

@@ -1,0 +1,220 @@
+"""Where the result-file tools write, with the rules the driver keeps (src/atomic_out.c), and how
+they end on a signal. Every tool writes its files through write_file() and starts with
+catch_signals():
+
+- never over one of the tool's inputs, --force or not (export.py r.json -o r.json);
+- never over an existing smembench result file without --force;
+- only a regular file is replaced; a directory, socket or FIFO is refused, and so is a device other
+  than /dev/null (written into, never replaced); a tool that writes a stream (export) may write into
+  a FIFO or a character device that exists, never replacing it;
+- symbolic links as the driver takes them: a link to nothing is refused, a link to a regular file
+  has that file replaced (the link stays), a link to anything else is refused as that thing is;
+- the file appears whole or not at all: a hidden temporary file in the same directory, flushed and
+  synced, then renamed over the name; its mode is 0666 less the umask, as any other tool's file;
+- SIGINT, SIGTERM and SIGHUP (those the parent did not ignore) remove the temporary file and end the
+  tool with one line and status 128 + the signal (a second one ends it at once); nothing hidden is
+  ever left behind.
+"""
+import os
+import re
+import signal
+import stat
+import sys
+import time
+
+# a result file starts with its schema (the driver writes it first; a reformatted one within 4 KiB)
+_RESULT_HEAD = re.compile(rb'"schema"\s*:\s*"smembench/')
+_SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
+_temps = set()         # temporary files that exist now: removed by the signal handler
+
+
+class OutputError(Exception):
+    """A file that cannot or must not be written: one line, status 2."""
+
+
+class Interrupted(BaseException):
+    """A signal ended the tool (a BaseException, like KeyboardInterrupt, so that no handler of
+    ordinary errors takes it); status 128 + signo."""
+
+    def __init__(self, signo):
+        super().__init__(signo)
+        self.signo = signo
+
+    @property
+    def status(self):
+        return 128 + self.signo
+
+    def __str__(self):
+        return f"interrupted by {_SIGNALS.get(self.signo, f'signal {self.signo}')}"
+
+
+def _on_signal(signo, frame):
+    # a second signal while this one unwinds ends the tool at once, as the driver's second one does
+    for other in _SIGNALS:
+        if signal.getsignal(other) is _on_signal:
+            signal.signal(other, signal.SIG_DFL)
+    for t in list(_temps):
+        try:
+            os.unlink(t)
+        except OSError:
+            pass
+    _temps.clear()
+    raise Interrupted(signo)
+
+
+def catch_signals():
+    """SIGINT, SIGTERM and SIGHUP raise Interrupted (Ctrl-C included), removing any temporary file
+    first; a signal the parent set to be ignored (nohup, a background job) stays ignored."""
+    for signo in _SIGNALS:
+        if signal.getsignal(signo) == signal.SIG_IGN:
+            continue
+        signal.signal(signo, _on_signal)
+
+
+def _umask():
+    m = os.umask(0)
+    os.umask(m)
+    return m
+
+
+def _is_result_file(path):
+    try:
+        with open(path, "rb") as f:
+            return bool(_RESULT_HEAD.search(f.read(4096)))
+    except OSError:
+        return False
+
+
+def _kind(mode):
+    for test, name in ((stat.S_ISDIR, "directory"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISFIFO, "FIFO"), (stat.S_ISSOCK, "socket"), (stat.S_ISLNK, "symbolic link")):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def _same(st, inputs):
+    for p in inputs:
+        try:
+            i = os.stat(p)
+        except OSError:
+            continue
+        if (i.st_dev, i.st_ino) == (st.st_dev, st.st_ino):
+            return p
+    return None
+
+
+def target(path, inputs=(), force=False, stream=False):
+    """Where path leads, checked before anything is written: ("file", real path to replace or
+    create) or ("into", path of a device or FIFO written into); OutputError otherwise."""
+    if not path or path.endswith("/"):
+        raise OutputError(f'invalid output path "{path}"; expected a file name')
+    d = os.path.dirname(path) or "."
+    if not os.path.isdir(d):
+        if not os.path.lexists(d) or os.path.islink(d) and not os.path.exists(d):
+            raise OutputError(f'cannot write "{path}": directory "{d}" does not exist')
+        raise OutputError(f'cannot write "{path}": "{d}" is not a directory')
+    try:
+        lst = os.lstat(path)
+    except FileNotFoundError:
+        return "file", path
+    except OSError as e:
+        raise OutputError(f'cannot write "{path}": {e.strerror}') from None
+    link = stat.S_ISLNK(lst.st_mode)
+    try:
+        st = os.stat(path) if link else lst
+    except OSError:
+        raise OutputError(f'cannot write "{path}": it is a symbolic link to nothing; give a file name') from None
+    how = "symbolic link to a " if link else ""
+    same = _same(st, inputs)
+    if same is not None:
+        raise OutputError(f'cannot write "{path}": it is {"a link to " if link else ""}the input "{same}"; '
+                          "choose another output")
+    if stat.S_ISREG(st.st_mode):
+        if not force and _is_result_file(path):
+            raise OutputError(f'"{path}" is {"a link to " if link else ""}a smembench result file; choose another '
+                              "output or pass --force to replace it")
+        return "file", os.path.realpath(path) if link else path
+    null = os.stat(os.devnull)
+    if stat.S_ISCHR(st.st_mode) and st.st_rdev == null.st_rdev or \
+            stream and (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+        return "into", path
+    raise OutputError(f'cannot write "{path}": it is a {how}{_kind(st.st_mode)}'
+                      f'{"" if stat.S_ISDIR(st.st_mode) else ", not a regular file"}; give a file name')
+
+
+def write_file(path, render, inputs=(), force=False, stream=False):
+    """Writes what render(binary file) writes to path by the rules above; OutputError (one line)
+    when it cannot or must not. Returns the path written."""
+    kind, real = target(path, inputs, force, stream)
+    if kind == "into":
+        try:
+            with open(real, "wb") as f:
+                render(f)
+        except OSError as e:
+            raise OutputError(f'cannot write "{path}": {e.strerror or e}') from None
+        return path
+    d = os.path.dirname(real) or "."
+    tmp = None
+    try:
+        fd, tmp = _create_temp(d)
+        with os.fdopen(fd, "wb") as f:
+            render(f)
+            f.flush()
+            _test_delay()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        # checked again now: a name that became a directory, a link or a result file meanwhile stays
+        kind2, real2 = target(path, inputs, force, stream)
+        if (kind2, real2) != (kind, real):
+            raise OutputError(f'cannot write "{path}": it changed while the output was made')
+        os.replace(tmp, real)
+        _temps.discard(tmp)
+        tmp = None
+    except OSError as e:
+        raise OutputError(f'cannot write "{path}": {e.strerror or e}') from None
+    finally:
+        if tmp is not None:
+            _temps.discard(tmp)
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return path
+
+
+def _test_delay():
+    """Slow motion for the signal tests (tests/scripts/test_scripts.py), as the driver's test build
+    has: SMEM_TEST_WRITE_DELAY_MS holds each written file in its temporary for that long, after
+    saying so on stderr."""
+    ms = os.environ.get("SMEM_TEST_WRITE_DELAY_MS")
+    if ms:
+        print("smembench-test: write", file=sys.stderr, flush=True)
+        time.sleep(int(ms) / 1000)
+
+
+def _create_temp(d):
+    """A hidden temporary file in d, known to the signal handler before it exists."""
+    for _ in range(100):
+        name = os.path.join(d, f".smembench-{os.urandom(4).hex()}.tmp")
+        _temps.add(name)
+        try:
+            return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), name
+        except FileExistsError:
+            _temps.discard(name)
+    raise OutputError(f'cannot make a temporary file in "{d}"')
+
+
+def write_text(path, text, inputs=(), force=False, stream=False):
+    """write_file of a text, UTF-8."""
+    return write_file(path, lambda f: f.write(text.encode("utf-8")), inputs, force, stream)
+
+
+def closed_stdout():
+    """After a BrokenPipeError on stdout (| head): stdout on /dev/null, so that the flush at exit
+    raises nothing more."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except OSError:
+        pass
+
