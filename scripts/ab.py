@@ -32,6 +32,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 Usage = compare.Usage
@@ -238,6 +239,7 @@ def run(argv):
 
 
 def main(argv=None):
+    smem_output.catch_signals()
     try:
         lines, rc = run(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:
@@ -245,14 +247,24 @@ def main(argv=None):
     except Usage as e:
         print(f"smembench: {e}", file=sys.stderr)
         return 2
+    except smem_output.Interrupted as e:     # the runs finished so far stay in DIR
+        print(f"smembench: {e}", file=sys.stderr)
+        return e.status
     except KeyboardInterrupt:
-        print("smembench: interrupted", file=sys.stderr)
+        print("smembench: interrupted by SIGINT", file=sys.stderr)
         return 130
+    except MemoryError:
+        print("smembench: out of memory reading the result files", file=sys.stderr)
+        return 2
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input "
+              "files", file=sys.stderr)
+        return 70
     try:
         sys.stdout.write("\n".join(lines) + "\n")
         sys.stdout.flush()
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        smem_output.closed_stdout()
     return rc
 
 

@@ -27,11 +27,11 @@ import html
 import math
 import os
 import sys
-import tempfile
 from types import SimpleNamespace
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare  # noqa: E402
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 Usage = compare.Usage
@@ -158,21 +158,12 @@ def figure(bench, keys, names, files, verdicts, path, part):
 
 
 def write_atomically(path, render):
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(dir=d, prefix="." + os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            render(f)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """By the tools' output rules (scripts/smem_output.py): whole or not at all, never over an input
+    or a result file."""
+    smem_output.write_file(path, render, inputs=INPUTS, force=False)
+
+
+INPUTS = []
 
 
 def run(argv):
@@ -194,6 +185,7 @@ def run(argv):
     if os.path.exists(a.out) and not os.path.isdir(a.out):
         raise Usage(f"{a.out} is not a directory; -o takes a directory for the page and its figures")
     docs = load_all(a.inputs)
+    INPUTS[:] = sorted({p.split("#gpu")[0] for p, _ in docs})
     groups = {}
     for path, doc in docs:
         doc["_by_key"] = {smem_results.point_key(r): r for r in doc["results"]}
@@ -271,15 +263,19 @@ def run(argv):
 
 
 def main(argv=None):
+    smem_output.catch_signals()
     try:
         lines, rc = run(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:
         return 0 if not e.code else 2
-    except Usage as e:
+    except (Usage, smem_output.OutputError) as e:
         print(f"smembench: {e}", file=sys.stderr)
         return 2
+    except smem_output.Interrupted as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return e.status
     except KeyboardInterrupt:
-        print("smembench: interrupted", file=sys.stderr)
+        print("smembench: interrupted by SIGINT", file=sys.stderr)
         return 130
     except MemoryError:
         print("smembench: out of memory reading the result files", file=sys.stderr)
@@ -287,10 +283,15 @@ def main(argv=None):
     except OSError as e:
         print(f"smembench: cannot write the trend: {e.strerror}", file=sys.stderr)
         return 2
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input "
+              "files", file=sys.stderr)
+        return 70
     try:
         print("\n".join(lines))
+        sys.stdout.flush()
     except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        smem_output.closed_stdout()
     return rc
 
 
