@@ -27,8 +27,10 @@ A point some units timed and another did not is reported by unit (nothing passes
 Files without any timed point (predict mode) make a fleet of units without times: the units and
 --expect are still checked.
 
-Output: the units, a table of the points (fleet median, spread, each unit's deviation, * marking
-an outlier), the outliers with their allowance and where it came from, missing nodes; --markdown
+Output: the units (with their GPC layouts, and a line on which declared variation those make the
+rule take), a table of the points (fleet median, spread, each unit's deviation, * marking an
+outlier), the five largest deviations with their allowances, the outliers with their allowance and
+where it came from, missing nodes; --markdown
 writes the tables in Markdown. With -o DIR also DIR/fleet.txt, DIR/fleet.md and DIR/fleet.png, a
 heatmap of the deviations (points by units, a diverging colour scale centred on 0, outliers boxed).
 --expect NODE,...: the nodes that should have a file; one without is named as missing.

@@ -7,13 +7,15 @@ per GPU, predict-mode files still check the nodes, the heatmap and the written f
 is one line and exit 2. On the two GPUs of one H200 x2 host (results/units, run at the same time):
 no outlier with the variations their files declare; a third unit with a DRAM point 10 % and a
 cluster point 8 % slower has exactly those two outliers; a unit of another or an unrecorded GPC
-layout makes the cluster points take their variation across layouts (layout_pct).
+layout makes the cluster points take their variation across layouts (layout_pct). The committed
+report of the two (results/fleet) is what scripts/figures.sh makes.
 
   test_fleet.py
 """
 import copy
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -407,6 +409,26 @@ def units_of_another_or_an_unrecorded_gpc_layout_judge_cluster_points_with_layou
                   ((GPU0_R4, "r4"), (GPU0, "r5"))))
     assert {c["context"] for row in f.rows for c in row["cells"].values()} == {"run"} and not f.outliers, f.outliers
     assert "every file is of one GPU" in fleet.layout_note(f.units)
+
+
+@test
+def the_committed_fleet_report_is_current():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise Skip("matplotlib missing: the report and heatmap cannot be made") from None
+    fresh = os.path.join(TMP, "figures")
+    p = subprocess.run(["bash", os.path.join(SCRIPTS, "figures.sh"), fresh, "fleet"], capture_output=True, text=True,
+                       timeout=600, env=dict(os.environ, PYTHON=sys.executable, NO_SCREENSHOT="1"))
+    assert p.returncode == 0, p.stderr[-2000:]
+    committed = os.path.join(ROOT, "results", "fleet")
+    assert os.path.exists(os.path.join(committed, "screenshot.png")), "the screenshot beside it"
+    for name in ("fleet.txt", "fleet.md"):
+        assert open(os.path.join(fresh, "fleet", name)).read() == open(os.path.join(committed, name)).read(), \
+            f"results/fleet/{name} is stale: run scripts/figures.sh results fleet"
+    page = [re.sub(r"<svg.*?</svg>", "<svg/>", open(os.path.join(d, "report", "index.html")).read(), flags=re.S)
+            for d in (os.path.join(fresh, "fleet"), committed)]
+    assert page[0] == page[1], "results/fleet/report/index.html is stale: run scripts/figures.sh results fleet"
 
 
 @test
