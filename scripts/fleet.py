@@ -6,24 +6,31 @@
 Input: node files (a directory stands for the result files in it; JSON that is not a result file
 is skipped with a note), each of one or several GPUs. A unit is one GPU of one file, named by its
 node (the file's run.node, which the Slurm script sets to $SLURMD_NODENAME, else run.host, else the
-file's name) and its CUDA index, with its uuid and PCI bus beside; two units that would read the
-same (two files of one host) get their file's name added. Every unit must be of one GPU model.
+file's name) and its CUDA index, with its uuid, PCI bus and GPC layout (device.gpc.layout, found by
+the cluster probe) beside; two units that would read the same (two files of one host) get their
+file's name added. Every unit must be of one GPU model.
 
 Per point (benchmark and parameters), over the units that timed it:
   fleet median  the median of the units' median times
   spread        (slowest - fastest) / fleet median
   deviation     a unit's median time / fleet median - 1 (positive: slower)
   outlier       a unit slower than the fleet median by more than its allowance, the largest of
-                --threshold (2 %), the point's declared between-unit allowance
-                (results[i].between_run.unit_pct) where the file has one, and 3 x the point's
-                robust noise (1.4826 x MAD / median of its samples): the gate's rule for what a
-                point may move without a change (allowance())
+                --threshold (2 %), the variation its record declares (results[i].between_run) for
+                the unit's relation to the other units that timed the point, and 3 x the point's
+                robust noise (1.4826 x MAD / median of its samples): the gate's rule for a point
+                judged against another unit (allowance()). The relation is the gate's
+                (compare.unit_context), the widest against any other unit: "layout" where a GPC
+                layout differs or is not recorded (the cluster benchmarks' layout_pct, the others'
+                unit_pct), "unit" another GPU of the same layout (unit_pct), "run" only files of
+                the same GPU (uuid) (run_pct)
 A point some units timed and another did not is reported by unit (nothing passes by being absent).
 Files without any timed point (predict mode) make a fleet of units without times: the units and
 --expect are still checked.
 
-Output: the units, a table of the points (fleet median, spread, each unit's deviation, * marking
-an outlier), the outliers with their allowance and where it came from, missing nodes; --markdown
+Output: the units (with their GPC layouts, and a line on which declared variation those make the
+rule take), a table of the points (fleet median, spread, each unit's deviation, * marking an
+outlier), the five largest deviations with their allowances, the outliers with their allowance and
+where it came from, missing nodes; --markdown
 writes the tables in Markdown. With -o DIR also DIR/fleet.txt, DIR/fleet.md and DIR/fleet.png, a
 heatmap of the deviations (points by units, a diverging colour scale centred on 0, outliers boxed).
 --expect NODE,...: the nodes that should have a file; one without is named as missing.
@@ -63,6 +70,7 @@ class Unit:
         self.gpu = dev.get("ordinal") if isinstance(dev.get("ordinal"), int) else index
         self.uuid = dev.get("uuid") or ""
         self.pci = dev.get("pci_bus_id") or ""
+        self.layout = compare.gpc_layout(dev)
         self.name = f"{self.node} gpu{self.gpu}"
         several = "devices" in doc
         self.points = {}
@@ -85,16 +93,36 @@ def point_name(r):
     return smem_results.point_name({k: v for k, v in r.items() if k != "device_index"})
 
 
-def allowance(r, threshold_pct):
-    """(fraction, source): how much slower than the fleet median a unit's point may be before it is
-    an outlier: the largest of the threshold, the point's declared between-unit allowance
-    (between_run.unit_pct, where the file records one) and 3 x its robust noise."""
+RELATION_TEXT = {"run": "declared between runs of one unit (run_pct",
+                 "unit": "declared between units of one GPC layout (unit_pct",
+                 "layout": "declared between units of another or an unrecorded GPC layout (layout_pct"}
+
+
+def relation(u, others):
+    """How unit u relates to the other units that timed a point, by the gate's rule
+    (compare.unit_context), the widest over them: "layout" where any has another GPC layout or a
+    layout is not recorded, else "unit" (another GPU), else "run" (files of this same GPU)."""
+    found = {compare.unit_context(v.uuid or None, v.layout, u.uuid or None, u.layout) for v in others}
+    return next((c for c in ("layout", "unit", "run") if c in found), "unit")
+
+
+def allowance(r, context, threshold_pct):
+    """(fraction, source): how much slower than the fleet median a unit's point r may be before it is
+    an outlier: the largest of the threshold, the variation r declares for the unit's relation to
+    the others (context, as relation() gives it; compare.allowance(): layout_pct, unit_pct or run_pct
+    of between_run, where the file records one) and 3 x its robust noise."""
     cands = [(threshold_pct / 100, "threshold")]
-    br = r.get("between_run")
-    if isinstance(br, dict) and smem_results._is_number(br.get("unit_pct")) and br["unit_pct"] >= 0:
+    declared = compare.allowance(None, r, context)
+    if declared is not None:
+        br = r["between_run"]
+        text = RELATION_TEXT[context]
+        # compare.allowance() takes unit_pct where a record declares no layout_pct (a benchmark the layout
+        # does not move, or a file written before layout_pct): say which number it was
+        if context == "layout" and compare.allowance(None, {"between_run": {"layout_pct": br.get("layout_pct")}},
+                                                     "layout") is None:
+            text = "declared between units (unit_pct"
         src = br.get("source")
-        cands.append((br["unit_pct"] / 100, "declared between units" + (f" ({src})" if isinstance(src, str) and src
-                                                                         else "")))
+        cands.append((declared, text + (f": {src})" if isinstance(src, str) and src else ")")))
     s = smem_results.robust_spread(r)
     if s is not None:
         cands.append((compare.DRIFT_PER_NOISE * s, f"{compare.DRIFT_PER_NOISE} x noise"))
@@ -192,12 +220,21 @@ class Fleet:
             row = {"name": name, "median_ns": med, "spread": (max(medians) - min(medians)) / med, "cells": {}}
             for u, r in have:
                 dev = smem_results.median_ns(r) / med - 1
-                allow, source = allowance(r, threshold_pct)
+                context = relation(u, [v for v, _ in have if v is not u])
+                allow, source = allowance(r, context, threshold_pct)
                 out = len(have) > 1 and dev > allow
-                row["cells"][u.name] = {"dev": dev, "allow": allow, "source": source, "outlier": out}
+                row["cells"][u.name] = {"dev": dev, "allow": allow, "source": source, "context": context,
+                                        "outlier": out}
                 if out:
                     self.outliers.append((u, name, dev, allow, source))
             self.rows.append(row)
+
+    def largest(self, n=5):
+        """The n largest deviations (a unit slower than the fleet median) of points that more than one
+        unit timed: [(unit name, point name, cell)], largest first."""
+        cells = [(uname, row["name"], c) for row in self.rows if len(row["cells"]) > 1
+                 for uname, c in row["cells"].items() if c["dev"] > 0]
+        return sorted(cells, key=lambda t: -t[2]["dev"])[:n]
 
 
 def plural(n, what):
@@ -216,10 +253,12 @@ def report_lines(fleet, missing, unexpected, md, notes=()):
     out = [("## " if md else "") + f"smembench fleet: {dev.get('name', '?')}, {len(units)} unit"
            f"{'s' if len(units) != 1 else ''}, {len(fleet.rows)} points, {', '.join(dates)}", ""]
     out += list(notes)
-    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", os.path.basename(u.path),
+    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", u.layout or "not recorded", os.path.basename(u.path),
               u.doc["tool"].get("git", "-"), str(u.doc["run"].get("started", "-")), len(u.points)) for u in units]
-    out += compare.table(("unit", "node", "gpu", "uuid", "pci bus", "file", "commit", "started", "timed points"),
-                         urows, {2, 8}, md) + [""]
+    out += compare.table(("unit", "node", "gpu", "uuid", "pci bus", "GPC layout", "file", "commit", "started",
+                          "timed points"), urows, {2, 9}, md) + [""]
+    if len(units) > 1 and fleet.rows:
+        out += [layout_note(units), ""]
     commits = sorted({u.doc["tool"].get("git", "-") for u in units})
     if len(commits) > 1:
         out += [f"note: the units ran {len(commits)} builds ({', '.join(commits)}): a deviation may be the build's",
@@ -239,8 +278,17 @@ def report_lines(fleet, missing, unexpected, md, notes=()):
         out += compare.table(heads, prow, set(range(1, len(heads))), md) + [""]
     elif units:
         out += ["no unit has a timed point (predict mode?): times are not compared", ""]
+    top = fleet.largest()
+    if top:
+        out.append(("### " if md else "") + f"The {plural(len(top), 'largest deviation')} (slower than the fleet "
+                   "median) and their allowances")
+        out.append("")
+        for uname, name, c in top:
+            out.append(f"{'- ' if md else '  '}{uname} at {name}: {pct(c['dev'])} %, allowance {100 * c['allow']:.2f} % "
+                       f"({c['source']})")
+        out.append("")
     out.append(("### " if md else "") + f"Outliers ({len(fleet.outliers)}): allowance = max(threshold "
-               f"{fleet.threshold_pct:g} %, declared between-unit allowance, 3 x noise)")
+               f"{fleet.threshold_pct:g} %, the declared variation for the unit's relation to the others, 3 x noise)")
     out.append("")
     for u, name, d, allow, source in fleet.outliers:
         out.append(f"{'- ' if md else '  '}{u.name} at {name}: {pct(d)} % against the fleet median, beyond its "
@@ -269,6 +317,31 @@ def report_lines(fleet, missing, unexpected, md, notes=()):
     return out
 
 
+def layout_note(units):
+    """One line: the units' GPC layouts and the declared variation the rule takes for them."""
+    layouts = list(dict.fromkeys(u.layout for u in units))
+    if len(layouts) == 1 and layouts[0] is not None:
+        if len({u.uuid for u in units}) == 1 and units[0].uuid:
+            return (f"layout: every file is of one GPU ({layouts[0]}): each point is judged with its declared "
+                    "variation between runs of one unit (run_pct)")
+        return (f"layout: every unit has GPC layout {layouts[0]}: each point is judged with its declared variation "
+                "between units of one layout (unit_pct)")
+    known = sorted({x for x in layouts if x is not None})
+    unrecorded = [u.name for u in units if u.layout is None]
+    what = "; ".join(([f"GPC layout{'s' if len(known) > 1 else ''} {', '.join(known)}"] if known else []) +
+                     ([f"no layout recorded on {', '.join(unrecorded)}"] if unrecorded else []))
+    return (f"layout: {what}: the cluster benchmarks' points are judged with their declared variation between "
+            "units of different or unrecorded layouts (layout_pct), the others' with their variation between "
+            "units (unit_pct)")
+
+
+def tick_label(u):
+    """A unit's column heading: its name, then the start of its uuid and its PCI bus, then its GPC
+    layout, where recorded."""
+    ids = " ".join(x for x in (u.uuid[:12], u.pci) if x)
+    return "\n".join(x for x in (u.name, ids, u.layout) if x)
+
+
 def heatmap(plt, fleet):
     """The deviations as a heatmap: a row per point, a column per unit, red slower and blue faster
     on a scale centred on 0, outliers boxed, absent points grey."""
@@ -285,29 +358,29 @@ def heatmap(plt, fleet):
     finite = data[np.isfinite(data)]
     lim = max(float(np.max(np.abs(finite))) if finite.size else 0.0, fleet.threshold_pct, 0.1)
     longest = max((len(r["name"]) for r in rows), default=10)
-    width = min(4 + 0.065 * longest + 1.1 * len(units), 40)
-    height = min(1.9 + 0.17 * len(rows), 400)
+    width = min(4 + 0.075 * longest + 1.1 * len(units), 40)
+    height = min(1.9 + 0.2 * len(rows), 400)
     fig, ax = plt.subplots(figsize=(width, height), layout="constrained")
     cmap = plt.get_cmap("RdBu_r").copy()
     cmap.set_bad("#d0d0d0")
     im = ax.imshow(np.ma.masked_invalid(data), aspect="auto", cmap=cmap,
                    norm=TwoSlopeNorm(vcenter=0, vmin=-lim, vmax=lim), interpolation="nearest")
     ax.grid(False)
-    ax.set_xticks(range(len(units)), [u.name for u in units], rotation=30 if len(units) > 3 else 0,
+    ax.set_xticks(range(len(units)), [tick_label(u) for u in units], rotation=30 if len(units) > 3 else 0,
                   ha="right" if len(units) > 3 else "center", fontsize=8)
-    ax.set_yticks(range(len(rows)), [r["name"] for r in rows], fontsize=7)
+    ax.set_yticks(range(len(rows)), [r["name"] for r in rows], fontsize=8)
     ax.xaxis.tick_top()
-    ax.set_xlabel("unit (node, CUDA index)")
+    ax.set_xlabel("unit (node, CUDA index; uuid, PCI bus, GPC layout)")
     ax.xaxis.set_label_position("top")
     ax.set_ylabel("point (benchmark/parameters)")
     for i, row in enumerate(rows):
         for j, u in enumerate(units):
             c = row["cells"].get(u.name)
             if c is None:
-                ax.text(j, i, "absent", ha="center", va="center", fontsize=6, color="#555555")
+                ax.text(j, i, "absent", ha="center", va="center", fontsize=7, color="#555555")
                 continue
             v = 100 * c["dev"]
-            ax.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=6,
+            ax.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=7,
                     color="white" if abs(v) > 0.6 * lim else "black")
             if c["outlier"]:
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=1.6))

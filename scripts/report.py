@@ -360,18 +360,16 @@ def fleet_sections(plt, loaded, threshold):
                  f'<p class="sub">{len(units)} units ({fleet.distinct_gpus(units)} GPUs told apart by uuid, or node '
                  "and PCI bus): each unit's median time against the fleet median (the median of the units' "
                  "medians) per point. An outlier is a unit slower than the fleet median by more than its "
-                 f"allowance, the largest of {threshold:g} %, the point's declared between-unit allowance and "
-                 "3 x its noise (smembench-fleet's rule).</p>"]
+                 f"allowance, the largest of {threshold:g} %, the variation the point declares for the unit's "
+                 "relation to the others (between units of one GPC layout, or of different or unrecorded "
+                 "layouts) and 3 x its noise (smembench-fleet's rule, the gate's on units).</p>"]
         ucols = (("unit", "text"), ("node", "text"), ("gpu", "num"), ("uuid", "text"), ("pci bus", "text"),
-                 ("file", "text"), ("commit", "text"), ("timed points", "num"))
+                 ("GPC layout", "text"), ("file", "text"), ("commit", "text"), ("timed points", "num"))
         urows = ["<tr>" + text_cell(u.name) + text_cell(u.node) + num_cell(u.gpu) + text_cell(u.uuid) +
-                 text_cell(u.pci) + text_cell(os.path.basename(u.path)) + text_cell(u.doc["tool"].get("git")) +
-                 num_cell(len(u.points)) + "</tr>" for u in fl.units]
+                 text_cell(u.pci) + text_cell(u.layout or "not recorded") + text_cell(os.path.basename(u.path)) +
+                 text_cell(u.doc["tool"].get("git")) + num_cell(len(u.points)) + "</tr>" for u in fl.units]
         parts.append(table(f"{sid}-units", ucols, urows))
-        fig = fleet.heatmap(plt, fl)
-        svg = plot.svg_text(fig, f"smembench-{sid}")
-        plt.close(fig)
-        parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
+        parts.append(f'<p class="sub">{esc(fleet.layout_note(fl.units))}</p>')
         parts.append(f"<h3>Outliers ({len(fl.outliers)})</h3>")
         if fl.outliers:
             parts.append("<ul>" + "".join(
@@ -384,6 +382,16 @@ def fleet_sections(plt, loaded, threshold):
             parts.append(f'<p class="warn">{len(fl.lacking)} points timed on one unit and not on another: ' +
                          esc("; ".join(f"{u.name}: {name}" for u, name in fl.lacking[:20])) +
                          (f" and {len(fl.lacking) - 20} more" if len(fl.lacking) > 20 else "") + "</p>")
+        top = fl.largest()
+        if top:
+            parts.append(f"<h3>The {len(top)} largest deviations (slower than the fleet median)</h3><ul>" + "".join(
+                f"<li>{esc(uname)} at {esc(name)}: {100 * c['dev']:+.2f} %, allowance {100 * c['allow']:.2f} % "
+                f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
+        # the verdict above, the heatmap (a row per point) after it
+        fig = fleet.heatmap(plt, fl)
+        svg = plot.svg_text(fig, f"smembench-{sid}")
+        plt.close(fig)
+        parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
         pcols = (("point", "text"), ("fleet median (us)", "num"), ("spread (%)", "num")) + \
             tuple((f"{u.name} (%)", "num") for u in fl.units)
         prows = []

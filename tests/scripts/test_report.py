@@ -286,7 +286,8 @@ def several_units_of_one_model_get_the_fleet_section():
         page = Page(open(os.path.join(d, "index.html"), encoding="utf-8").read())
     assert page.sections["fleet-0"]["figures"] == ["fig-fleet-0"], page.sections.get("fleet-0")
     units = page.tables["fleet-0-units"]["rows"]
-    assert [(row[0], row[4]) for row in units] == [("vm gpu0", "0000:00:06.0"), ("vm gpu1", "0000:00:07.0")], units
+    assert [(row[0], row[4], row[5]) for row in units] == [("vm gpu0", "0000:00:06.0", "not recorded"),
+                                                           ("vm gpu1", "0000:00:07.0", "not recorded")], units
     want = fleet.Fleet(fleet.units_of([(x2, smem_results.load(x2))]), 2.0)
     rows = page.tables["fleet-0-points"]["rows"]
     assert page.tables["fleet-0-points"]["head"] == ["point", "fleet median (us)", "spread (%)", "vm gpu0 (%)",
