@@ -444,13 +444,13 @@ def run(argv):
             plot.check_outdir(a.output)
             for name, body in (("fleet.txt", text), ("fleet.md", md)):
                 path = os.path.join(a.output, name)
-                plot.write_atomically(path, lambda f, body=body: f.write(body.encode("utf-8")))
+                plot.write_atomically(path, lambda f, body=body: f.write(body.encode("utf-8")), inputs=a.inputs)
             if plt is not None:
                 fig = heatmap(plt, fleet)
                 try:
                     path = os.path.join(a.output, "fleet.png")
                     plot.write_atomically(path, lambda f: fig.savefig(
-                        f, format="png", metadata={"Description": plot.texts(fig)}))
+                        f, format="png", metadata={"Description": plot.texts(fig)}), inputs=a.inputs)
                 finally:
                     plt.close(fig)
         except plot.OutputError as e:
@@ -462,11 +462,12 @@ def run(argv):
         sys.stdout.write(md if a.markdown else text)
         sys.stdout.flush()
     except BrokenPipeError:         # the status stands when the output is cut short (| head)
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        plot.smem_output.closed_stdout()
     return status
 
 
 def main(argv=None):
+    plot.smem_output.catch_signals()
     try:
         return run(sys.argv[1:] if argv is None else argv)
     except SystemExit as e:          # --help
@@ -477,6 +478,19 @@ def main(argv=None):
     except plot.MissingModule as e:
         print(f"smembench: {e}", file=sys.stderr)
         return 3
+    except plot.smem_output.Interrupted as e:
+        print(f"smembench: {e}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:
+        print("smembench: interrupted by SIGINT", file=sys.stderr)
+        return 130
+    except MemoryError:
+        print("smembench: out of memory reading the result files", file=sys.stderr)
+        return 2
+    except Exception as e:           # a bug: one line, a status of its own
+        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input "
+              "files", file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":
