@@ -239,33 +239,9 @@ def run(argv):
 
 
 def main(argv=None):
-    smem_output.catch_signals()
-    try:
-        lines, rc = run(sys.argv[1:] if argv is None else argv)
-    except SystemExit as e:
-        return 0 if not e.code else 2
-    except Usage as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:     # the runs finished so far stay in DIR
-        print(f"smembench: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:
-        print("smembench: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except MemoryError:
-        print("smembench: out of memory reading the result files", file=sys.stderr)
-        return 2
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input "
-              "files", file=sys.stderr)
-        return 70
-    try:
-        sys.stdout.write("\n".join(lines) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        smem_output.closed_stdout()
-    return rc
+    # an interrupted A/B keeps the runs that finished in DIR
+    return smem_output.run_tool(lambda: smem_output.emit(*run(sys.argv[1:] if argv is None else argv), "the A/B"),
+                                (Usage,))
 
 
 if __name__ == "__main__":

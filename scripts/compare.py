@@ -641,8 +641,8 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
 
     out += header([base_path, new_path], [base, new], False)
     out += list(history_lines)
-    out.append(f"times: median per launch in microseconds; change: new / base - 1; noise: robust spread "
-               f"(1.4826 MAD / median) base / new" + (" (base: the history's median, its noise the spread of the "
+    out.append("times: median per launch in microseconds; change: new / base - 1; noise: robust spread "
+               "(1.4826 MAD / median) base / new" + (" (base: the history's median, its noise the spread of the "
                                                        "history's medians)" if history is not None else "") +
                f"; threshold {opt.threshold:g} %, drift {opt.drift:g} % or {opt.drift_ns:g} ns, alpha {opt.alpha:g}")
     out.append("")
@@ -977,43 +977,9 @@ def run(argv):
 
 
 def main(argv=None):
-    smem_output.catch_signals()
-    try:
-        lines, rc = run(sys.argv[1:] if argv is None else argv)
-    except SystemExit as e:          # --help
-        return 0 if not e.code else 2
-    except Usage as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print("smembench: a result file is nested too deeply to compare", file=sys.stderr)
-        return 2
-    except MemoryError:
-        print("smembench: out of memory reading the result files", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:        # SIGINT before the handler was set
-        print("smembench: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files",
-              file=sys.stderr)
-        return 70
-    try:
-        sys.stdout.write("\n".join(lines) + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader stopped early (| head): the verdict stands; no traceback at exit
-        smem_output.closed_stdout()
-    except OSError as e:
-        print(f"smembench: cannot write the comparison: {e.strerror}", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return e.status
-    return rc
+    return smem_output.run_tool(
+        lambda: smem_output.emit(*run(sys.argv[1:] if argv is None else argv), "the comparison"), (Usage,),
+        [(RecursionError, 2, "a result file is nested too deeply to compare")])
 
 
 if __name__ == "__main__":

@@ -338,36 +338,11 @@ def run(argv):
 
 
 def main(argv=None):
-    smem_output.catch_signals()
-    try:
-        return run(sys.argv[1:] if argv is None else argv)
-    except SystemExit as e:          # --help
-        return 0 if not e.code else 2
-    except Usage as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return 2
-    except BrokenPipeError:
-        smem_output.closed_stdout()
-        return 0
-    except OSError as e:
-        print(f"smembench: cannot write the export: {e.strerror or e}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print("smembench: the result file is nested too deeply to export", file=sys.stderr)
-        return 2
-    except MemoryError:
-        print("smembench: out of memory reading the result file", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:        # SIGINT before the handler was set
-        print("smembench: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input",
-              file=sys.stderr)
-        return 70
+    return smem_output.run_tool(
+        lambda: run(sys.argv[1:] if argv is None else argv), (Usage,),
+        [(OSError, 2, lambda e: f"cannot write the export: {e.strerror or e}"),
+         (RecursionError, 2, "the result file is nested too deeply to export"),
+         (MemoryError, 2, "out of memory reading the result file")], on_pipe=0)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import compare  # noqa: E402
 import plot  # noqa: E402
+import smem_output  # noqa: E402
 import smem_results  # noqa: E402
 
 DEFAULT_THRESHOLD_PCT = 2.0
@@ -462,35 +463,13 @@ def run(argv):
         sys.stdout.write(md if a.markdown else text)
         sys.stdout.flush()
     except BrokenPipeError:         # the status stands when the output is cut short (| head)
-        plot.smem_output.closed_stdout()
+        smem_output.closed_stdout()
     return status
 
 
 def main(argv=None):
-    plot.smem_output.catch_signals()
-    try:
-        return run(sys.argv[1:] if argv is None else argv)
-    except SystemExit as e:          # --help
-        return 0 if not e.code else 2
-    except Usage as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return 2
-    except plot.MissingModule as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return 3
-    except plot.smem_output.Interrupted as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:
-        print("smembench: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except MemoryError:
-        print("smembench: out of memory reading the result files", file=sys.stderr)
-        return 2
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input "
-              "files", file=sys.stderr)
-        return 70
+    return smem_output.run_tool(lambda: run(sys.argv[1:] if argv is None else argv), (Usage,),
+                                [(plot.MissingModule, 3, str)])
 
 
 if __name__ == "__main__":

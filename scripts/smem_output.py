@@ -218,3 +218,51 @@ def closed_stdout():
     except OSError:
         pass
 
+
+
+def run_tool(body, errors=(), special=(), on_pipe=None, prog="smembench"):
+    """Runs a tool's body() -> exit status with the failures every result-file tool shares, each one
+    line on stderr: the usage errors (the exception types in errors, and OutputError) 2, --help 0 and
+    a bad option 2, special [(exception type, status, line or None)] as given, a closed stdout (| head)
+    on_pipe where the tool gives it one, out of memory 2, a signal 128 + N (SIGINT 130), anything else
+    an internal error 70 (a bug)."""
+    catch_signals()
+
+    def say(text, status):
+        if text is not None:
+            print(f"{prog}: {text}", file=sys.stderr)
+        return status
+    try:
+        return body()
+    except SystemExit as e:          # --help, or argparse's usage error
+        return 0 if not e.code else 2
+    except Interrupted as e:
+        return say(e, e.status)
+    except KeyboardInterrupt:        # SIGINT before the handler was set
+        return say("interrupted by SIGINT", 130)
+    except Exception as e:
+        if on_pipe is not None and isinstance(e, BrokenPipeError):
+            closed_stdout()
+            return on_pipe
+        for kind, status, line in special:
+            if isinstance(e, kind):
+                return say(line(e) if callable(line) else line, status)
+        if isinstance(e, tuple(errors) + (OutputError,)):
+            return say(e, 2)
+        if isinstance(e, MemoryError):
+            return say("out of memory reading the result files", 2)
+        return say(f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files", 70)
+
+
+def emit(lines, status, what):
+    """Writes a tool's output lines on stdout and returns its status: a reader that stops early (| head)
+    leaves the status as it is; stdout that cannot be written is one line and 2."""
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        closed_stdout()
+    except OSError as e:
+        print(f"smembench: cannot write {what}: {e.strerror}", file=sys.stderr)
+        return 2
+    return status

@@ -263,36 +263,8 @@ def run(argv):
 
 
 def main(argv=None):
-    smem_output.catch_signals()
-    try:
-        lines, rc = run(sys.argv[1:] if argv is None else argv)
-    except SystemExit as e:
-        return 0 if not e.code else 2
-    except (Usage, smem_output.OutputError) as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:
-        print(f"smembench: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:
-        print("smembench: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except MemoryError:
-        print("smembench: out of memory reading the result files", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"smembench: cannot write the trend: {e.strerror}", file=sys.stderr)
-        return 2
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"smembench: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input "
-              "files", file=sys.stderr)
-        return 70
-    try:
-        print("\n".join(lines))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        smem_output.closed_stdout()
-    return rc
+    return smem_output.run_tool(lambda: smem_output.emit(*run(sys.argv[1:] if argv is None else argv), "the trend"),
+                                (Usage,), [(OSError, 2, lambda e: f"cannot write the trend: {e.strerror or e}")])
 
 
 if __name__ == "__main__":

@@ -607,29 +607,17 @@ def several_device_files_validate_split_and_compare():
 
 
 @test
-def slurm_script_gathers_compares_and_plots():
-    """The batch script with a stand-in srun (runs the task once, as on a one-node allocation)
-    and a stand-in smembench (writes a several-device file)."""
+def slurm_script_outside_a_job_is_one_line_and_status_2():
+    """The batch script run by hand, not by sbatch: one line, exit 2, nothing written (the job itself is
+    tested on a real local Slurm by test_slurm.py)."""
     with tempfile.TemporaryDirectory() as d:
-        fake_bin = os.path.join(d, "bin")
-        os.mkdir(fake_bin)
-        src = os.path.join(d, "fixture.json")
-        json.dump(two_device_doc(1.0), open(src, "w"))
-        with open(os.path.join(fake_bin, "srun"), "w") as f:
-            f.write('#!/bin/bash\nwhile [[ $1 == --* ]]; do shift; done\nexec "$@"\n')
-        exe = os.path.join(d, "smembench")
-        with open(exe, "w") as f:
-            f.write(f'#!/bin/bash\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && cp {src} "$2"; shift; done\n')
-        for f in (exe, os.path.join(fake_bin, "srun")):
-            os.chmod(f, 0o755)
-        os.symlink(sys.executable, os.path.join(fake_bin, "python3"))   # the Python that has matplotlib
-        env = dict(os.environ, PATH=fake_bin + os.pathsep + os.environ["PATH"], SMEMBENCH=exe,
-                   OUTDIR=os.path.join(d, "out"), SLURM_SUBMIT_DIR=ROOT)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM")}
+        env.update(OUTDIR=os.path.join(d, "out"))
         p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "slurm", "smembench.sbatch")], env=env,
-                           capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, p.stdout + p.stderr
-        assert "1 node files" in p.stdout, p.stdout
-        assert os.path.exists(os.path.join(d, "out", "plots")), os.listdir(os.path.join(d, "out"))
+                           capture_output=True, text=True, timeout=60, cwd=d)
+        assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout)
+        assert p.stderr.strip() == "smembench: not in a Slurm job: submit it with sbatch", p.stderr
+        assert os.listdir(d) == [], os.listdir(d)
 
 
 def hopper_doc():

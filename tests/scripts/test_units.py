@@ -5,12 +5,10 @@ runs of one unit and of the other, the per-benchmark variation with one base fil
 and 5 % change found exactly, the driver's release string and the GPC layout, the A/B mode's
 paired rule on the real runs and its ABBA orchestration on stand-in executables, the trend page
 (in headless Chromium where it is installed), and bad input to each."""
-import copy
 import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
