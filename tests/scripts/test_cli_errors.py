@@ -276,6 +276,33 @@ def script_cases():
         C("report", ["rep/index.html", "-o", "rep", "--force"], 2, needs="report"),
         C("report", ["good.json", "-o", "readonly/report"], 2, needs="readonly"),
     ]
+    # the fleet report, the trend page and the A/B runner: their inputs, their options, their outputs
+    for f in bad_files:
+        cases += [C("trend", [f, "-o", "trend"], 2), C("compare", ["--history", f, "good.json"], 2)]
+        # the fleet takes directories and, like plot, passes over JSON that is no result file, with a line
+        if f not in ("sub", "array.json", "noschema.json"):
+            cases.append(C("fleet", [f, "good.json"], 2))
+    cases += [
+        C("fleet", [], 2),
+        C("fleet", ["good.json", "--threshold", "-1"], 2),
+        C("fleet", ["good.json", "good.json", "-o", "existing.json"], 2, needs="matplotlib"),
+        C("trend", [], 2),
+        C("trend", ["good.json"], 2),
+        C("trend", ["good.json", "-o", "existing.json"], 2),
+        C("trend", ["good.json", "-o", "trend", "--window", "0"], 2),
+        C("trend", ["predicted.json", "-o", "trend"], 2),
+        C("compare", ["--history", "sub", "good.json"], 2),
+        C("compare", ["--history", "predicted.json", "good.json"], 2),
+        C("compare", ["--history", "good.json", "good.json", "--window", "-1"], 2),
+        C("compare", ["--history", "good.json", "--across-devices", "good.json"], 2),
+        C("ab", [], 2),
+        C("ab", ["good.json", "good.json", "-o", "ab", "--", "--sweep", "bank"], 2),
+        C("ab", ["--files", "sub"], 2),
+        C("ab", ["--files", "missing"], 2),
+        C("ab", ["--files", "sub", "good.json"], 2),
+        C("ab", ["--files", "sub", "--threshold", "0"], 2),
+        C("ab", ["--files", "sub", "--alpha", "1"], 2),
+    ]
     return cases
 
 

@@ -26,9 +26,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
 import compare  # noqa: E402
 import fleet  # noqa: E402
 import smem_results  # noqa: E402
+import tap  # noqa: E402
+from tap import Skip, test  # noqa: E402
 
 RUN1 = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
 RUN2 = os.path.join(ROOT, "results", "nvidia-h200_20261130_all_run2.json")
@@ -46,17 +49,9 @@ DECLARED = {"cluster_occupancy": (1.5, 5.0, 5.0), "cluster_sync": (4.5, 5.0, 5.0
 PREDICT_A100 = os.path.join(ROOT, "results", "predict", "nvidia-a100-sxm4-model_20261130_carveout-dynamic.json")
 # a point of under 0.5 % noise in both runs: 10 % slower is far past its allowance
 SLOW_POINT = ("bandwidth", {"width_bytes": 8})
-TESTS = []
 TMP = tempfile.mkdtemp(prefix="smem-fleet-test.")
 
 
-class Skip(Exception):
-    """A test that cannot run here; reported as '# SKIP reason', never as passed."""
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 def load(path):
@@ -463,21 +458,7 @@ def bad_input_is_one_line_and_exit_2():
 
 
 def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f"ok {i} - {t.__name__}")
-        except Skip as e:
-            print(f"ok {i} - {t.__name__} # SKIP {e}")
-        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
-            failed += 1
-            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {str(e)[:3000]}")
-        sys.stdout.flush()
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
-
+    return tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True))
 
 if __name__ == "__main__":
     sys.exit(main())

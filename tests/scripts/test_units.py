@@ -18,7 +18,10 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 UNITS = os.path.join(ROOT, "results", "units")
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
 import smem_results  # noqa: E402
+import tap  # noqa: E402
+from tap import Skip, test  # noqa: E402
 
 
 def run_file(g, r):
@@ -26,17 +29,9 @@ def run_file(g, r):
 
 
 QUICK = os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")
-TESTS = []
 TMP = tempfile.mkdtemp(prefix="smem-units-test.")
 
 
-class Skip(Exception):
-    """A test that cannot run here; reported as '# SKIP reason', never as passed."""
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 def run(script, *args):
@@ -409,21 +404,7 @@ def every_unit_file_records_its_uuid_driver_release_and_gpc_map():
 
 
 def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f"ok {i} - {t.__name__}")
-        except Skip as e:
-            print(f"ok {i} - {t.__name__} # SKIP {e}")
-        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
-            failed += 1
-            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {str(e)[:3000]}")
-        sys.stdout.flush()
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
-
+    return tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,33 @@
+"""The TAP harness of the script tests: register tests with @test, raise Skip for one that cannot
+run here (reported as '# SKIP reason', never as passed), and run(cleanup) prints the plan and one
+line a test and returns the exit status."""
+import sys
+
+TESTS = []
+
+
+class Skip(Exception):
+    """A test that cannot run here."""
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(cleanup=None):
+    print(f"1..{len(TESTS)}")
+    failed = 0
+    for i, t in enumerate(TESTS, 1):
+        try:
+            t()
+            print(f"ok {i} - {t.__name__}")
+        except Skip as e:
+            print(f"ok {i} - {t.__name__} # SKIP {e}")
+        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
+            failed += 1
+            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {str(e)[:3000]}")
+        sys.stdout.flush()
+    if cleanup is not None:
+        cleanup()
+    return 1 if failed else 0
