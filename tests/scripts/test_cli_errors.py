@@ -454,7 +454,7 @@ def launcher_cases():
     """Every case of the scripts again, through the installed command of its script."""
     out = []
     for c in CASES:
-        if c.tool in ("compare", "export", "plot", "report"):
+        if c.tool in ("compare", "export", "plot", "report", "fleet", "trend", "ab"):
             needs = "launcher-matplotlib" if c.needs in ("matplotlib", "report") else c.needs
             out.append(Case("smembench-" + c.tool, c.args, c.status, needs=needs))
     return out
