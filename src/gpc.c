@@ -12,6 +12,7 @@
 #include "cluster_occupancy.h"
 #include "cuda_status.h"
 #include "occupancy.h"
+#include "portable.h"
 
 #define SPIN_NS 200000ull   /* far above a wave's launch skew: every cluster of the wave is resident at once */
 
@@ -45,6 +46,12 @@ static int probe(const void *fn, unsigned size, size_t dyn, int *parent, bool *s
     }
     SMEM_CUDA_CHECK(cudaMemcpy(rec, d_rec, grid * sizeof(*rec), cudaMemcpyDeviceToHost));
     for (unsigned b = 0; b < grid; b++) {
+        if (rec[b].nranks == SMEM_NOT_BUILT_MARK) {
+            smem_fmt(why, why_len, "this binary's cluster code was compiled for below cc 9.0 (PTX): build for this "
+                     "device");
+            rc = SMEM_ESKIP;
+            goto fail;
+        }
         if (rec[b].nranks != size || rec[b].smid >= (unsigned)sm_count) {
             smem_fmt(why, why_len, "the cluster probe's block %u recorded %u ranks on SM %u (expected %u ranks, "
                      "SMs 0..%d): this binary's cluster code does not run on this device", b, rec[b].nranks,
