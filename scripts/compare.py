@@ -210,7 +210,7 @@ def judge(b, n, opt, allow=None):
         if opt.drift_ns / mb >= t:
             noisy = (f"too short: {opt.drift_ns:g} ns of run-to-run drift is {100 * opt.drift_ns / mb:.1f} % of "
                      f"{mb / 1e3:.1f} us")
-        else:
+        else:   # another program's threshold under the drift (the command line refuses it)
             noisy = f"--drift {opt.drift:g} % is not below the {100 * t:g} % threshold: nothing can be judged"
     else:
         noisy = f"noise {100 * s:.2f} % > {100 * limit:.2f} %"
@@ -854,6 +854,9 @@ def parse_args(argv):
         raise Usage("--published takes one file; see compare.py --help")
     if a.published and a.across_devices:
         raise Usage("--published and --across-devices cannot be combined; see compare.py --help")
+    if a.drift >= a.threshold:
+        raise Usage(f"--drift {a.drift:g} % is not below the threshold {a.threshold:g} %: no change could be told from "
+                    "drift; expected a --drift under --threshold")
     if a.history and (a.published or a.across_devices):
         raise Usage("--history is for the gate; it cannot be combined with --published or --across-devices")
     if a.window < 0:

@@ -246,6 +246,8 @@ def script_cases():
     # more options
     cases += [
         C("compare", ["good.json", "good.json", "--drift", "-1"], 2),
+        C("compare", ["good.json", "good.json", "--drift", "10"], 2),
+        C("compare", ["good.json", "good.json", "--drift", "3", "--threshold", "3"], 2),
         C("compare", ["good.json", "good.json", "--drift-ns", "abc"], 2),
         C("compare", ["good.json", "good.json", "--allow", "nothing"], 2),
         C("compare", ["good.json", "--published", "good.json"], 2),
