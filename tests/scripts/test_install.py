@@ -5,6 +5,9 @@ Python module is one line naming its Debian package, man -l renders the man page
 completion, called as bash calls it (COMP_WORDS, COMP_CWORD), offers the program's own lists.
 
   test_install.py MESON BUILDDIR HAVE_MAN    (HAVE_MAN: true when meson found help2man)
+
+A second build with -Dtests=disabled, configured where pkg-config cannot find Criterion, installs
+too.
 """
 import glob
 import json
@@ -101,6 +104,54 @@ def meson_install_puts_everything_in_place():
         first = open(installed("bin", cmd)).readline()
         assert first.startswith("#!/") and "python3" in first, (cmd, first)
         assert DEST not in open(installed("bin", cmd)).read(), f"{cmd} names the staging directory"
+
+
+def hide_criterion(tmp):
+    """A pkg-config search path holding every .pc file of this machine but Criterion's."""
+    pc = os.path.join(tmp, "pkgconfig")
+    os.mkdir(pc)
+    pc_path = subprocess.run(["pkg-config", "--variable", "pc_path", "pkg-config"], capture_output=True,
+                             text=True).stdout.strip()
+    for d in os.environ.get("PKG_CONFIG_PATH", "").split(os.pathsep) + pc_path.split(os.pathsep):
+        for f in glob.glob(os.path.join(d, "*.pc")) if d else ():
+            name = os.path.basename(f)
+            if not name.startswith("criterion") and not os.path.exists(os.path.join(pc, name)):
+                os.symlink(f, os.path.join(pc, name))
+    env = dict(os.environ, PKG_CONFIG_LIBDIR=pc, PKG_CONFIG_PATH="")
+    assert subprocess.run(["pkg-config", "--exists", "criterion"], env=env).returncode != 0
+    assert subprocess.run(["pkg-config", "--exists", "libcjson"], env=env).returncode == 0
+    return env
+
+
+@test
+def tests_disabled_needs_no_criterion_and_builds_no_test():
+    """-Dtests=disabled on a machine without Criterion (pkg-config here cannot find it): configures
+    without looking it up, meson install builds no test program and installs every command."""
+    if not shutil.which("pkg-config"):
+        raise Skip("no pkg-config (Debian package pkgconf)")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = hide_criterion(tmp)
+        build, dest = os.path.join(tmp, "build"), os.path.join(tmp, "dest")
+        p = subprocess.run([MESON, "setup", build, ROOT, "-Dtests=disabled", "-Dcuda=disabled", "--buildtype=release"],
+                           capture_output=True, text=True, timeout=120, env=env)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        log = open(os.path.join(build, "meson-logs", "meson-log.txt")).read()
+        assert "criterion" not in log.lower(), [line for line in log.splitlines() if "riterion" in line][:5]
+        # the library, the program and the man page only: seconds, bounded at eight minutes
+        p = subprocess.run([MESON, "install", "-C", build, "--destdir", dest], capture_output=True, text=True,
+                           timeout=480, env=env)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        built = [os.path.relpath(os.path.join(d, f), build) for d, _, fs in os.walk(build) for f in fs]
+        tests = [f for f in built if f.startswith("tests" + os.sep)
+                 or os.path.basename(f) in ("test_unit", "test_gpu", "smembench-hooks", "smembench-faulty")]
+        assert not tests, tests[:5]
+        bins = glob.glob(os.path.join(dest, "**", "bin", "*"), recursive=True)
+        assert sorted(os.path.basename(b) for b in bins) == sorted(("smembench",) + COMMANDS), bins
+        for b in bins:
+            assert os.access(b, os.X_OK), b
+        smembench = [b for b in bins if os.path.basename(b) == "smembench"][0]
+        p = run([smembench, "--version"], tmp)
+        assert p.returncode == 0 and p.stdout.startswith("smembench "), p.stdout + p.stderr
 
 
 @test
