@@ -98,6 +98,11 @@ def meson_install_puts_everything_in_place():
     assert open(installed("share", "smembench", "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()
     assert os.path.isfile(installed("share", "bash-completion", "completions", "smembench"))
+    licence = open(installed("share", "doc", "smembench", "LICENSE")).read()
+    assert licence == open(os.path.join(ROOT, "LICENSE")).read()
+    assert licence.startswith("MIT License\n\nCopyright (c) 2026 the smembench authors\n"), licence[:80]
+    # the licence meson says the project has
+    assert "license: 'MIT'" in open(os.path.join(ROOT, "meson.build")).read()
     if HAVE_MAN:
         assert os.path.isfile(installed("share", "man", "man1", "smembench.1"))
     for cmd in COMMANDS:
