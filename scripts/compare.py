@@ -823,7 +823,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv):
-    ap = Parser(prog="compare.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=smem_results.command("compare.py"),
+                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(ap)
     ap.add_argument("base", help="the base result file (the one file of --published)")
     ap.add_argument("new", nargs="*", help="result files compared with the base")
     ap.add_argument("--threshold", type=float, default=2.0, metavar="PCT",
