@@ -165,7 +165,9 @@ def parse_args(argv):
         mine, args = argv[:i], argv[i + 1:]
     else:
         mine, args = argv, []
-    ap = compare.Parser(prog="ab.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = compare.Parser(prog=smem_results.command("ab.py"),
+                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(ap)
     ap.add_argument("exes", nargs="*", metavar="EXE", help="the base and the head smembench")
     ap.add_argument("-o", dest="out", metavar="DIR", help="directory for every run's file (created)")
     ap.add_argument("--files", metavar="DIR", help="judge the runs already in DIR")

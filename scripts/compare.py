@@ -64,6 +64,9 @@ Output: a header with both files' device, commit, date, host and settings; a lin
 status and mismatch findings; the geometric mean of the change per benchmark and overall.
 --markdown writes a compact pull-request comment: the header, only what changed (slower, faster,
 missing, new, status, mismatches), the uncertain points folded away, and the summary.
+It is capped at 60,000 characters (GitHub takes 65,536): every heading, verdict and summary stays,
+the smallest tables whole, and the rows of a table that do not fit are folded into a line saying
+how many were left out.
 
 HISTORY (--history). Earlier result files (or directories of them) of the same GPU model, driver and
 settings judge each positional NEW file; others are left out, each with a line (none left: exit 2).
@@ -823,7 +826,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv):
-    ap = Parser(prog="compare.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=smem_results.command("compare.py"),
+                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(ap)
     ap.add_argument("base", help="the base result file (the one file of --published)")
     ap.add_argument("new", nargs="*", help="result files compared with the base")
     ap.add_argument("--threshold", type=float, default=2.0, metavar="PCT",
@@ -926,9 +931,62 @@ def history_base(new, hist, opt):
     return base, points, lines
 
 
+# a pull-request comment GitHub accepts (it takes 65,536 characters), with room for what CI adds
+MARKDOWN_CAP = 60000
+
+
+def cap_markdown(lines, limit=None):
+    """The Markdown lines within limit characters: every table keeps its header, the smallest tables
+    stay whole, and the rows that do not fit are folded into a line under their table saying how many
+    were left out."""
+    limit = MARKDOWN_CAP if limit is None else limit
+    if sum(len(line) + 1 for line in lines) <= limit:
+        return lines
+    tables, start = [], None      # (first row, end) of each table's rows, after its header and rule
+    for i, line in enumerate(lines + [""]):
+        if line.startswith("|") and start is None:
+            start = i
+        elif not line.startswith("|") and start is not None:
+            if i - start > 2:
+                tables.append((start + 2, i))
+            start = None
+    fold = ("", "*{} more rows left out: the comment is capped at {:,} characters (GitHub takes 65,536); "
+                "without --markdown every row is listed*", "")
+    reserve = sum(len(f) + 1 for f in fold) + 10
+    rows = {i for a, b in tables for i in range(a, b)}
+    budget = limit - sum(len(line) + 1 for i, line in enumerate(lines) if i not in rows) - reserve * len(tables)
+    keep = set()
+    for a, b in sorted(tables, key=lambda t: sum(len(lines[i]) + 1 for i in range(*t))):
+        for i in range(a, b):
+            if len(lines[i]) + 1 > budget:
+                break
+            budget -= len(lines[i]) + 1
+            keep.add(i)
+    out = []
+    for i, line in enumerate(lines):
+        if i not in rows or i in keep:
+            out.append(line)
+        for a, b in tables:
+            if i == b - 1 and any(j not in keep for j in range(a, b)):
+                left = sum(1 for j in range(a, b) if j not in keep)
+                out += [fold[0], fold[1].format(left, limit), fold[2]]
+    if sum(len(line) + 1 for line in out) > limit:
+        # more files than tables can make room for: the text itself is cut, and says so
+        text = "\n".join(out)[:limit - 200]
+        out = text[:text.rfind("\n")].split("\n") + ["", f"*the rest is left out: the comment is capped at "
+                                                         f"{limit:,} characters (GitHub takes 65,536)*"]
+    return out
+
+
 def run(argv):
     """(output lines, exit status); raises Usage for unusable input."""
     a = parse_args(argv)
+    out, rc = compare_files(a)
+    return (cap_markdown(out) if a.markdown else out), rc
+
+
+def compare_files(a):
+    """(output lines, exit status) of the parsed arguments."""
     if a.history:
         scipy_stats()
         try:

@@ -1,4 +1,5 @@
-# bash completion for smembench (installed as share/bash-completion/completions/smembench).
+# bash completion for smembench and the smembench-* commands (installed as
+# share/bash-completion/completions/smembench, and under each command's name as a link to it).
 # Every list is asked of the program being completed: options from --help, benchmarks, axes and
 # sweeps from --list, models from --predict list. Nothing is copied here, so nothing can drift.
 
@@ -77,3 +78,55 @@ _smembench()
     return 0
 }
 complete -F _smembench smembench
+
+# _smembench_tool_help PROGRAM [OPTION]: the options an argparse --help lists (after its "options:"
+# heading), one a line; with OPTION, the choices it lists for it ({a,b,c}), one a line
+_smembench_tool_help()
+{
+    "$1" --help 2>/dev/null | awk -v opt="$2" '
+        /^(options|optional arguments|positional arguments):$/ { on = 1; next }
+        on && /^ +-/ {
+            sub(/^ +/, ""); s = $0; sub(/  .*/, "", s)
+            n = split(s, w, /, /)
+            for (i = 1; i <= n; i++) {
+                split(w[i], part, / /)
+                if (opt == "" && part[1] ~ /^--?[A-Za-z]/) print part[1]
+                if (opt != "" && part[1] == opt && part[2] ~ /^\{.*\}$/) {
+                    gsub(/[{}]/, "", part[2]); gsub(/,/, "\n", part[2]); print part[2]
+                }
+            }
+        }'
+}
+
+# the smembench-* commands: their options, the choices of an option that lists them, else files
+_smembench_tool()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev= prog=${COMP_WORDS[0]}
+    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+    [[ $cur == = ]] && cur=
+    if [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+        prev=${COMP_WORDS[COMP_CWORD - 2]}
+    fi
+    [[ $prog == \~/* ]] && prog=$HOME/${prog#\~/}
+    [[ $prog == */* ]] || prog=$(type -P -- "$prog")
+    COMPREPLY=()
+    [[ -x $prog ]] || return 0
+    local IFS=$'\n'
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$(_smembench_tool_help "$prog")" -- "$cur"))
+        return 0
+    fi
+    if [[ $prev == -* ]]; then
+        local choices
+        choices=$(_smembench_tool_help "$prog" "$prev")
+        if [[ -n $choices ]]; then
+            COMPREPLY=($(compgen -W "$choices" -- "$cur"))
+            return 0
+        fi
+    fi
+    COMPREPLY=($(compgen -f -- "$cur"))
+    compopt -o filenames 2>/dev/null
+    return 0
+}
+complete -F _smembench_tool smembench-ab smembench-compare smembench-export smembench-fleet smembench-plot \
+    smembench-report smembench-trend

@@ -308,7 +308,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def run(argv):
-    ap = Parser(prog="export.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=smem_results.command("export.py"),
+                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(ap)
     ap.add_argument("results", nargs="+")
     ap.add_argument("--format", required=True, choices=FORMATS)
     ap.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write (default: stdout)")

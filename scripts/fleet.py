@@ -417,7 +417,9 @@ class Parser(argparse.ArgumentParser):
 
 
 def run(argv):
-    ap = Parser(prog=plot.prog(), description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=smem_results.command(plot.prog()),
+                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(ap)
     ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="node result files, or directories of them")
     ap.add_argument("--expect", type=expect_list, default=[], metavar="NODE,...",
                     help="the nodes that should have a file; one without is reported missing (exit 1)")

@@ -893,7 +893,9 @@ def save(plt, fig, outdir, name, inputs=(), force=False):
 
 def main(argv=None):
     smem_output.catch_signals()
-    p = smem_results.Parser(prog="plot.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = smem_results.Parser(prog=smem_results.command("plot.py"),
+                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(p)
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file that has a figure's name")

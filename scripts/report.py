@@ -446,7 +446,9 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
 
 def main(argv=None):
     smem_output.catch_signals()
-    p = smem_results.Parser(prog="report.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = smem_results.Parser(prog=smem_results.command("report.py"),
+                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(p)
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")

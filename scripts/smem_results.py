@@ -10,6 +10,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import statistics
 
@@ -224,6 +225,35 @@ def _finite_float(text, path):
     if not math.isfinite(v):
         raise ResultError(f"{path}: {text[:40]} is too large for a JSON number of the format")
     return v
+
+
+# set by the installed launcher (scripts/launcher.py.in): the command's name and meson's project version
+COMMAND = None
+VERSION = None
+
+
+def command(script):
+    """The name a script goes by: smembench-plot installed, plot.py in the tree."""
+    return COMMAND or script
+
+
+def version():
+    """smembench's version: the launcher's (meson's project version), else meson.build's of this tree."""
+    if VERSION:
+        return VERSION
+    try:
+        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "meson.build")) as f:
+            text = f.read(4096)
+    except OSError:
+        return "unknown"
+    m = re.search(r"^project\([^)]*?\bversion: *'([^']+)'", text, re.M)
+    return m.group(1) if m else "unknown"
+
+
+def add_version(parser):
+    """--version: "smembench-plot 0.1.0" installed, "plot.py 0.1.0" from the tree."""
+    parser.add_argument("--version", action="version", version=f"{parser.prog} {version()}",
+                        help="print the command's name and smembench's version, then exit")
 
 
 class Parser(argparse.ArgumentParser):

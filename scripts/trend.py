@@ -167,7 +167,9 @@ INPUTS = []
 
 
 def run(argv):
-    ap = compare.Parser(prog="trend.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = compare.Parser(prog=smem_results.command("trend.py"),
+                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    smem_results.add_version(ap)
     ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR")
     ap.add_argument("-o", dest="out", required=True, metavar="DIR", help="directory for index.html and the figures")
     ap.add_argument("--window", type=int, default=8, help="files of history each file is judged against (8)")

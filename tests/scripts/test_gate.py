@@ -34,6 +34,7 @@ BLB = os.path.join(ROOT, "results", "nvidia-h200_20261129_bandwidth-latency-bank
 X2 = os.path.join(ROOT, "results", "nvidia-h200-x2_20261129_bandwidth-latency-bank.json")
 UNINIT = os.path.join(ROOT, "results", "nvidia-h200_20261129_uninit.json")
 CARVEOUT = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
+ALL = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
 TILE = os.path.join(ROOT, "results", "nvidia-h200_20261129_tile.json")
 # the program, for predict-mode files: meson passes the one of the build under test
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "smembench")
@@ -518,6 +519,61 @@ def markdown_lists_only_what_changed_and_the_summary():
     # uncertain points are folded away
     rc, out, _ = run("compare.py", UNINIT, UNINIT, "--markdown")
     assert rc == 0 and "<details><summary>3 uncertain points" in out and "What changed" not in out
+
+
+def markdown_rows(lines):
+    """The indexes of a Markdown text's table rows (a table's lines after its header and rule)."""
+    rows, run = set(), 0
+    for i, line in enumerate(lines):
+        run = run + 1 if line.startswith("|") else 0
+        if run > 2:
+            rows.add(i)
+    return rows
+
+
+@test
+def markdown_is_capped_for_a_pull_request_comment_with_the_rest_folded():
+    """Every point of a --sweep all run 10 % slower, in six files against the run: some 137,000
+    characters of Markdown uncapped; the comment stays within 60,000 (GitHub takes 65,536), keeps every
+    heading, verdict and summary, and says how many rows of each table it left out."""
+    doc = load(ALL)
+    for r in doc["results"]:
+        if r.get("time_ns"):
+            scale(r, 1.10)
+    slow = [save(doc, f"slow{i}.json") for i in range(6)]
+    import compare
+    cap = compare.MARKDOWN_CAP
+    assert cap == 60000
+    compare.MARKDOWN_CAP = 10 ** 9
+    try:
+        full, full_rc = compare.run([ALL, *slow, "--markdown"])
+    finally:
+        compare.MARKDOWN_CAP = cap
+    assert sum(len(line) + 1 for line in full) > 2 * cap
+    rc, out, err = run("compare.py", ALL, *slow, "--markdown")
+    assert rc == full_rc == 1, err[-500:]
+    assert len(out) <= cap, len(out)
+    lines = out.rstrip("\n").split("\n")
+    # every line that is not a table row is there, in order: headings, verdicts, table headers, summaries
+    rows = markdown_rows(full)
+    it = iter(lines)
+    assert all(any(line == seen for seen in it) for i, line in enumerate(full) if line and i not in rows), \
+        "a line that is not a table row went missing"
+    assert sum(1 for line in lines if line.startswith("### smembench: ") and "gate: fail" in line) == 6
+    summaries = [line for line in full if line.startswith("| all | ")]
+    assert len(summaries) == 6 and [line for line in lines if line.startswith("| all | ")] == summaries, \
+        "the summaries stay whole"
+    # the rows kept and the rows folded are the rows there were
+    folded = [int(m) for m in re.findall(r"^\*(\d+) more rows left out: the comment is capped at 60,000 characters "
+                                         r"\(GitHub takes 65,536\); without --markdown every row is listed\*$",
+                                         out, re.M)]
+    assert folded and all(n > 0 for n in folded), folded
+    assert len(markdown_rows(lines)) + sum(folded) == len(rows), (len(markdown_rows(lines)), folded, len(rows))
+    # under the cap nothing changes
+    assert compare.cap_markdown(full[:40]) == full[:40]
+    # more text than tables can make room for: cut, and said
+    cut = compare.cap_markdown([f"line {i} " + "x" * 90 for i in range(100)], limit=5000)
+    assert sum(len(line) + 1 for line in cut) <= 5000 and cut[-1].startswith("*the rest is left out: "), cut[-3:]
 
 
 @test

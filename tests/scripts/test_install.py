@@ -5,6 +5,12 @@ Python module is one line naming its Debian package, man -l renders the man page
 completion, called as bash calls it (COMP_WORDS, COMP_CWORD), offers the program's own lists.
 
   test_install.py MESON BUILDDIR HAVE_MAN    (HAVE_MAN: true when meson found help2man)
+
+Every smembench-* command too: --version, its man page and its completion (options, the choices an
+option lists, files).
+
+A second build with -Dtests=disabled, configured where pkg-config cannot find Criterion, installs
+too.
 """
 import glob
 import json
@@ -70,15 +76,18 @@ def the_lists():
     return lists
 
 
-def complete(*words, env=None):
-    """COMPREPLY of the installed completion for the words (the last is the one being completed)."""
+def complete(*words, env=None, cwd="/"):
+    """COMPREPLY of the installed completion for the words (the last is the one being completed), as
+    bash-completion loads it: the file named after the command, and the function it registered."""
     script = ('source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); '
-              'COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}; _smembench; printf "%s\\n" "${COMPREPLY[@]}"')
+              'COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}; '
+              'f=$(complete -p "${1##*/}"); f=${f#* -F }; "${f%% *}"; '
+              'printf "%s\\n" "${COMPREPLY[@]}"')
     e = dict(os.environ, PATH=installed("bin") + os.pathsep + os.environ["PATH"])
     e.update(env or {})
     p = subprocess.run([shutil.which("bash"), "--norc", "--noprofile", "-c", script, "bash",
-                        installed("share", "bash-completion", "completions", "smembench"), *words],
-                       capture_output=True, text=True, timeout=60, env=e, cwd="/")
+                        installed("share", "bash-completion", "completions", os.path.basename(words[0])), *words],
+                       capture_output=True, text=True, timeout=60, env=e, cwd=cwd)
     assert p.returncode == 0 and p.stderr == "", p.stderr
     return [w for w in p.stdout.split("\n") if w]
 
@@ -94,13 +103,69 @@ def meson_install_puts_everything_in_place():
         assert os.path.isfile(installed("share", "smembench", f)), f
     assert open(installed("share", "smembench", "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()
-    assert os.path.isfile(installed("share", "bash-completion", "completions", "smembench"))
+    for cmd in ("smembench",) + COMMANDS:
+        assert os.path.isfile(installed("share", "bash-completion", "completions", cmd)), cmd
+        if HAVE_MAN:
+            assert os.path.isfile(installed("share", "man", "man1", cmd + ".1")), cmd
+    licence = open(installed("share", "doc", "smembench", "LICENSE")).read()
+    assert licence == open(os.path.join(ROOT, "LICENSE")).read()
+    assert licence.startswith("MIT License\n\nCopyright (c) 2026 the smembench authors\n"), licence[:80]
+    # the licence meson says the project has
+    assert "license: 'MIT'" in open(os.path.join(ROOT, "meson.build")).read()
     if HAVE_MAN:
         assert os.path.isfile(installed("share", "man", "man1", "smembench.1"))
     for cmd in COMMANDS:
         first = open(installed("bin", cmd)).readline()
         assert first.startswith("#!/") and "python3" in first, (cmd, first)
         assert DEST not in open(installed("bin", cmd)).read(), f"{cmd} names the staging directory"
+
+
+def hide_criterion(tmp):
+    """A pkg-config search path holding every .pc file of this machine but Criterion's."""
+    pc = os.path.join(tmp, "pkgconfig")
+    os.mkdir(pc)
+    pc_path = subprocess.run(["pkg-config", "--variable", "pc_path", "pkg-config"], capture_output=True,
+                             text=True).stdout.strip()
+    for d in os.environ.get("PKG_CONFIG_PATH", "").split(os.pathsep) + pc_path.split(os.pathsep):
+        for f in glob.glob(os.path.join(d, "*.pc")) if d else ():
+            name = os.path.basename(f)
+            if not name.startswith("criterion") and not os.path.exists(os.path.join(pc, name)):
+                os.symlink(f, os.path.join(pc, name))
+    env = dict(os.environ, PKG_CONFIG_LIBDIR=pc, PKG_CONFIG_PATH="")
+    assert subprocess.run(["pkg-config", "--exists", "criterion"], env=env).returncode != 0
+    assert subprocess.run(["pkg-config", "--exists", "libcjson"], env=env).returncode == 0
+    return env
+
+
+@test
+def tests_disabled_needs_no_criterion_and_builds_no_test():
+    """-Dtests=disabled on a machine without Criterion (pkg-config here cannot find it): configures
+    without looking it up, meson install builds no test program and installs every command."""
+    if not shutil.which("pkg-config"):
+        raise Skip("no pkg-config (Debian package pkgconf)")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = hide_criterion(tmp)
+        build, dest = os.path.join(tmp, "build"), os.path.join(tmp, "dest")
+        p = subprocess.run([MESON, "setup", build, ROOT, "-Dtests=disabled", "-Dcuda=disabled", "--buildtype=release"],
+                           capture_output=True, text=True, timeout=120, env=env)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        log = open(os.path.join(build, "meson-logs", "meson-log.txt")).read()
+        assert "criterion" not in log.lower(), [line for line in log.splitlines() if "riterion" in line][:5]
+        # the library, the program and the man page only: seconds, bounded at eight minutes
+        p = subprocess.run([MESON, "install", "-C", build, "--destdir", dest], capture_output=True, text=True,
+                           timeout=480, env=env)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        built = [os.path.relpath(os.path.join(d, f), build) for d, _, fs in os.walk(build) for f in fs]
+        tests = [f for f in built if f.startswith("tests" + os.sep)
+                 or os.path.basename(f) in ("test_unit", "test_gpu", "smembench-hooks", "smembench-faulty")]
+        assert not tests, tests[:5]
+        bins = glob.glob(os.path.join(dest, "**", "bin", "*"), recursive=True)
+        assert sorted(os.path.basename(b) for b in bins) == sorted(("smembench",) + COMMANDS), bins
+        for b in bins:
+            assert os.access(b, os.X_OK), b
+        smembench = [b for b in bins if os.path.basename(b) == "smembench"][0]
+        p = run([smembench, "--version"], tmp)
+        assert p.returncode == 0 and p.stdout.startswith("smembench "), p.stdout + p.stderr
 
 
 @test
@@ -240,6 +305,90 @@ def completion_offers_options_benchmarks_axes_and_models():
     assert complete(installed("bin", "smembench"), "--sweep", "") == lists["sweeps"]
     # not a smembench anywhere: nothing, quietly
     assert complete("smembench", "--sweep", "", env={"PATH": "/nonexistent"}) == []
+
+
+def project_version():
+    m = re.search(r"^project\([^)]*?\bversion: *'([^']+)'", open(os.path.join(ROOT, "meson.build")).read(), re.M)
+    return m.group(1)
+
+
+def tool_options(cmd):
+    """The options a command's --help lists (argparse's "options:" part), and the choices of each."""
+    text = run([installed("bin", cmd), "--help"], "/").stdout
+    part = re.split(r"^(?:options|optional arguments):$", text, flags=re.M)[1]
+    options, choices = set(), {}
+    for line in re.findall(r"^ +(-.*)$", part, re.M):
+        for form in re.split(r"  ", line)[0].split(", "):
+            name, _, arg = form.partition(" ")
+            options.add(name)
+            if arg.startswith("{"):
+                choices[name] = arg.strip("{}").split(",")
+    assert {"-h", "--help", "--version"} <= options, (cmd, options)
+    return options, choices
+
+
+@test
+def every_command_says_its_version():
+    version = project_version()
+    with tempfile.TemporaryDirectory() as cwd:
+        p = run([installed("bin", "smembench"), "--version"], cwd)
+        assert p.returncode == 0 and p.stdout.startswith(f"smembench {version} "), p.stdout
+        for cmd in COMMANDS:
+            p = run([installed("bin", cmd), "--version"], cwd)
+            assert (p.returncode, p.stdout, p.stderr) == (0, f"{cmd} {version}\n", ""), (cmd, p)
+            # the usage names the command as installed, not its script
+            p = run([installed("bin", cmd), "--help"], cwd)
+            assert p.returncode == 0 and p.stdout.startswith(f"usage: {cmd} "), (cmd, p.stdout[:80])
+            # the script in the tree says the same with its own name
+            script = cmd[len("smembench-"):] + ".py"
+            p = run([sys.executable, os.path.join(ROOT, "scripts", script), "--version"], cwd)
+            assert (p.returncode, p.stdout) == (0, f"{script} {version}\n"), (script, p)
+
+
+@test
+def man_renders_every_commands_page():
+    if not HAVE_MAN:
+        raise Skip("meson found no help2man: no man pages were built")
+    man = shutil.which("man")
+    if not man:
+        raise Skip("no man (Debian package man-db; scripts/setup.sh --dev installs it)")
+    version = project_version()
+    for cmd in COMMANDS:
+        p = run([man, "-l", installed("share", "man", "man1", cmd + ".1")], "/",
+                env=dict(os.environ, MANPAGER="cat", PAGER="cat", MANWIDTH="2000", LC_ALL="C.UTF-8"))
+        assert p.returncode == 0 and p.stderr == "", (cmd, p.stderr)
+        text = re.sub(r".\x08", "", p.stdout)
+        for heading in ("NAME", "SYNOPSIS", "DESCRIPTION"):
+            assert re.search(rf"^{heading}$", text, re.M), (cmd, heading)
+        assert re.search(rf"^ +{cmd} - \S", text, re.M), (cmd, text[:300])
+        assert re.search(rf"^ +{cmd} \[-h\] \[--version\] ", text, re.M), (cmd, text[:500])
+        assert re.search(rf"smembench {re.escape(version)} .*{cmd.upper()}\(1\)$", text, re.M), (cmd, text[-300:])
+        for opt in tool_options(cmd)[0]:
+            assert re.search(rf"(^|[\s\[]){re.escape(opt)}\b", text), f"the man page of {cmd} lacks {opt}"
+
+
+@test
+def completion_of_every_command_offers_its_options_choices_and_files():
+    for cmd in COMMANDS:
+        options, choices = tool_options(cmd)
+        assert sorted(complete(cmd, "--")) == sorted(o for o in options if o.startswith("--")), cmd
+        assert sorted(complete(cmd, "-")) == sorted(options), cmd
+        for opt, values in choices.items():
+            assert complete(cmd, opt, "") == values, (cmd, opt)
+            assert complete(cmd, opt, "=", values[0][:2]) == [v for v in values if v.startswith(values[0][:2])]
+        # the path typed works as the name does
+        assert sorted(complete(installed("bin", cmd), "--")) == sorted(o for o in options if o.startswith("--"))
+    assert "--format" in tool_options("smembench-export")[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in ("base.json", "new.json", "notes.txt"):
+            open(os.path.join(tmp, name), "w").close()
+        os.mkdir(os.path.join(tmp, "runs"))
+        assert complete("smembench-compare", "", cwd=tmp) == ["base.json", "new.json", "notes.txt", "runs"]
+        assert complete("smembench-plot", "n", cwd=tmp) == ["new.json", "notes.txt"]
+        assert complete("smembench-report", "--baseline", "b", cwd=tmp) == ["base.json"]
+        assert complete("smembench-plot", "-o", "r", cwd=tmp) == ["runs"]
+    # not installed anywhere: nothing, quietly
+    assert complete("smembench-plot", "--", env={"PATH": "/nonexistent"}) == []
 
 
 def main():
