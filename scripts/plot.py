@@ -892,7 +892,6 @@ def save(plt, fig, outdir, name, inputs=(), force=False):
 
 
 def main(argv=None):
-    smem_output.catch_signals()
     p = smem_results.Parser(prog=smem_results.command("plot.py"),
                             description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     smem_results.add_version(p)
@@ -900,14 +899,9 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file that has a figure's name")
     me = prog()
-    try:
+
+    def body():
         a = p.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
-    except smem_output.Interrupted as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return e.status
-    try:
         plt = pyplot()
         loaded = load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
         figs = figures(plt, make_series(loaded))
@@ -917,42 +911,15 @@ def main(argv=None):
         while figs:
             name, fig = figs.pop(0)
             made += save(plt, fig, a.output, name, a.results, a.force)
-    except MissingModule as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return 3
-    except (smem_results.ResultError, OutputError) as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print(f"{me}: a result file is nested too deeply to plot", file=sys.stderr)
-        return 2
-    except MemoryError:
-        print(f"{me}: out of memory reading the result files; plot fewer or smaller files", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:        # SIGINT before the handler was set
-        print(f"{me}: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"{me}: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files",
-              file=sys.stderr)
-        return 70
-    if not made:
-        print(f"{me}: nothing to plot: no finished or predicted points of a plotted benchmark "
-              f"({', '.join(sorted({b for _, bs, _ in FIGURES for b in bs}))})", file=sys.stderr)
-        return 1
-    try:
-        for m in made:
-            print(m)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        smem_output.closed_stdout()   # the reader went away (| head): the figures are written
-    except smem_output.Interrupted as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return e.status
-    return 0
+        if not made:
+            print(f"{me}: nothing to plot: no finished or predicted points of a plotted benchmark "
+                  f"({', '.join(sorted({b for _, bs, _ in FIGURES for b in bs}))})", file=sys.stderr)
+            return 1
+        return smem_output.emit(made, 0, "the figures' names")
+    return smem_output.run_tool(body, (smem_results.ResultError,), [
+        (MissingModule, 3, str),
+        (RecursionError, 2, "a result file is nested too deeply to plot"),
+        (MemoryError, 2, "out of memory reading the result files; plot fewer or smaller files")], prog=me)
 
 
 if __name__ == "__main__":

@@ -445,7 +445,6 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
 
 
 def main(argv=None):
-    smem_output.catch_signals()
     p = smem_results.Parser(prog=smem_results.command("report.py"),
                             description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     smem_results.add_version(p)
@@ -456,17 +455,12 @@ def main(argv=None):
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
     me = plot.prog()
-    try:
+
+    def body():
         a = p.parse_args(argv)
-    except SystemExit as e:
-        return 2 if e.code else 0
-    except smem_output.Interrupted as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return e.status
-    if not (0 <= a.threshold < 1000) or not (0 < a.alpha < 1):
-        print(f"{me}: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
-        return 2
-    try:
+        if not (0 <= a.threshold < 1000) or not (0 < a.alpha < 1):
+            print(f"{me}: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
+            return 2
         plt = plot.pyplot()
         loaded = plot.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
         if not loaded:
@@ -481,37 +475,11 @@ def main(argv=None):
         path = os.path.join(a.output, "index.html")
         inputs = a.results + ([a.baseline] if a.baseline else [])
         smem_output.write_text(path, page, inputs=inputs, force=a.force)
-    except plot.MissingModule as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return 3
-    except (smem_results.ResultError, smem_output.OutputError) as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return 2
-    except RecursionError:
-        print(f"{me}: a result file is nested too deeply to report", file=sys.stderr)
-        return 2
-    except MemoryError:
-        print(f"{me}: out of memory reading the result files; report fewer or smaller files", file=sys.stderr)
-        return 2
-    except smem_output.Interrupted as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return e.status
-    except KeyboardInterrupt:        # SIGINT before the handler was set
-        print(f"{me}: interrupted by SIGINT", file=sys.stderr)
-        return 130
-    except Exception as e:           # a bug: one line, a status of its own
-        print(f"{me}: internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files",
-              file=sys.stderr)
-        return 70
-    try:
-        print(path)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        smem_output.closed_stdout()
-    except smem_output.Interrupted as e:
-        print(f"{me}: {e}", file=sys.stderr)
-        return e.status
-    return 0
+        return smem_output.emit([path], 0, "the report's path")
+    return smem_output.run_tool(body, (smem_results.ResultError,), [
+        (plot.MissingModule, 3, str),
+        (RecursionError, 2, "a result file is nested too deeply to report"),
+        (MemoryError, 2, "out of memory reading the result files; report fewer or smaller files")], prog=me)
 
 
 if __name__ == "__main__":

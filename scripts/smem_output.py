@@ -254,7 +254,7 @@ def run_tool(body, errors=(), special=(), on_pipe=None, prog="smembench"):
         return say(f"internal error ({type(e).__name__}: {str(e)[:200]}); please report it with the input files", 70)
 
 
-def emit(lines, status, what):
+def emit(lines, status, what, prog="smembench"):
     """Writes a tool's output lines on stdout and returns its status: a reader that stops early (| head)
     leaves the status as it is; stdout that cannot be written is one line and 2."""
     try:
@@ -263,6 +263,6 @@ def emit(lines, status, what):
     except BrokenPipeError:
         closed_stdout()
     except OSError as e:
-        print(f"smembench: cannot write {what}: {e.strerror}", file=sys.stderr)
+        print(f"{prog}: cannot write {what}: {e.strerror}", file=sys.stderr)
         return 2
     return status
