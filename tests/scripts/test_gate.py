@@ -25,6 +25,9 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
+import tap  # noqa: E402
+from tap import Skip, test  # noqa: E402
 import smem_results  # noqa: E402
 
 RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
@@ -38,17 +41,9 @@ ALL = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
 TILE = os.path.join(ROOT, "results", "nvidia-h200_20261129_tile.json")
 # the program, for predict-mode files: meson passes the one of the build under test
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "smembench")
-TESTS = []
 TMP = tempfile.mkdtemp(prefix="smem-gate-test.")
 
 
-class Skip(Exception):
-    """A test that cannot run here; reported as '# SKIP reason', never as passed."""
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 def run(script, *args, stdin=None):
@@ -1239,21 +1234,7 @@ def workflow_builds_runs_quick_gates_against_main_and_feeds_the_dashboards():
 
 
 def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f"ok {i} - {t.__name__}")
-        except Skip as e:
-            print(f"ok {i} - {t.__name__} # SKIP {e}")
-        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
-            failed += 1
-            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {str(e)[:3000]}")
-        sys.stdout.flush()
-    shutil.rmtree(TMP, ignore_errors=True)
-    return 1 if failed else 0
-
+    return tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True))
 
 if __name__ == "__main__":
     sys.exit(main())

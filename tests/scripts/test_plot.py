@@ -19,11 +19,13 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 RESULTS = os.path.join(ROOT, "results")
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
+import tap  # noqa: E402
+from tap import Skip, test  # noqa: E402
 import plot  # noqa: E402
 import smem_results  # noqa: E402
 
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else None
-TESTS = []
 # Another matplotlib version draws text a little differently and may move an edge by a pixel: a
 # committed figure and a fresh one made by it must show the same texts (the PNG's Description) and
 # differ in at most this share of pixels, a pixel counting as the same when one within SHIFT pixels
@@ -33,13 +35,6 @@ MAX_UNMATCHED = 0.001
 SHIFT = 2
 
 
-class Skip(Exception):
-    """The test cannot run here; reported as skipped with the reason, never as passed."""
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 def result(name):
@@ -382,19 +377,7 @@ def unusable_results_are_one_line_and_exit_2():
 
 
 def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f"ok {i} - {t.__name__}")
-        except Skip as e:
-            print(f"ok {i} - {t.__name__} # SKIP {e}")
-        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
-            failed += 1
-            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {e}")
-    return 1 if failed else 0
-
+    return tap.run()
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -21,6 +21,9 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 RESULTS = os.path.join(ROOT, "results")
 sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, HERE)
+import tap  # noqa: E402
+from tap import Skip, test  # noqa: E402
 import compare  # noqa: E402
 import smem_results  # noqa: E402
 
@@ -31,16 +34,8 @@ BASELINE = os.path.join(RESULTS, "nvidia-h200_20261129_bank-bandwidth_run1.json"
 # the figures each sweep of the H200 session must show (plot.py's names)
 FIGURES = {"bandwidth": ["bandwidth"], "latency": ["bandwidth"], "bank": ["bank"], "carveout": ["carveout"],
            "dynamic": ["occupancy"], "tile": ["tile", "memory"], "reduction": ["memory"], "uninit": []}
-TESTS = []
 
 
-class Skip(Exception):
-    """The test cannot run here; reported as skipped with the reason, never as passed."""
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
 
 
 class Page(html.parser.HTMLParser):
@@ -351,19 +346,7 @@ def bad_input_is_one_line_and_exit_2():
 
 
 def main():
-    print(f"1..{len(TESTS)}")
-    failed = 0
-    for i, t in enumerate(TESTS, 1):
-        try:
-            t()
-            print(f"ok {i} - {t.__name__}")
-        except Skip as e:
-            print(f"ok {i} - {t.__name__} # SKIP {e}")
-        except Exception as e:  # noqa: BLE001 - every failure is reported, not raised
-            failed += 1
-            print(f"not ok {i} - {t.__name__}: {type(e).__name__}: {e}")
-    return 1 if failed else 0
-
+    return tap.run()
 
 if __name__ == "__main__":
     sys.exit(main())
