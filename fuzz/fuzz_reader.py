@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""libFuzzer target (through atheris) for scripts/smem_results.py, the one reader of result files
+"""libFuzzer target (through atheris) for scripts/reader.py, the one reader of result files
 that plot.py, compare.py and export.py share: any input either loads or raises ResultError with a
 message; any other exception is a bug.
 
@@ -11,8 +11,8 @@ import sys
 import atheris
 
 with atheris.instrument_imports():
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
-    import smem_results
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+    from smembench import reader
 
 
 def test_one_input(data):
@@ -21,18 +21,18 @@ def test_one_input(data):
     except UnicodeDecodeError:
         return
     try:
-        doc = smem_results.parse(text, "fuzz.json")
-    except smem_results.ResultError:
+        doc = reader.parse(text, "fuzz.json")
+    except reader.ResultError:
         return
     # a document the reader accepted must be usable by the tools
     for r in doc["results"]:
-        smem_results.point_key(r)
-        smem_results.point_name(r)
-        smem_results.median_ns(r)
+        reader.point_key(r)
+        reader.point_name(r)
+        reader.median_ns(r)
         for name in r["metrics"]:
-            smem_results.metric(r, name)
-    smem_results.device_label(doc)
-    smem_results.run_date(doc)
+            reader.metric(r, name)
+    reader.device_label(doc)
+    reader.run_date(doc)
 
 
 if __name__ == "__main__":

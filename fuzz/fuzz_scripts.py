@@ -24,7 +24,7 @@ import tempfile
 import atheris
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 try:
     import matplotlib  # noqa: F401  (imported before instrumenting: only our code is instrumented)
     matplotlib.use("Agg")
@@ -32,15 +32,14 @@ try:
 except ImportError:
     HAVE_PLOT = False
 
-HAVE_REPORT = HAVE_PLOT and os.path.exists(os.path.join(ROOT, "scripts", "report.py"))
-with atheris.instrument_imports(include=["compare", "export", "plot", "report", "smem_results"]):
-    import compare
-    import export
-    import smem_results  # noqa: F401
+HAVE_REPORT = HAVE_PLOT and os.path.exists(os.path.join(ROOT, "python", "smembench", "report.py"))
+with atheris.instrument_imports(include=["smembench"]):
+    from smembench import compare, export
+    from smembench import reader  # noqa: F401
     if HAVE_PLOT:
-        import plot
+        from smembench import plot
     if HAVE_REPORT:
-        import report
+        from smembench import report
 
 # the exit statuses each script documents
 EXITS = {"compare": {0, 1, 2}, "export": {0, 2}, "plot": {0, 1, 2, 3}, "report": {0, 2, 3}}

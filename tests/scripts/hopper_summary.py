@@ -10,8 +10,8 @@ Exit status: 0 every claim that is a test passed, 1 one failed, 2 unusable input
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import smem_results  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+from smembench import reader  # noqa: E402
 
 # Luo et al., arXiv 2501.12084, H800 PCIe (HPMLL/NVIDIA-Hopper-Benchmark)
 ANCHOR_REMOTE = {2: "181", 16: "180-213"}
@@ -38,7 +38,7 @@ def cell(r, name, fmt="{:.1f}"):
         return "-"
     if r["status"] != "ok":
         return r["status"]
-    v = smem_results.metric(r, name)
+    v = reader.metric(r, name)
     return fmt.format(v) if v is not None else "?"
 
 
@@ -58,7 +58,7 @@ def cluster(doc):
     for r in bad:
         print(f"   not ok: {r['bench']} {r['params']} {r['status']}: {r['reason']}")
     verdict("FAIL" if bad else "PASS", f"cluster sweep: {len(doc['results'])} points, {len(bad)} failed or invalid")
-    unverified = [r for r in smem_results.ok(doc) if not r.get("verified")]
+    unverified = [r for r in reader.ok(doc) if not r.get("verified")]
     verdict("FAIL" if unverified else "PASS", "cluster sweep: every ok point verified against the host reference")
 
     print("\nload latency, cycles (one thread chasing a random cycle of 1024 slots)")
@@ -68,7 +68,7 @@ def cluster(doc):
         print(row(s, cell(rem, "latency_cycles"), cell(own, "latency_cycles"), cell(loc, "latency_cycles"),
                   ANCHOR_REMOTE.get(s, "-"), ANCHOR_SELF, widths=(6, 12)))
         if rem and loc and rem["status"] == loc["status"] == "ok":
-            x, l = smem_results.metric(rem, "latency_cycles"), smem_results.metric(loc, "latency_cycles")
+            x, l = reader.metric(rem, "latency_cycles"), reader.metric(loc, "latency_cycles")
             verdict("PASS" if x > l else "FAIL", f"size {s}: remote latency {x:.1f} > ld.shared {l:.1f} cycles")
 
     print("\nload bandwidth, B/clk/SM (ceiling 128; H800 dependent chain of 4-B loads ~16)")
@@ -82,21 +82,21 @@ def cluster(doc):
         cols += [cell(pick(doc, "dsm_bandwidth", cluster_size=s, path=p, width_bytes=w), "bytes_per_clk_sm")
                  for p, w in ((3, 16), (4, 16), (5, 4), (1, 16), (0, 16))]
         print(row(s, *cols, widths=(6, 11)))
-    over = [r for r in smem_results.ok(doc) if r["bench"] == "dsm_bandwidth"
-            and (smem_results.metric(r, "bytes_per_clk_sm") or 0) > 128]
+    over = [r for r in reader.ok(doc) if r["bench"] == "dsm_bandwidth"
+            and (reader.metric(r, "bytes_per_clk_sm") or 0) > 128]
     invalid = [r for r in doc["results"] if r["bench"] == "dsm_bandwidth" and r["status"] == "invalid"]
     verdict("FAIL" if over or invalid else "PASS", "dsm_bandwidth: no point above 128 B/clk/SM")
-    best = max((smem_results.metric(r, "bytes_per_clk_sm") or 0, r["params"]["cluster_size"], r["params"]["width_bytes"])
-               for r in smem_results.ok(doc) if r["bench"] == "dsm_bandwidth" and r["params"]["path"] in (2, 3, 4)) \
-        if any(r["bench"] == "dsm_bandwidth" and r["params"]["path"] in (2, 3, 4) for r in smem_results.ok(doc)) else None
-    patterns = any(r["bench"] == "dsm_bandwidth" and r["params"]["path"] in (3, 4) for r in smem_results.ok(doc))
+    best = max((reader.metric(r, "bytes_per_clk_sm") or 0, r["params"]["cluster_size"], r["params"]["width_bytes"])
+               for r in reader.ok(doc) if r["bench"] == "dsm_bandwidth" and r["params"]["path"] in (2, 3, 4)) \
+        if any(r["bench"] == "dsm_bandwidth" and r["params"]["path"] in (2, 3, 4) for r in reader.ok(doc)) else None
+    patterns = any(r["bench"] == "dsm_bandwidth" and r["params"]["path"] in (3, 4) for r in reader.ok(doc))
     if best:
         # graded only with the one-way and fan-in patterns: the ring alone sits at the anchor itself
         verdict(("PASS" if best[0] > ANCHOR_CHAIN_BPC else "FAIL") if patterns else "NOTE",
                 f"remote bandwidth with loads in flight peaks at {best[0]:.1f} B/clk per reading SM (size "
                 f"{best[1]}, {best[2]} B loads): {best[0] / ANCHOR_CHAIN_BPC:.2f}x the H800 dependent-chain anchor")
     ring, chain = (pick(doc, "dsm_bandwidth", cluster_size=2, path=p, width_bytes=4) for p in (2, 5))
-    x, c = ((smem_results.metric(ring, "bytes_per_clk_sm"), smem_results.metric(chain, "bytes_per_clk_sm"))
+    x, c = ((reader.metric(ring, "bytes_per_clk_sm"), reader.metric(chain, "bytes_per_clk_sm"))
             if ring and chain and ring["status"] == chain["status"] == "ok" else (None, None))
     if x and c and x > 0 and c > 0:
         verdict("NOTE", f"size 2, 4-B loads: eight in flight {x:.1f}, a dependent chain {c:.1f} B/clk/SM on this "
@@ -125,7 +125,7 @@ def cluster(doc):
             if r is None or r["status"] != "ok":
                 cols.append("-" if r is None else r["status"])
                 continue
-            api, got = smem_results.metric(r, "clusters_api"), smem_results.metric(r, "clusters_measured")
+            api, got = reader.metric(r, "clusters_api"), reader.metric(r, "clusters_measured")
             flagged += api != got
             cols.append(f"{api:.0f}/{got:.0f}{'!' if api != got else ''}")
         print(row(s, *cols, widths=(6, 14)))
@@ -135,21 +135,21 @@ def cluster(doc):
 
 def staging(doc):
     dev = doc["device"]
-    read = [smem_results.metric(r, "gbytes_per_s") for r in smem_results.ok(doc) if r["bench"] == "global_read"]
+    read = [reader.metric(r, "gbytes_per_s") for r in reader.ok(doc) if r["bench"] == "global_read"]
     print(f"\n== staging: {dev['name']}; global read bandwidth (global_read): "
           + (", ".join(f"{v:.0f} GB/s" for v in read) if read else "not measured"))
     bad = not_ok(doc)
     for r in bad:
         print(f"   not ok: {r['bench']} {r['params']} {r['status']}: {r['reason']}")
     verdict("FAIL" if bad else "PASS", f"staging sweep: {len(doc['results'])} points, {len(bad)} failed or invalid")
-    unverified = [r for r in smem_results.ok(doc) if not r.get("verified")]
+    unverified = [r for r in reader.ok(doc) if not r.get("verified")]
     verdict("FAIL" if unverified else "PASS", "staging sweep: every staged tile verified (per-thread hash)")
     sizes = sorted({r["params"]["transfer_bytes"] for r in doc["results"]
-                    if r["bench"] in smem_results.STAGING_BENCHES})
+                    if r["bench"] in reader.STAGING_BENCHES})
     print("% of the global read bandwidth, by transfer per operation")
     print(row("benchmark", *(f"{t // 1024}K" if t % 1024 == 0 else str(t) for t in sizes), ">=90% from",
               widths=(18, 6)))
-    smallest = smem_results.staging_smallest(doc)
+    smallest = reader.staging_smallest(doc)
     for bench, name in (("staging_plain", "ld/st"), ("staging_cp_async", "cp.async"), ("staging_bulk", "bulk")):
         for w in ((4, 8, 16) if bench != "staging_bulk" else (None,)):
             params = {"width_bytes": w} if w else {}
@@ -159,12 +159,12 @@ def staging(doc):
             s = smallest.get((bench, w))
             print(row(f"{name} {w}B" if w else name, *(cell(r, "pct_of_read", "{:.0f}") for r in pts),
                       f"{s / 1024:g} KiB" if s else "never" if (bench, w) in smallest else "-", widths=(18, 6)))
-    bulk = [r for r in smem_results.ok(doc) if r["bench"] == "staging_bulk" and r["params"]["transfer_bytes"] >= 8192]
-    low = [r for r in bulk if (smem_results.metric(r, "pct_of_read") or 0) < 90]
+    bulk = [r for r in reader.ok(doc) if r["bench"] == "staging_bulk" and r["params"]["transfer_bytes"] >= 8192]
+    low = [r for r in bulk if (reader.metric(r, "pct_of_read") or 0) < 90]
     if bulk:
         verdict("NOTE", "bulk copies from 8 KiB reach 90 % of the read bandwidth at every size" if not low else
                 "bulk copies below 90 % at " + ", ".join(f"{r['params']['transfer_bytes'] // 1024} KiB "
-                                                        f"({smem_results.metric(r, 'pct_of_read'):.0f} %)" for r in low))
+                                                        f"({reader.metric(r, 'pct_of_read'):.0f} %)" for r in low))
 
 
 def main(argv):
@@ -172,8 +172,8 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        docs = [smem_results.load(p) for p in argv[1:]]
-    except smem_results.ResultError as e:
+        docs = [reader.load(p) for p in argv[1:]]
+    except reader.ResultError as e:
         print(f"hopper_summary.py: {e}", file=sys.stderr)
         return 2
     cluster(docs[0])

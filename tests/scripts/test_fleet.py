@@ -25,11 +25,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
-sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
-import compare  # noqa: E402
-import fleet  # noqa: E402
-import smem_results  # noqa: E402
+from smembench import compare  # noqa: E402
+from smembench import fleet  # noqa: E402
+from smembench import reader  # noqa: E402
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
 
@@ -109,7 +109,7 @@ def two_runs_of_the_h200_as_two_units_have_no_outlier():
     d = os.path.join(TMP, "two")
     a, b = node_file(load(RUN1), "n1", d), node_file(load(RUN2), "n2", d)
     f = analyse(a, b)
-    timed = len(smem_results.timed_points(smem_results.load(RUN1)))
+    timed = len(reader.timed_points(reader.load(RUN1)))
     assert [u.name for u in f.units] == ["n1 gpu0", "n2 gpu0"] and len(f.rows) == timed == 215
     assert not f.outliers and not f.lacking
     # every deviation is the unit's median against the median of the two, and the two mirror
@@ -166,7 +166,7 @@ def equal_files_have_no_outlier_and_no_deviation():
 @test
 def the_allowance_is_the_largest_of_threshold_declared_and_noise():
     r = copy.deepcopy(find(load(RUN1), *SLOW_POINT))
-    noise = smem_results.robust_spread(r)
+    noise = reader.robust_spread(r)
     assert fleet.allowance(r, "unit", 2.0) == (0.02, "threshold") and 3 * noise < 0.02
     r["between_run"] = {"run_pct": 1.0, "unit_pct": 6.0, "gpc_layout": True, "layout_pct": 8.0,
                         "source": "measured on 3 H200 units"}
@@ -272,7 +272,7 @@ def the_written_report_and_heatmap():
     dev = [u for u in analyse(a, b).outliers][0][2]
     assert "n1 gpu0" in desc and "bandwidth/width_bytes=8" in desc and f"\n{100 * dev:+.2f}\n" in desc
     # the figure itself: a diverging scale centred on 0, one boxed cell, at the slow unit's point
-    import plot
+    from smembench import plot
     plt = plot.pyplot()
     f = analyse(a, b)
     fig = fleet.heatmap(plt, f)

@@ -24,11 +24,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 FIXTURES = os.path.join(HERE, "fixtures")
-sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
-import smem_results  # noqa: E402
+from smembench import reader  # noqa: E402
 
 RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
 RUN1 = os.path.join(ROOT, "results", "nvidia-h200_20261129_bank-bandwidth_run1.json")
@@ -143,9 +143,9 @@ def two_separate_sweep_all_runs_have_no_point_slower_or_faster():
     doc = load(b)
     for r in doc["results"]:
         if r["bench"] == "uninit":
-            scale(r, 1.05 * smem_results.median_ns(next(x for x in load(a)["results"] if
-                                                         smem_results.point_key(x) == smem_results.point_key(r)))
-                  / smem_results.median_ns(r))
+            scale(r, 1.05 * reader.median_ns(next(x for x in load(a)["results"] if
+                                                         reader.point_key(x) == reader.point_key(r)))
+                  / reader.median_ns(r))
     rc, out, _ = run("compare.py", a, save(doc, "uninit_slow.json"))
     v = verdicts(out)
     assert v["uninit/dyn_smem_bytes=49152"] == "slower" and v["uninit/dyn_smem_bytes=98304"] == "slower", v
@@ -190,20 +190,20 @@ def one_benchmark_five_percent_slower_gives_exactly_its_points_slower():
 @test
 def three_percent_on_a_point_with_noise_under_half_a_percent_is_slower():
     doc = load(RUN1)
-    quiet = [r for r in doc["results"] if smem_results.robust_spread(r) < 0.005]
+    quiet = [r for r in doc["results"] if reader.robust_spread(r) < 0.005]
     assert len(quiet) >= 100, len(quiet)
     for factor, word in ((1.03, "slower"), (1 / 1.03, "faster")):
         for n in (None, 10):
             new = load(RUN1)
             target = new["results"][17]      # bank, 4-byte, stride 18
-            assert smem_results.robust_spread(target) < 0.005
+            assert reader.robust_spread(target) < 0.005
             scale(target, factor)
             a, b = RUN1, save(new, "three.json")
             if n:
                 a, b = save(first_samples(load(RUN1), n), "three_a.json"), save(first_samples(new, n), "three_b.json")
             rc, out, err = run("compare.py", a, b)
             v = verdicts(out)
-            name = smem_results.point_name(target)
+            name = reader.point_name(target)
             assert v[name] == word, (n, name, v[name])
             assert sum(1 for x in v.values() if x in ("slower", "faster")) == 1, out[-2000:]
             assert rc == (1 if word == "slower" else 0), (rc, err)
@@ -220,10 +220,10 @@ def a_point_too_noisy_to_judge_is_uncertain_with_its_noise_never_same():
     for name, verdict in noisy.items():
         m = re.match(r"uncertain \(noise (\d+\.\d+) % > (\d+\.\d+) %\)", verdict)
         assert m and float(m.group(1)) > float(m.group(2)), verdict
-    doc = smem_results.load(reduction)
+    doc = reader.load(reduction)
     for r in doc["results"]:
-        if smem_results.point_name(r) not in noisy:
-            assert smem_results.robust_spread(r) < 0.005, r["params"]
+        if reader.point_name(r) not in noisy:
+            assert reader.robust_spread(r) < 0.005, r["params"]
     # the unbatched 23 us uninit kernels, 0.2-14 % noise: none is called the same
     rc, out, err = run("compare.py", UNINIT, UNINIT)
     assert rc == 0 and all(x.startswith("uncertain (") for x in verdicts(out).values()), out[-800:]
@@ -241,12 +241,12 @@ def a_point_measured_only_at_a_throttled_clock_is_uncertain():
     path = save(doc, "throttled.json")
     rc, out, err = run("compare.py", RUN1, path)
     assert rc == 0, err
-    assert verdicts(out)[smem_results.point_name(r)] == "uncertain (every sample throttled in new)"
+    assert verdicts(out)[reader.point_name(r)] == "uncertain (every sample throttled in new)"
 
 
 @test
 def noise_limit_and_rule_match_hand_values():
-    import compare
+    from smembench import compare
     z = 2.3263478740408408                     # one-sided normal quantile at alpha 0.01
     b10 = z * math.sqrt(math.pi / 2) * math.sqrt(1 / 10 + 1 / 10)     # 1.30372
     assert abs(compare.noise_limit(0.02, 0.01, z, 10, 10) - 0.02 / (3 + b10)) < 1e-12   # 0.004647
@@ -276,15 +276,15 @@ def noise_limit_and_rule_match_hand_values():
 
 @test
 def the_report_gets_the_gates_verdicts_from_compare_compare():
-    import compare
-    base = smem_results.load(RUN1)
+    from smembench import compare
+    base = reader.load(RUN1)
     doc = load(RUN2)
     for r in doc["results"]:
         if r["bench"] == "bandwidth":
             scale(r, 1.05)
     doc["results"].pop(0)
     path = save(doc, "for_report.json")
-    rows = compare.compare(base, smem_results.load(path), 0.02, 0.01)
+    rows = compare.compare(base, reader.load(path), 0.02, 0.01)
     cli = verdicts(run("compare.py", RUN1, path)[1])
     assert [r[0] for r in rows] == list(cli), "every point, in the gate's order"
     for name, mb, mn, change, p, verdict in rows:
@@ -292,7 +292,7 @@ def the_report_gets_the_gates_verdicts_from_compare_compare():
         assert verdict == want, (name, verdict, cli[name])
     assert rows[0][5] == "missing" and rows[0][2] is None
     assert sum(1 for r in rows if r[5] == "slower") == 3
-    assert compare.compare(base, smem_results.load(UNINIT), 0.02, 0.01) == [], "nothing in common: no row"
+    assert compare.compare(base, reader.load(UNINIT), 0.02, 0.01) == [], "nothing in common: no row"
 
 
 # --- nothing passes by being absent -------------------------------------------------------------
@@ -334,7 +334,7 @@ def points_timed_in_neither_file_are_counted_not_failed():
     assert len(skipped) == 1
     rc, out, _ = run("compare.py", dynamic, dynamic)
     assert rc == 0 and "1 timed in neither (skipped or failed in both)" in out, out[-600:]
-    assert "not timed: skipped" in verdicts(out)[smem_results.point_name(skipped[0])]
+    assert "not timed: skipped" in verdicts(out)[reader.point_name(skipped[0])]
 
 
 @test
@@ -483,11 +483,11 @@ def header_names_both_runs_and_summary_has_geometric_means():
         assert needle in head, needle
     assert "median per launch in microseconds" in out and "noise (%)" in out
     # the geometric mean per benchmark, by hand from the two files
-    base = {smem_results.point_key(r): r for r in load(RUN1)["results"]}
+    base = {reader.point_key(r): r for r in load(RUN1)["results"]}
     logs = {}
     for r in doc["results"]:
-        logs.setdefault(r["bench"], []).append(math.log(smem_results.median_ns(r) /
-                                                        smem_results.median_ns(base[smem_results.point_key(r)])))
+        logs.setdefault(r["bench"], []).append(math.log(reader.median_ns(r) /
+                                                        reader.median_ns(base[reader.point_key(r)])))
     every = [x for v in logs.values() for x in v]
     for bench, v in list(logs.items()) + [("all", every)]:
         want = f"{100 * (math.exp(sum(v) / len(v)) - 1):+.2f} %"
@@ -536,7 +536,7 @@ def markdown_is_capped_for_a_pull_request_comment_with_the_rest_folded():
         if r.get("time_ns"):
             scale(r, 1.10)
     slow = [save(doc, f"slow{i}.json") for i in range(6)]
-    import compare
+    from smembench import compare
     cap = compare.MARKDOWN_CAP
     assert cap == 60000
     compare.MARKDOWN_CAP = 10 ** 9
@@ -610,9 +610,9 @@ def across_devices_compares_normalized_figures_and_never_fails():
     assert "NVIDIA H200 (A) against NVIDIA B200 (model) (B)" in out
     assert "slower" not in out and "regression" in out     # says it reports none
     row = [x for x in out.split("\n") if x.startswith("gather/carveout_pct=0,")][0]
-    a, b = smem_results.load(CARVEOUT), smem_results.load(b200)
+    a, b = reader.load(CARVEOUT), reader.load(b200)
     key = [r for r in a["results"] if r["bench"] == "gather" and r["params"]["carveout_pct"] == 0][0]
-    pb = [r for r in b["results"] if smem_results.point_key(r) == smem_results.point_key(key)][0]
+    pb = [r for r in b["results"] if reader.point_key(r) == reader.point_key(key)][0]
     va, vb = key["occupancy"]["measured"], pb["occupancy"]["predicted"]
     want = "even" if va == vb else (f"A ahead by {100 * (va / vb - 1):.1f} %" if va > vb else
                                     f"B ahead by {100 * (vb / va - 1):.1f} %")
@@ -680,18 +680,18 @@ def timed_metrics(doc):
     """(point name, metric name, better) for the time and every valued performance metric of every
     timed point."""
     out = []
-    for r in smem_results.timed_points(doc):
-        out.append((smem_results.point_name(r), "time", "lower"))
+    for r in reader.timed_points(doc):
+        out.append((reader.point_name(r), "time", "lower"))
         for name in r["metrics"]:
-            if smem_results.metric(r, name) is not None and smem_results.performance(r, name):
-                out.append((smem_results.point_name(r), name, smem_results.better(r, name)))
+            if reader.metric(r, name) is not None and reader.performance(r, name):
+                out.append((reader.point_name(r), name, reader.better(r, name)))
     return out
 
 
 @test
 def gab_exports_split_by_direction_per_metric():
     for f in RESULTS:
-        doc = smem_results.load(f)
+        doc = reader.load(f)
         rc, small, err = run("export.py", f, "--format", "gab-smaller")
         assert rc == 0, err
         rc, big, err = run("export.py", f, "--format", "gab-bigger")
@@ -749,14 +749,14 @@ def bmf_export_validates_against_bencher_schema_with_a_measure_per_metric():
         assert rc == 0, err
         data = json.loads(out)
         jsonschema.Draft7Validator(schema).validate(data)
-        doc = smem_results.load(f)
-        assert len(data) == len(smem_results.timed_points(doc))
-        for r in smem_results.timed_points(doc):
-            entry = data[smem_results.point_name(r)]
+        doc = reader.load(f)
+        assert len(data) == len(reader.timed_points(doc))
+        for r in reader.timed_points(doc):
+            entry = data[reader.point_name(r)]
             s = r["time_ns"]["stats"]
             assert entry["latency"] == {"value": s["median"], "lower_value": s["q1"], "upper_value": s["q3"]}
-            want = {f"{m} ({smem_results.unit(r, m)})" for m in r["metrics"]
-                    if smem_results.metric(r, m) is not None and smem_results.performance(r, m)}
+            want = {f"{m} ({reader.unit(r, m)})" for m in r["metrics"]
+                    if reader.metric(r, m) is not None and reader.performance(r, m)}
             assert set(entry) == want | {"latency"}, (set(entry), want)
             assert "throughput" not in entry and all(len(k) <= 64 for k in entry)
     # the kinds the issue names each go under a measure of their own
@@ -784,7 +784,7 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
         assert rc == 0, err
         assert "None" not in out and "nan" not in out.lower().replace("nanos", "")
         families = parse_openmetrics(out)
-        doc = smem_results.load(f)
+        doc = reader.load(f)
         # the build once, in the info gauge; on no sample
         info = [fam for fam in families if fam.name == "smembench_build_info"]
         assert len(info) == 1 and [(s.labels, s.value) for s in info[0].samples] == \
@@ -805,16 +805,16 @@ def openmetrics_export_passes_the_prometheus_parser_with_device_labels_and_base_
                     assert s.labels["metric"] not in ("alloc_bytes", "stages", "sms", "wavefronts",
                                                       "predicted_slowdown", "stale_pct"), s.labels
         times = [fam for fam in families if fam.name == "smembench_time_seconds"][0]
-        assert len(times.samples) == len(smem_results.timed_points(doc))
+        assert len(times.samples) == len(reader.timed_points(doc))
         by_key = {}
-        for r in smem_results.timed_points(doc):
-            dev = smem_results.device_of(doc, r)
+        for r in reader.timed_points(doc):
+            dev = reader.device_of(doc, r)
             by_key[(r["bench"], str(dev.get("ordinal")), tuple(sorted((k, str(v)) for k, v in r["params"].items())))] = r
         for s in times.samples:
             params = tuple(sorted((k, v) for k, v in s.labels.items() if k not in SERIES_LABELS))
             r = by_key[(s.labels["bench"], s.labels["device_index"], params)]
-            dev = smem_results.device_of(doc, r)
-            assert s.value == smem_results.median_ns(r) / 1e9, (s, smem_results.median_ns(r))
+            dev = reader.device_of(doc, r)
+            assert s.value == reader.median_ns(r) / 1e9, (s, reader.median_ns(r))
             assert s.labels["pci_bus_id"] == dev["pci_bus_id"] and s.labels["cc"] == dev["cc"]
             assert s.labels.get("uuid") == dev.get("uuid"), (s.labels, dev.get("uuid"))
     # the two-GPU file: both GPUs, told apart by their index and bus id
@@ -850,9 +850,9 @@ def only_performance_metrics_are_exported_by_their_unit():
                "cluster_spread"}
     seen = {}
     for f in RESULTS:
-        for r in smem_results.load(f)["results"]:
+        for r in reader.load(f)["results"]:
             for name in r["metrics"]:
-                seen[name] = smem_results.performance(r, name)
+                seen[name] = reader.performance(r, name)
     assert {n for n, p in seen.items() if not p} == want_out, seen
     assert {n for n, p in seen.items() if p} == want_in, seen
     exported = set()
@@ -870,11 +870,11 @@ def csv_export_has_a_row_per_point_and_metric_with_unit_direction_and_statistics
         rc, out, err = run("export.py", f, "--format", "csv")
         assert rc == 0, err
         rows = list(csv.DictReader(io.StringIO(out)))
-        doc = smem_results.load(f)
+        doc = reader.load(f)
         want = timed_metrics(doc)
         assert len(rows) == len(want), (len(rows), len(want))
         assert sorted((r["point"], r["metric"], r["better"]) for r in rows) == sorted(want)
-        pts = {smem_results.point_name(r): r for r in smem_results.timed_points(doc)}
+        pts = {reader.point_name(r): r for r in reader.timed_points(doc)}
         for row in rows:
             assert row["unit"] and row["better"] in ("higher", "lower") and float(row["value"]) >= 0
             assert row["commit"] == doc["tool"]["git"] and row["pci_bus_id"].startswith("0000:")
@@ -882,7 +882,7 @@ def csv_export_has_a_row_per_point_and_metric_with_unit_direction_and_statistics
             r = pts[row["point"]]
             s = r["time_ns"]["stats"]
             assert row["samples"] == str(s["count"]) and math.isclose(float(row["noise"]),
-                                                                      smem_results.robust_spread(r))
+                                                                      reader.robust_spread(r))
             assert row["params"] == ",".join(f"{k}={v}" for k, v in sorted(r["params"].items()))
             if row["metric"] == "time":
                 assert (int(row["value"]), int(row["q1"]), int(row["q3"])) == (s["median"], s["q1"], s["q3"])
@@ -924,7 +924,7 @@ def csv_export_reads_into_pandas_as_is():
 def several_files_go_into_one_export():
     staging = os.path.join(ROOT, "results", "nvidia-h200_20261130_staging.json")
     cluster = os.path.join(ROOT, "results", "nvidia-h200_20261130_cluster.json")
-    docs = [smem_results.load(f) for f in (X2, staging, cluster)]
+    docs = [reader.load(f) for f in (X2, staging, cluster)]
     rc, out, err = run("export.py", X2, staging, cluster, "--format", "csv")
     assert rc == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
@@ -942,7 +942,7 @@ def several_files_go_into_one_export():
     assert rc == 0, err
     families = {f.name: f for f in parse_openmetrics(out)}
     assert {s.labels["commit"] for s in families["smembench_build_info"].samples} == {d["tool"]["git"] for d in docs}
-    assert len(families["smembench_time_seconds"].samples) == sum(len(smem_results.timed_points(d)) for d in docs)
+    assert len(families["smembench_time_seconds"].samples) == sum(len(reader.timed_points(d)) for d in docs)
     assert {s.labels.get("uuid") for s in families["smembench_time_seconds"].samples} == \
         {None, "GPU-09328294-a694-ae80-756d-57aa494a2a6a", "GPU-4c27fcd4-a449-e79a-b9b1-ce12724c61e9"}
     # two runs of one GPU: one name or series twice, which no dashboard keeps
@@ -1032,7 +1032,7 @@ def ok_point_with_null_statistics_is_handled_everywhere():
     for m in r["metrics"].values():
         m["value"] = None
     path = save(doc, "nullstats.json")
-    smem_results.load(path)                 # schema-valid
+    reader.load(path)                 # schema-valid
     for fmt in ("gab-smaller", "gab-bigger", "bmf", "openmetrics", "csv"):
         rc, out, err = run("export.py", path, "--format", fmt)
         assert rc == 0 and "Traceback" not in err, (fmt, err)
@@ -1144,7 +1144,7 @@ def a_200_mb_file_is_read_compared_and_exported_in_seconds():
         p = subprocess.run([sys.executable, os.path.join(SCRIPTS, args[0]), *args[1:]], capture_output=True, text=True,
                            timeout=600)
         return p, time.time() - t0
-    doc = timed("read + validate (in process)", lambda: smem_results.load(path))
+    doc = timed("read + validate (in process)", lambda: reader.load(path))
     assert len(doc["results"]) == n
     p, wall = child("compare.py", path, path)
     timings["compare the file with itself"] = (wall, None)

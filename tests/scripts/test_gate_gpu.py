@@ -20,8 +20,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
-sys.path.insert(0, SCRIPTS)
-import smem_results  # noqa: E402
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
+from smembench import reader  # noqa: E402
 
 SWEEPS = "bandwidth,latency,bank,carveout,dynamic"
 results = []
@@ -92,8 +92,8 @@ def main():
         runs.append(path)
     print("1..9")
     print(f"# runs and comparisons in {out}")
-    base = smem_results.load(runs[0])
-    n = len(smem_results.timed_points(base))
+    base = reader.load(runs[0])
+    n = len(reader.timed_points(base))
     for i in range(3):
         a, b = runs[2 * i], runs[2 * i + 1]
         rc, text, err = compare(out, f"pair{i + 1}", a, b)
@@ -131,9 +131,9 @@ def main():
     doc = json.load(open(runs[0]))
     quiet = []
     for r in doc["results"]:
-        if smem_results.timed(r) and smem_results.robust_spread(r) < 0.005:
+        if reader.timed(r) and reader.robust_spread(r) < 0.005:
             scale(r, 1.03)
-            quiet.append(smem_results.point_name(r))
+            quiet.append(reader.point_name(r))
     rc, text, _ = compare(out, "three_percent", runs[0], save(doc, os.path.join(out, "three_percent.json")))
     v = verdicts(text)
     missed = [k for k in quiet if v.get(k) != "slower"]

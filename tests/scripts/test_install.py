@@ -45,6 +45,13 @@ def installed(*parts):
     return os.path.join(PREFIX, *parts)
 
 
+def package():
+    """The installed smembench package's folder (where meson's Python imports from, under the prefix)."""
+    found = glob.glob(os.path.join(PREFIX, "lib*", "**", "smembench", "reader.py"), recursive=True)
+    assert len(found) == 1, found
+    return os.path.dirname(found[0])
+
+
 def run(args, cwd, **kw):
     return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300, **kw)
 
@@ -98,10 +105,10 @@ def meson_install_puts_everything_in_place():
     for cmd in ("smembench",) + COMMANDS:
         f = installed("bin", cmd)
         assert os.path.isfile(f) and os.access(f, os.X_OK), f
-    for f in ("smem_results.py", "smem_output.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
+    for f in ("__init__.py", "reader.py", "tool.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
               "ab.py", "trend.py", "schema.json"):
-        assert os.path.isfile(installed("share", "smembench", f)), f
-    assert open(installed("share", "smembench", "schema.json")).read() == \
+        assert os.path.isfile(os.path.join(package(), f)), f
+    assert open(os.path.join(package(), "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()
     for cmd in ("smembench",) + COMMANDS:
         assert os.path.isfile(installed("share", "bash-completion", "completions", cmd)), cmd
@@ -210,9 +217,9 @@ def the_commands_run_from_another_directory():
         p = run([installed("bin", "smembench-ab"), "--files", "nothing-here"], cwd)
         assert p.returncode == 2 and p.stderr.startswith("smembench: nothing-here: no base_r1.json"), p.stderr
         # the installed reader checks against the installed schema, not the source tree's
-        p = run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import smem_results; "
-                 "print(smem_results.SCHEMA_FILE)", installed("share", "smembench")], cwd)
-        assert os.path.realpath(p.stdout.strip()) == os.path.realpath(installed("share", "smembench", "schema.json"))
+        p = run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); from smembench import reader; "
+                 "print(reader.SCHEMA_FILE)", os.path.dirname(package())], cwd)
+        assert os.path.realpath(p.stdout.strip()) == os.path.realpath(os.path.join(package(), "schema.json"))
 
 
 @test

@@ -18,12 +18,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 RESULTS = os.path.join(ROOT, "results")
-sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
-import plot  # noqa: E402
-import smem_results  # noqa: E402
+from smembench import plot  # noqa: E402
+from smembench import reader  # noqa: E402
 
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else None
 # Another matplotlib version draws text a little differently and may move an edge by a pixel: a
@@ -129,7 +129,7 @@ def committed_predict_files_validate():
     files = glob.glob(os.path.join(RESULTS, "predict", "*.json"))
     assert len(files) >= 3, files
     for f in files:
-        doc = smem_results.load(f)
+        doc = reader.load(f)
         assert doc["run"]["mode"] == "predict" and doc["device"]["model"] is True, f
         assert any(r["status"] == "predicted" for r in doc["results"]), f
 
@@ -153,7 +153,7 @@ def fresh_predict_files_of_several_models_plot_the_staircase_and_the_carveout_st
         for fig in ("carveout", "occupancy"):
             svg = open(os.path.join(d, "plots", f"{fig}.svg")).read()
             for f in files:
-                name = smem_results.load(f)["device"]["name"]
+                name = reader.load(f)["device"]["name"]
                 assert svg.count(f">{name}<") == 1, f"{fig}: the legend names {name} once"
 
 
@@ -161,7 +161,7 @@ def fresh_predict_files_of_several_models_plot_the_staircase_and_the_carveout_st
 def a_predict_file_draws_predicted_blocks_per_sm():
     plt, figs = figures_of([A100])
     assert set(figs) == {"carveout", "occupancy"}, set(figs)
-    doc = smem_results.load(A100)
+    doc = reader.load(A100)
     want = sorted((r["params"]["dyn_smem_bytes"] / 1024, r["occupancy"]["predicted"]) for r in doc["results"]
                   if r["bench"] == "dynamic" and r["status"] == "predicted")
     ax = figs["occupancy"].axes[0]
@@ -293,7 +293,7 @@ def ok_points_without_statistics_are_left_out_of_the_time_plots():
                 r["metrics"] = {}
             f = os.path.join(d, f"{name}.json")
             json.dump(doc, open(f, "w"))
-            smem_results.load(f)   # schema-valid
+            reader.load(f)   # schema-valid
             out = os.path.join(d, name)
             rc, stdout, err = run_plot(f, "-o", out)
             assert rc == want_rc, (rc, err)

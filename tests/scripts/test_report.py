@@ -20,12 +20,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 RESULTS = os.path.join(ROOT, "results")
-sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
-import compare  # noqa: E402
-import smem_results  # noqa: E402
+from smembench import compare  # noqa: E402
+from smembench import reader  # noqa: E402
 
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else None
 SESSION = [os.path.join(RESULTS, f"nvidia-h200_20261129_{k}.json")
@@ -149,7 +149,7 @@ def without_svg(text):
 
 @test
 def the_session_report_holds_every_sweep_point_and_reason():
-    docs = [smem_results.load(f) for f in SESSION]
+    docs = [reader.load(f) for f in SESSION]
     with tempfile.TemporaryDirectory() as d:
         page = Page(open(make_session_report(d), encoding="utf-8").read())
     sweeps = {}
@@ -175,7 +175,7 @@ def the_session_report_holds_every_sweep_point_and_reason():
     runs = page.tables["runs-table"]["rows"]
     assert [row[0] for row in runs] == [os.path.basename(f) for f in SESSION], runs
     assert all(row[1] == "NVIDIA H200" and row[3] == "132" for row in runs), runs
-    base = smem_results.load(BASELINE)
+    base = reader.load(BASELINE)
     for i, (f, doc) in enumerate(zip(SESSION, docs)):
         want = compare.compare(base, doc, 0.02, 0.01)
         if want:
@@ -273,7 +273,7 @@ def fleet_files(d, slower=None):
 
 @test
 def several_units_of_one_model_get_the_fleet_section():
-    import fleet
+    from smembench import fleet
     x2 = os.path.join(RESULTS, "nvidia-h200-x2_20261129_bandwidth-latency-bank.json")
     with tempfile.TemporaryDirectory() as d:
         rc, _, err = report(x2, "-o", d)
@@ -283,7 +283,7 @@ def several_units_of_one_model_get_the_fleet_section():
     units = page.tables["fleet-0-units"]["rows"]
     assert [(row[0], row[4], row[5]) for row in units] == [("vm gpu0", "0000:00:06.0", "not recorded"),
                                                            ("vm gpu1", "0000:00:07.0", "not recorded")], units
-    want = fleet.Fleet(fleet.units_of([(x2, smem_results.load(x2))]), 2.0)
+    want = fleet.Fleet(fleet.units_of([(x2, reader.load(x2))]), 2.0)
     rows = page.tables["fleet-0-points"]["rows"]
     assert page.tables["fleet-0-points"]["head"] == ["point", "fleet median (us)", "spread (%)", "vm gpu0 (%)",
                                                      "vm gpu1 (%)"]

@@ -19,8 +19,9 @@ import xml.dom.minidom
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
-sys.path.insert(0, SCRIPTS)
-import smem_results  # noqa: E402
+PYDIR = os.path.join(ROOT, "python")
+sys.path.insert(0, PYDIR)
+from smembench import reader  # noqa: E402
 
 RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
 TESTS = []
@@ -45,8 +46,8 @@ def a_result():
 
 def rejected(text, needle):
     try:
-        smem_results.parse(text, "fixture.json")
-    except smem_results.ResultError as e:
+        reader.parse(text, "fixture.json")
+    except reader.ResultError as e:
         assert needle in str(e), f"message {e!s} lacks {needle!r}"
         assert str(e).startswith("fixture.json: "), str(e)
         return
@@ -61,7 +62,7 @@ def committed_results_exist_and_validate_against_the_schema():
     assert RESULTS, "no result files in results/"
     nested = sorted(glob.glob(os.path.join(ROOT, "results", "*", "*_*.json")))
     for f in RESULTS + [f for f in nested if "/predict/" not in f and "/plots/" not in f]:
-        doc = smem_results.load(f)
+        doc = reader.load(f)
         jsonschema.validate(doc, schema)
         assert doc["results"], f
 
@@ -121,11 +122,11 @@ def reader_accepts_metrics_with_and_without_a_direction():
     name = next(iter(r["metrics"]))
     assert "better" not in r["metrics"][name], "the committed files predate the field"
     # without the field, the reader's table by name and unit answers (bytes per clock: higher)
-    assert smem_results.better(smem_results.parse(json.dumps(doc))["results"][doc["results"].index(r)],
-                               name) == smem_results.BETTER_BY_UNIT[r["metrics"][name]["unit"]]
+    assert reader.better(reader.parse(json.dumps(doc))["results"][doc["results"].index(r)],
+                               name) == reader.BETTER_BY_UNIT[r["metrics"][name]["unit"]]
     r["metrics"][name]["better"] = "lower"
-    parsed = smem_results.parse(json.dumps(doc))
-    assert smem_results.better(parsed["results"][doc["results"].index(r)], name) == "lower"
+    parsed = reader.parse(json.dumps(doc))
+    assert reader.better(parsed["results"][doc["results"].index(r)], name) == "lower"
     r["metrics"][name]["better"] = "sideways"
     rejected(json.dumps(doc), "sideways")
 
@@ -146,7 +147,7 @@ def reader_checks_raw_samples_by_type():
     rejected(json.dumps(d), "results/1/time_ns/stats/count: an integer of 31 digits")
     d = copy.deepcopy(doc)
     d["results"][0]["time_ns"]["raw"] = []                      # an ok point without samples is valid
-    assert smem_results.parse(json.dumps(d))["results"][0]["time_ns"]["raw"] == []
+    assert reader.parse(json.dumps(d))["results"][0]["time_ns"]["raw"] == []
 
 
 @test
@@ -155,9 +156,9 @@ def reader_checks_the_published_block():
     block = json.load(open(os.path.join(HERE, "fixtures", "published_cc90.json")))
     d = copy.deepcopy(doc)
     d["device"]["published"] = block
-    dev = smem_results.parse(json.dumps(d))["device"]
-    assert smem_results.published(dev)["banks"]["value"] == 32
-    assert smem_results.published(doc["device"]) == {}
+    dev = reader.parse(json.dumps(d))["device"]
+    assert reader.published(dev)["banks"]["value"] == 32
+    assert reader.published(doc["device"]) == {}
     for bad, needle in (([1, 2], '"published" is not an object'), ({"banks": 32}, 'published "banks" has no "value"'),
                         ({"banks": {"value": {"n": 32}}}, "not a number, a text or a list of them"),
                         ({"banks": {"value": 32, "unit": 5}}, "unit is not a string")):
@@ -168,32 +169,32 @@ def reader_checks_the_published_block():
 
 @test
 def reader_noise_and_direction_helpers():
-    doc = smem_results.load(a_result())
+    doc = reader.load(a_result())
     r = doc["results"][0]
     raw = sorted(r["time_ns"]["raw"])
     n = len(raw)
     med = (raw[(n - 1) // 2] + raw[n // 2]) / 2
     dev = sorted(abs(v - med) for v in raw)
     mad = (dev[(n - 1) // 2] + dev[n // 2]) / 2
-    assert abs(smem_results.robust_spread(r) - 1.4826 * mad / med) < 1e-12
+    assert abs(reader.robust_spread(r) - 1.4826 * mad / med) < 1e-12
     r2 = copy.deepcopy(r)
     r2["time_ns"]["stats"]["robust_spread"] = 0.0123              # the file's own value wins
-    assert smem_results.robust_spread(r2) == 0.0123
+    assert reader.robust_spread(r2) == 0.0123
     want = {"latency_cycles": "lower", "latency_ns": "lower", "bytes_per_clk_sm": "higher", "gbytes_per_s": "higher",
             "pct_of_peak": "higher", "slowdown": "lower", "predicted_slowdown": "lower", "wavefronts": "lower"}
     for p in doc["results"]:
         for name in p["metrics"]:
-            assert smem_results.better(p, name) == want[name], name
+            assert reader.better(p, name) == want[name], name
     r3 = copy.deepcopy(r)
     r3["metrics"]["bytes_per_clk_sm"]["better"] = "lower"
-    assert smem_results.better(r3, "bytes_per_clk_sm") == "lower"
+    assert reader.better(r3, "bytes_per_clk_sm") == "lower"
 
 
 @test
 def reader_accepts_a_minor_version():
     doc = json.load(open(a_result()))
     doc["schema"] = "smembench/1.1"
-    assert smem_results.parse(json.dumps(doc))["results"]
+    assert reader.parse(json.dumps(doc))["results"]
 
 
 @test
@@ -409,9 +410,9 @@ def a_missing_field_the_reader_lets_through_is_no_traceback():
     empty directory. The committed files that hold every benchmark between them (--sweep all, the
     cluster and the staging sweeps), with each parameter and each metric taken from all their points,
     give their figures and the report's tables (the page's figures are these figures)."""
-    sys.path.insert(0, SCRIPTS)
-    import plot
-    import report
+    sys.path.insert(0, PYDIR)
+    from smembench import plot
+    from smembench import report
     staging = os.path.join(ROOT, "results", "nvidia-h200_20261130_staging.json")
     with tempfile.TemporaryDirectory() as d:
         doc = json.load(open(staging))
@@ -424,18 +425,18 @@ def a_missing_field_the_reader_lets_through_is_no_traceback():
     plt = plot.pyplot()
     failures = []
     every = [os.path.join(ROOT, "results", f"nvidia-h200_20261130_{n}.json") for n in ("all", "cluster", "staging")]
-    benches = {r["bench"] for f in every for r in smem_results.load(f)["results"]}
-    assert benches >= {r["bench"] for f in RESULTS for r in smem_results.load(f)["results"]}, "a benchmark left out"
+    benches = {r["bench"] for f in every for r in reader.load(f)["results"]}
+    assert benches >= {r["bench"] for f in RESULTS for r in reader.load(f)["results"]}, "a benchmark left out"
     for f in every:
-        base = smem_results.load(f)
+        base = reader.load(f)
         fields = {(part, k) for r in base["results"] for part in ("params", "metrics") for k in r[part]}
         for part, k in sorted(fields):
             doc = copy.deepcopy(base)
             for r in doc["results"]:
                 r[part].pop(k, None)
             try:
-                smem_results.parse(json.dumps(doc), "x.json")
-            except smem_results.ResultError:
+                reader.parse(json.dumps(doc), "x.json")
+            except reader.ResultError:
                 continue        # refused by the reader: one line already
             try:
                 for _, fig in plot.figures(plt, plot.make_series([(f, doc)])):
@@ -450,7 +451,7 @@ def a_missing_field_the_reader_lets_through_is_no_traceback():
 
 @test
 def the_reader_validates_one_point_of_each_kind_soundly():
-    """The reader's shortcut (smem_results._kind) holds only while the schema's result checks nothing
+    """The reader's shortcut (reader._kind) holds only while the schema's result checks nothing
     but keys, types, bounds of 0 and 100, short enums and a minLength of 1: any other keyword or bound
     fails here before it can let a bad point through. And an invalid point among thousands alike is
     still found, wherever it is."""
@@ -468,10 +469,10 @@ def the_reader_validates_one_point_of_each_kind_soundly():
                     seen.add(name)
                     walk(schema["$defs"][name])
             for key in node:
-                assert key in allowed, f"the schema's result uses {key!r}: teach smem_results._kind about it"
+                assert key in allowed, f"the schema's result uses {key!r}: teach reader._kind about it"
             assert node.get("minimum", 0) == 0 and node.get("maximum", 100) == 100, node
             assert node.get("minLength", 1) <= 1, node
-            assert all(isinstance(e, str) and len(e) <= smem_results.SHORT_TEXT for e in node.get("enum", [])), node
+            assert all(isinstance(e, str) and len(e) <= reader.SHORT_TEXT for e in node.get("enum", [])), node
             for key, sub in node.items():
                 if key == "properties":
                     for v in sub.values():
@@ -499,14 +500,14 @@ def an_internal_error_is_one_line_and_status_70():
         for tool, args, patch in (("plot", [a_result(), "-o", d], "plot.figures = lambda *a: {}['oops']"),
                                   ("compare", [a_result(), a_result()], "compare.gate_report = lambda *a: {}['oops']"),
                                   ("export", [a_result(), "--format", "csv"], "export.to_csv = lambda d: {}['oops']")):
-            code = (f"import sys; sys.path.insert(0, {SCRIPTS!r}); import {tool}; {patch}; "
+            code = (f"import sys; sys.path.insert(0, {PYDIR!r}); from smembench import {tool}; {patch}; "
                     f"sys.exit({tool}.main({args!r}))")
             p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=d)
             assert p.returncode == 70 and len(p.stderr.splitlines()) == 1, (tool, p.returncode, p.stderr[-600:])
             assert "internal error (KeyError: 'oops')" in p.stderr and p.stdout == "", p.stderr
         assert os.listdir(d) == []
         # the report makes its directory only once it has a page (it left an empty one)
-        code = (f"import sys; sys.path.insert(0, {SCRIPTS!r}); import report; report.render = lambda *a: {{}}['oops']; "
+        code = (f"import sys; sys.path.insert(0, {PYDIR!r}); from smembench import report; report.render = lambda *a: {{}}['oops']; "
                 f"sys.exit(report.main([{a_result()!r}, '-o', 'rep']))")
         p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=d)
         assert p.returncode == 70 and len(p.stderr.splitlines()) == 1 and os.listdir(d) == [], (p.stderr, os.listdir(d))
@@ -565,11 +566,11 @@ def two_device_doc(slow=1.0):
 
 @test
 def the_committed_two_gpu_file_splits_per_device():
-    multi = [f for f in RESULTS if "devices" in smem_results.load(f)]
+    multi = [f for f in RESULTS if "devices" in reader.load(f)]
     assert multi, "results/ holds the --device all run on two GPUs"
     for f in multi:
-        doc = smem_results.load(f)
-        parts = smem_results.split_devices(doc)
+        doc = reader.load(f)
+        parts = reader.split_devices(doc)
         assert len(parts) == len(doc["devices"]) >= 2
         assert sum(len(p["results"]) for p in parts) == len(doc["results"])
         assert len(doc["spread"]) == len(parts[0]["results"]), "a spread entry per point run on every GPU"
@@ -581,7 +582,7 @@ def several_device_files_validate_split_and_compare():
     schema = json.load(open(os.path.join(ROOT, "results", "schema.json")))
     doc = two_device_doc(1.10)
     jsonschema.validate(doc, schema)
-    parts = smem_results.split_devices(smem_results.parse(json.dumps(doc)))
+    parts = reader.split_devices(reader.parse(json.dumps(doc)))
     assert len(parts) == 2 and all(len(p["results"]) == len(doc["results"]) // 2 for p in parts)
     assert parts[0]["device"]["name"] != parts[1]["device"]["name"], "each GPU gets its own label"
     bad = copy.deepcopy(doc)
@@ -622,7 +623,7 @@ def slurm_script_outside_a_job_is_one_line_and_status_2():
 
 def hopper_doc():
     """A made-up cluster + staging file (the shape a run writes, numbers chosen by hand) from a real file."""
-    doc = copy.deepcopy(smem_results.load(a_result()))
+    doc = copy.deepcopy(reader.load(a_result()))
     proto = next(r for r in doc["results"] if r["status"] == "ok")
 
     def point(bench, params, **metrics):
@@ -666,9 +667,9 @@ def hopper_doc():
 @test
 def hopper_sweeps_plot_and_the_90_percent_transfer_is_found():
     doc = hopper_doc()
-    assert smem_results.staging_smallest(doc) == {("staging_plain", 16): None, ("staging_cp_async", 16): 16384,
+    assert reader.staging_smallest(doc) == {("staging_plain", 16): None, ("staging_cp_async", 16): 16384,
                                                   ("staging_bulk", None): 8192}
-    assert smem_results.staging_smallest(doc, 50) == {("staging_plain", 16): 1024, ("staging_cp_async", 16): 1024,
+    assert reader.staging_smallest(doc, 50) == {("staging_plain", 16): 1024, ("staging_cp_async", 16): 1024,
                                                       ("staging_bulk", None): 1024}
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "hopper.json")

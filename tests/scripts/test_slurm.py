@@ -25,8 +25,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
-sys.path.insert(0, SCRIPTS)
-import smem_results  # noqa: E402
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
+from smembench import reader  # noqa: E402
 
 SBATCH = os.path.join("scripts", "slurm", "smembench.sbatch")   # as a user types it, from the checkout
 FLEET = os.path.join(SCRIPTS, "fleet.py")
@@ -319,7 +319,7 @@ def check_node_files(folder, sweep, nodes=NODES):
     assert names == [f"{n}.json" for n in nodes], f"{folder}: node files {names}; expected {nodes}"
     docs = []
     for n in nodes:
-        doc = smem_results.load(os.path.join(folder, f"{n}.json"))
+        doc = reader.load(os.path.join(folder, f"{n}.json"))
         run = doc["run"]
         assert run["node"] == n, f"{n}.json: run.node is {run.get('node')!r}"
         assert run["mode"] == "predict" and run["sweep"] == sweep, f"{n}.json: mode {run['mode']}, sweep {run['sweep']}"

@@ -17,9 +17,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 UNITS = os.path.join(ROOT, "results", "units")
-sys.path.insert(0, SCRIPTS)
+sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
-import smem_results  # noqa: E402
+from smembench import reader  # noqa: E402
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
 
@@ -70,10 +70,10 @@ def scaled_copy(src, dst, changes):
     doc = json.load(open(src))
     seen = set()
     for r in doc["results"]:
-        f = changes.get(smem_results.point_name(r))
+        f = changes.get(reader.point_name(r))
         if f is None:
             continue
-        seen.add(smem_results.point_name(r))
+        seen.add(reader.point_name(r))
         t = r["time_ns"]
         for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
             if isinstance(t["stats"].get(k), (int, float)):
@@ -135,11 +135,11 @@ def a_planted_2_pct_on_a_quiet_point_and_5_pct_on_a_cluster_point_are_exactly_wh
 
     def factor(name, pct):
         """What puts the fifth run's median pct above the median of the four before it."""
-        meds = sorted(smem_results.median_ns(r) for i in (1, 2, 3, 4) for r in smem_results.load(run_file(0, i))["results"]
-                      if smem_results.point_name(r) == name)
+        meds = sorted(reader.median_ns(r) for i in (1, 2, 3, 4) for r in reader.load(run_file(0, i))["results"]
+                      if reader.point_name(r) == name)
         center = (meds[1] + meds[2]) / 2
-        now = [smem_results.median_ns(r) for r in smem_results.load(run_file(0, 5))["results"]
-               if smem_results.point_name(r) == name][0]
+        now = [reader.median_ns(r) for r in reader.load(run_file(0, 5))["results"]
+               if reader.point_name(r) == name][0]
         return (center * (1 + pct / 100) + 1) / now
     planted = scaled_copy(run_file(0, 5), os.path.join(TMP, "planted.json"),
                           {quiet: factor(quiet, 2), cluster: factor(cluster, 5)})
@@ -260,7 +260,7 @@ def stand_in(name, factor, log, fail=False):
     with open(path, "w") as f:
         f.write(f"""#!{sys.executable}
 import json, sys
-sys.path.insert(0, {SCRIPTS!r})
+sys.path.insert(0, {os.path.join(ROOT, 'python')!r})
 args = sys.argv[1:]
 out = args[args.index("-o") + 1]
 open({log!r}, "a").write({name!r} + " " + " ".join(a for a in args if a != out) + "\\n")
@@ -395,7 +395,7 @@ def the_trend_refuses_bad_input_with_one_line():
 def every_unit_file_records_its_uuid_driver_release_and_gpc_map():
     for g in (0, 1):
         for r in (1, 5):
-            dev = smem_results.load(run_file(g, r))["device"]
+            dev = reader.load(run_file(g, r))["device"]
             gpc = dev["gpc"]
             assert dev["driver_release"] == "580.159.04" and dev["uuid"].startswith("GPU-"), dev.get("uuid")
             assert sum(gpc["sms_per_gpc"]) == dev["sm_count"] == len(gpc["sm_gpc"]) == 132, gpc

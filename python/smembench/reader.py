@@ -21,9 +21,9 @@ except ImportError:
 
 SCHEMA_MAJOR = 1
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# installed, the schema lies beside this module (share/smembench); in the source tree, in results/
-SCHEMA_FILE = next((p for p in (os.path.join(_HERE, "schema.json"), os.path.join(_HERE, "..", "results", "schema.json"))
-                    if os.path.exists(p)), os.path.join(_HERE, "..", "results", "schema.json"))
+# installed, the schema lies beside this module (the package's folder); in the source tree, in results/
+_TREE_SCHEMA = os.path.join(_HERE, "..", "..", "results", "schema.json")
+SCHEMA_FILE = next((p for p in (os.path.join(_HERE, "schema.json"), _TREE_SCHEMA) if os.path.exists(p)), _TREE_SCHEMA)
 # nanoseconds and counts are written as 64-bit integers; anything larger is not from smembench
 INT_MAX = 2 ** 63 - 1
 
@@ -242,7 +242,7 @@ def version():
     if VERSION:
         return VERSION
     try:
-        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "meson.build")) as f:
+        with open(os.path.join(_HERE, "..", "..", "meson.build")) as f:
             text = f.read(4096)
     except OSError:
         return "unknown"

@@ -1,0 +1,472 @@
+"""The fleet report: every GPU unit of one model against the fleet, point by point.
+
+  fleet.py FILE_OR_DIR... [--expect NODE,NODE,...] [-o DIR] [--markdown] [--threshold PCT]
+
+Input: node files (a directory stands for the result files in it; JSON that is not a result file
+is skipped with a note), each of one or several GPUs. A unit is one GPU of one file, named by its
+node (the file's run.node, which the Slurm script sets to $SLURMD_NODENAME, else run.host, else the
+file's name) and its CUDA index, with its uuid, PCI bus and GPC layout (device.gpc.layout, found by
+the cluster probe) beside; two units that would read the same (two files of one host) get their
+file's name added. Every unit must be of one GPU model.
+
+Per point (benchmark and parameters), over the units that timed it:
+  fleet median  the median of the units' median times
+  spread        (slowest - fastest) / fleet median
+  deviation     a unit's median time / fleet median - 1 (positive: slower)
+  outlier       a unit slower than the fleet median by more than its allowance, the largest of
+                --threshold (2 %), the variation its record declares (results[i].between_run) for
+                the unit's relation to the other units that timed the point, and 3 x the point's
+                robust noise (1.4826 x MAD / median of its samples): the gate's rule for a point
+                judged against another unit (allowance()). The relation is the gate's
+                (compare.unit_context), the widest against any other unit: "layout" where a GPC
+                layout differs or is not recorded (the cluster benchmarks' layout_pct, the others'
+                unit_pct), "unit" another GPU of the same layout (unit_pct), "run" only files of
+                the same GPU (uuid) (run_pct)
+A point some units timed and another did not is reported by unit (nothing passes by being absent).
+Files without any timed point (predict mode) make a fleet of units without times: the units and
+--expect are still checked.
+
+Output: the units (with their GPC layouts, and a line on which declared variation those make the
+rule take), a table of the points (fleet median, spread, each unit's deviation, * marking an
+outlier), the five largest deviations with their allowances, the outliers with their allowance and
+where it came from, missing nodes; --markdown
+writes the tables in Markdown. With -o DIR also DIR/fleet.txt, DIR/fleet.md and DIR/fleet.png, a
+heatmap of the deviations (points by units, a diverging colour scale centred on 0, outliers boxed).
+--expect NODE,...: the nodes that should have a file; one without is named as missing.
+
+Exit status: 0 no outlier, no missing node and no point missing on a unit; 1 any of these; 2
+unusable input (no result file, an unreadable or invalid file, units of different GPU models, a
+point twice in one unit, a bad option) or an output that cannot be written; 3 matplotlib missing
+(-o only).
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+from smembench import compare
+from smembench import plot
+from smembench import tool
+from smembench import reader
+
+DEFAULT_THRESHOLD_PCT = 2.0
+
+
+class Usage(Exception):
+    """Unusable input or output: one line on stderr, exit 2."""
+
+
+class Unit:
+    """One GPU of one file: its names and its timed points by (benchmark, parameters)."""
+
+    def __init__(self, path, doc, index, dev):
+        run = doc["run"]
+        self.path, self.doc, self.dev = path, doc, dev
+        self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.node = str(run.get("node") or run.get("host") or self.stem)
+        self.gpu = dev.get("ordinal") if isinstance(dev.get("ordinal"), int) else index
+        self.uuid = dev.get("uuid") or ""
+        self.pci = dev.get("pci_bus_id") or ""
+        self.layout = compare.gpc_layout(dev)
+        self.name = f"{self.node} gpu{self.gpu}"
+        several = "devices" in doc
+        self.points = {}
+        for r in doc["results"]:
+            if several and r.get("device_index") != index or not reader.timed(r):
+                continue
+            k = point_key(r)
+            if k in self.points:
+                raise Usage(f"{path}: point {point_name(r)} appears twice on GPU {self.gpu}; a fleet needs each "
+                            "point once per unit")
+            self.points[k] = r
+
+
+def point_key(r):
+    return r["bench"], tuple(sorted(r["params"].items()))
+
+
+def point_name(r):
+    """The reader's point name without the device position (a unit is one GPU)."""
+    return reader.point_name({k: v for k, v in r.items() if k != "device_index"})
+
+
+RELATION_TEXT = {"run": "declared between runs of one unit (run_pct",
+                 "unit": "declared between units of one GPC layout (unit_pct",
+                 "layout": "declared between units of another or an unrecorded GPC layout (layout_pct"}
+
+
+def relation(u, others):
+    """How unit u relates to the other units that timed a point, by the gate's rule
+    (compare.unit_context), the widest over them: "layout" where any has another GPC layout or a
+    layout is not recorded, else "unit" (another GPU), else "run" (files of this same GPU)."""
+    found = {compare.unit_context(v.uuid or None, v.layout, u.uuid or None, u.layout) for v in others}
+    return next((c for c in ("layout", "unit", "run") if c in found), "unit")
+
+
+def allowance(r, context, threshold_pct):
+    """(fraction, source): how much slower than the fleet median a unit's point r may be before it is
+    an outlier: the largest of the threshold, the variation r declares for the unit's relation to
+    the others (context, as relation() gives it; compare.allowance(): layout_pct, unit_pct or run_pct
+    of between_run, where the file records one) and 3 x its robust noise."""
+    cands = [(threshold_pct / 100, "threshold")]
+    declared = compare.allowance(None, r, context)
+    if declared is not None:
+        br = r["between_run"]
+        text = RELATION_TEXT[context]
+        # compare.allowance() takes unit_pct where a record declares no layout_pct (a benchmark the layout
+        # does not move, or a file written before layout_pct): say which number it was
+        if context == "layout" and compare.allowance(None, {"between_run": {"layout_pct": br.get("layout_pct")}},
+                                                     "layout") is None:
+            text = "declared between units (unit_pct"
+        src = br.get("source")
+        cands.append((declared, text + (f": {src})" if isinstance(src, str) and src else ")")))
+    s = reader.robust_spread(r)
+    if s is not None:
+        cands.append((compare.DRIFT_PER_NOISE * s, f"{compare.DRIFT_PER_NOISE} x noise"))
+    return max(cands, key=lambda c: c[0])
+
+
+def gather(paths, note):
+    """[(path, doc)] of the result files among paths (a directory: its *.json files)."""
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            files += sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".json"))
+        else:
+            files.append(p)
+    loaded = []
+    for f in files:
+        try:
+            loaded.append((f, reader.load(f)))
+        except reader.ResultError as e:
+            if not_results(f):
+                note(f"skipping {f}: not a smembench result file")
+                continue
+            raise Usage(str(e)) from None
+    return loaded
+
+
+def not_results(path):
+    """JSON that does not claim to be a result file at all (a schema, a job's own record)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return not isinstance(doc, dict) or "schema" not in doc
+
+
+def units_of(loaded):
+    """Every GPU of every file as a unit, named apart; refuses units of different models."""
+    units = [Unit(path, doc, i, dev) for path, doc in loaded for i, dev in enumerate(reader.devices(doc))]
+    models = sorted({str(u.dev.get("name")) for u in units})
+    if len(models) > 1:
+        raise Usage(f"units of {len(models)} GPU models ({', '.join(models)}): a fleet report compares units of "
+                    "one model; compare.py --across-devices compares models")
+    return name_apart(units)
+
+
+def by_model(loaded):
+    """{model: its units} of every file, for the HTML report's fleet section (name_apart() names
+    them)."""
+    groups = {}
+    for path, doc in loaded:
+        for i, dev in enumerate(reader.devices(doc)):
+            groups.setdefault(str(dev.get("name")), []).append(Unit(path, doc, i, dev))
+    return groups
+
+
+def distinct_gpus(units):
+    """How many GPUs the units are known to be: told apart by uuid where every unit records one,
+    else by node and PCI bus (two runs on one GPU are one; files without a uuid on one bus are too)."""
+    if all(u.uuid for u in units):
+        return len({u.uuid for u in units})
+    return len({(u.node, u.pci or u.gpu) for u in units})
+
+
+def name_apart(units):
+    """Units whose names read the same (two files of one host) get their file's name added."""
+    names = {}
+    for u in units:
+        names.setdefault(u.name, []).append(u)
+    for same in names.values():
+        if len(same) > 1:
+            for u in same:
+                u.name += f" ({u.stem})"
+    if len({u.name for u in units}) < len(units):
+        raise Usage("the same file twice among the inputs: " +
+                    ", ".join(sorted({u.path for u in units if sum(v.name == u.name for v in units) > 1})))
+    return units
+
+
+class Fleet:
+    """The comparison: rows per point, outliers, points missing on units."""
+
+    def __init__(self, units, threshold_pct):
+        self.units, self.threshold_pct = units, threshold_pct
+        self.rows = []          # dicts: name, median_ns, spread, cells {unit name: cell dict}
+        self.outliers = []      # (unit, point name, deviation, allowance, source)
+        self.lacking = []       # (unit, point name): timed on another unit, not on this one
+        keys = list(dict.fromkeys(k for u in units for k in u.points))
+        for k in keys:
+            have = [(u, u.points[k]) for u in units if k in u.points]
+            name = point_name(have[0][1])
+            self.lacking += [(u, name) for u in units if k not in u.points]
+            medians = [reader.median_ns(r) for _, r in have]
+            med = statistics.median(medians)
+            row = {"name": name, "median_ns": med, "spread": (max(medians) - min(medians)) / med, "cells": {}}
+            for u, r in have:
+                dev = reader.median_ns(r) / med - 1
+                context = relation(u, [v for v, _ in have if v is not u])
+                allow, source = allowance(r, context, threshold_pct)
+                out = len(have) > 1 and dev > allow
+                row["cells"][u.name] = {"dev": dev, "allow": allow, "source": source, "context": context,
+                                        "outlier": out}
+                if out:
+                    self.outliers.append((u, name, dev, allow, source))
+            self.rows.append(row)
+
+    def largest(self, n=5):
+        """The n largest deviations (a unit slower than the fleet median) of points that more than one
+        unit timed: [(unit name, point name, cell)], largest first."""
+        cells = [(uname, row["name"], c) for row in self.rows if len(row["cells"]) > 1
+                 for uname, c in row["cells"].items() if c["dev"] > 0]
+        return sorted(cells, key=lambda t: -t[2]["dev"])[:n]
+
+
+def plural(n, what):
+    return f"{n} {what}{'s' if n != 1 else ''}"
+
+
+def pct(x, signed=True):
+    return "-" if x is None else f"{100 * x:+.2f}" if signed else f"{100 * x:.2f}"
+
+
+def report_lines(fleet, missing, unexpected, md, notes=()):
+    """The report as lines of text or Markdown."""
+    units = fleet.units
+    dev = units[0].dev if units else {}
+    dates = sorted({reader.run_date(u.doc) for u in units})
+    out = [("## " if md else "") + f"smembench fleet: {dev.get('name', '?')}, {len(units)} unit"
+           f"{'s' if len(units) != 1 else ''}, {len(fleet.rows)} points, {', '.join(dates)}", ""]
+    out += list(notes)
+    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", u.layout or "not recorded", os.path.basename(u.path),
+              u.doc["tool"].get("git", "-"), str(u.doc["run"].get("started", "-")), len(u.points)) for u in units]
+    out += compare.table(("unit", "node", "gpu", "uuid", "pci bus", "GPC layout", "file", "commit", "started",
+                          "timed points"), urows, {2, 9}, md) + [""]
+    if len(units) > 1 and fleet.rows:
+        out += [layout_note(units), ""]
+    commits = sorted({u.doc["tool"].get("git", "-") for u in units})
+    if len(commits) > 1:
+        out += [f"note: the units ran {len(commits)} builds ({', '.join(commits)}): a deviation may be the build's",
+                ""]
+    if fleet.rows:
+        heads = ["point", "fleet median (us)", "spread (%)"] + [u.name for u in units]
+        prow = []
+        for row in fleet.rows:
+            cells = []
+            for u in units:
+                c = row["cells"].get(u.name)
+                cells.append("absent" if c is None else pct(c["dev"]) + (" *" if c["outlier"] else ""))
+            prow.append([row["name"], f"{row['median_ns'] / 1e3:,.2f}", pct(row["spread"], False)] + cells)
+        out.append(("### " if md else "") + "Deviation of each unit's median time from the fleet median (%; "
+                   "* slower than its allowance)")
+        out.append("")
+        out += compare.table(heads, prow, set(range(1, len(heads))), md) + [""]
+    elif units:
+        out += ["no unit has a timed point (predict mode?): times are not compared", ""]
+    top = fleet.largest()
+    if top:
+        out.append(("### " if md else "") + f"The {plural(len(top), 'largest deviation')} (slower than the fleet "
+                   "median) and their allowances")
+        out.append("")
+        for uname, name, c in top:
+            out.append(f"{'- ' if md else '  '}{uname} at {name}: {pct(c['dev'])} %, allowance {100 * c['allow']:.2f} % "
+                       f"({c['source']})")
+        out.append("")
+    out.append(("### " if md else "") + f"Outliers ({len(fleet.outliers)}): allowance = max(threshold "
+               f"{fleet.threshold_pct:g} %, the declared variation for the unit's relation to the others, 3 x noise)")
+    out.append("")
+    for u, name, d, allow, source in fleet.outliers:
+        out.append(f"{'- ' if md else '  '}{u.name} at {name}: {pct(d)} % against the fleet median, beyond its "
+                   f"allowance of {100 * allow:.2f} % ({source})")
+    if not fleet.outliers:
+        out.append(("- " if md else "  ") + "none")
+    out.append("")
+    if fleet.lacking:
+        out.append(("### " if md else "") + f"Points another unit timed and these did not ({len(fleet.lacking)})")
+        out.append("")
+        by_unit = {}
+        for u, name in fleet.lacking:
+            by_unit.setdefault(u.name, []).append(name)
+        for uname, names in by_unit.items():
+            shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+            out.append(f"{'- ' if md else '  '}{uname}: {len(names)} ({shown})")
+        out.append("")
+    if missing:
+        out += [("### " if md else "") + f"Missing nodes ({len(missing)}): no file for " + ", ".join(missing), ""]
+    if unexpected:
+        out += [f"note: nodes with a file that --expect does not name: {', '.join(unexpected)}", ""]
+    bad = bool(fleet.outliers or missing or fleet.lacking)
+    counts = f"{plural(len(fleet.outliers), 'outlier')}, {plural(len(missing), 'missing node')}, " \
+        f"{plural(len(fleet.lacking), 'point')} missing on a unit"
+    out.append(("**" if md else "") + ("FAIL: " if bad else "PASS: ") + counts + ("**" if md else ""))
+    return out
+
+
+def layout_note(units):
+    """One line: the units' GPC layouts and the declared variation the rule takes for them."""
+    layouts = list(dict.fromkeys(u.layout for u in units))
+    if len(layouts) == 1 and layouts[0] is not None:
+        if len({u.uuid for u in units}) == 1 and units[0].uuid:
+            return (f"layout: every file is of one GPU ({layouts[0]}): each point is judged with its declared "
+                    "variation between runs of one unit (run_pct)")
+        return (f"layout: every unit has GPC layout {layouts[0]}: each point is judged with its declared variation "
+                "between units of one layout (unit_pct)")
+    known = sorted({x for x in layouts if x is not None})
+    unrecorded = [u.name for u in units if u.layout is None]
+    what = "; ".join(([f"GPC layout{'s' if len(known) > 1 else ''} {', '.join(known)}"] if known else []) +
+                     ([f"no layout recorded on {', '.join(unrecorded)}"] if unrecorded else []))
+    return (f"layout: {what}: the cluster benchmarks' points are judged with their declared variation between "
+            "units of different or unrecorded layouts (layout_pct), the others' with their variation between "
+            "units (unit_pct)")
+
+
+def tick_label(u):
+    """A unit's column heading: its name, then the start of its uuid and its PCI bus, then its GPC
+    layout, where recorded."""
+    ids = " ".join(x for x in (u.uuid[:12], u.pci) if x)
+    return "\n".join(x for x in (u.name, ids, u.layout) if x)
+
+
+def heatmap(plt, fleet):
+    """The deviations as a heatmap: a row per point, a column per unit, red slower and blue faster
+    on a scale centred on 0, outliers boxed, absent points grey."""
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+    from matplotlib.patches import Rectangle
+    units, rows = fleet.units, fleet.rows
+    data = np.full((len(rows), len(units)), np.nan)
+    for i, row in enumerate(rows):
+        for j, u in enumerate(units):
+            c = row["cells"].get(u.name)
+            if c is not None:
+                data[i, j] = 100 * c["dev"]
+    finite = data[np.isfinite(data)]
+    lim = max(float(np.max(np.abs(finite))) if finite.size else 0.0, fleet.threshold_pct, 0.1)
+    longest = max((len(r["name"]) for r in rows), default=10)
+    width = min(4 + 0.075 * longest + 1.1 * len(units), 40)
+    height = min(1.9 + 0.2 * len(rows), 400)
+    fig, ax = plt.subplots(figsize=(width, height), layout="constrained")
+    cmap = plt.get_cmap("RdBu_r").copy()
+    cmap.set_bad("#d0d0d0")
+    im = ax.imshow(np.ma.masked_invalid(data), aspect="auto", cmap=cmap,
+                   norm=TwoSlopeNorm(vcenter=0, vmin=-lim, vmax=lim), interpolation="nearest")
+    ax.grid(False)
+    ax.set_xticks(range(len(units)), [tick_label(u) for u in units], rotation=30 if len(units) > 3 else 0,
+                  ha="right" if len(units) > 3 else "center", fontsize=8)
+    ax.set_yticks(range(len(rows)), [r["name"] for r in rows], fontsize=8)
+    ax.xaxis.tick_top()
+    ax.set_xlabel("unit (node, CUDA index; uuid, PCI bus, GPC layout)")
+    ax.xaxis.set_label_position("top")
+    ax.set_ylabel("point (benchmark/parameters)")
+    for i, row in enumerate(rows):
+        for j, u in enumerate(units):
+            c = row["cells"].get(u.name)
+            if c is None:
+                ax.text(j, i, "absent", ha="center", va="center", fontsize=7, color="#555555")
+                continue
+            v = 100 * c["dev"]
+            ax.text(j, i, f"{v:+.2f}", ha="center", va="center", fontsize=7,
+                    color="white" if abs(v) > 0.6 * lim else "black")
+            if c["outlier"]:
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=1.6))
+    bar = fig.colorbar(im, ax=ax, shrink=min(1.0, 6 / height) if height > 6 else 1.0, pad=0.02)
+    bar.set_label("median time against the fleet median (%): > 0 slower")
+    dev = units[0].dev
+    dates = ", ".join(sorted({reader.run_date(u.doc) for u in units}))
+    fig.suptitle(f"{dev.get('name')} fleet, {dates}: {len(units)} units, {len(rows)} points, "
+                 f"{len(fleet.outliers)} outlier{'s' if len(fleet.outliers) != 1 else ''} (boxed)")
+    return fig
+
+
+def expect_list(text):
+    names = [n.strip() for n in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f'invalid node list "{text}"; expected NODE,NODE,...')
+    return names
+
+
+def threshold_value(text):
+    try:
+        v = float(text)
+    except ValueError:
+        v = math.nan
+    if not 0 <= v < 1000:
+        raise argparse.ArgumentTypeError(f'invalid value "{text}" for --threshold; expected a percentage 0..1000')
+    return v
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise Usage(f"{message}; see {self.prog} --help")
+
+
+def run(argv):
+    ap = Parser(prog=reader.command(plot.prog()),
+                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    reader.add_version(ap)
+    ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="node result files, or directories of them")
+    ap.add_argument("--expect", type=expect_list, default=[], metavar="NODE,...",
+                    help="the nodes that should have a file; one without is reported missing (exit 1)")
+    ap.add_argument("-o", "--output", metavar="DIR", help="also write fleet.txt, fleet.md and fleet.png into DIR")
+    ap.add_argument("--markdown", action="store_true", help="Markdown tables on stdout")
+    ap.add_argument("--threshold", type=threshold_value, default=DEFAULT_THRESHOLD_PCT, metavar="PCT",
+                    help=f"the least deviation that makes an outlier, in percent ({DEFAULT_THRESHOLD_PCT:g})")
+    a = ap.parse_args(argv)
+    notes = []
+    loaded = gather(a.inputs, lambda text: print(f"smembench: {text}", file=sys.stderr))
+    if not loaded and not a.expect:
+        raise Usage("no result files among the inputs: nothing to report")
+    units = units_of(loaded)
+    nodes = list(dict.fromkeys(u.node for u in units))
+    missing = [n for n in a.expect if n not in nodes]
+    unexpected = [n for n in nodes if a.expect and n not in a.expect]
+    fleet = Fleet(units, a.threshold)
+    if len(units) == 1:
+        notes += ["note: one unit: nothing to compare it with", ""]
+    text = "\n".join(report_lines(fleet, missing, unexpected, False, notes)) + "\n"
+    md = "\n".join(report_lines(fleet, missing, unexpected, True, notes)) + "\n"
+    if a.output:
+        plt = plot.pyplot() if fleet.rows else None      # before anything is written
+        try:
+            plot.check_outdir(a.output)
+            for name, body in (("fleet.txt", text), ("fleet.md", md)):
+                path = os.path.join(a.output, name)
+                plot.write_atomically(path, lambda f, body=body: f.write(body.encode("utf-8")), inputs=a.inputs)
+            if plt is not None:
+                fig = heatmap(plt, fleet)
+                try:
+                    path = os.path.join(a.output, "fleet.png")
+                    plot.write_atomically(path, lambda f: fig.savefig(
+                        f, format="png", metadata={"Description": plot.texts(fig)}), inputs=a.inputs)
+                finally:
+                    plt.close(fig)
+        except plot.OutputError as e:
+            raise Usage(str(e)) from None
+        except OSError as e:
+            raise Usage(f"cannot write into {a.output}: {e.strerror or e}") from None
+    status = 1 if fleet.outliers or missing or fleet.lacking else 0
+    try:
+        sys.stdout.write(md if a.markdown else text)
+        sys.stdout.flush()
+    except BrokenPipeError:         # the status stands when the output is cut short (| head)
+        tool.closed_stdout()
+    return status
+
+
+def main(argv=None):
+    return tool.run_tool(lambda: run(sys.argv[1:] if argv is None else argv), (Usage,),
+                                [(plot.MissingModule, 3, str)])

@@ -1,0 +1,480 @@
+"""One self-contained HTML page from a set of smembench result files, for people and CI artifacts.
+
+  smembench-report FILES... -o DIR [--baseline BASE.json]   (in the tree: python3 scripts/report.py)
+
+Writes DIR/index.html: the devices and run settings of every file; for each sweep its figures
+(inline SVG, the same as smembench-plot's) and a sortable table of its points (median time, noise,
+samples, occupancy by API, calculator and measurement, verified, the metrics and how close each
+comes to its ceiling); the failed and skipped points with their reasons; where the files hold
+several GPUs of one model told apart (by uuid, or node and PCI bus) that share points,
+smembench-fleet's comparison of them (units, heatmap, outliers at --threshold, a table of each
+unit's deviation from the fleet median); and, with --baseline, each file compared with the
+baseline by smembench-compare's test (the same decisions as the gate). The
+page needs no network: CSS, figures and the small sorting script are inline. Click a column's
+heading to sort by it; opened as index.html#selftest the page sorts every column of every table,
+checks the order and writes the outcome into the page (the test suite reads it back).
+
+index.html is written as smembench-export writes its file: whole or not at all (mode 0666 less the
+umask), never over an input or a smembench result file (unless --force); the directory is made only
+once the page is ready, and a signal leaves nothing hidden behind.
+
+Exit status: 0 page written, 2 unusable input (out of memory included) or output directory, 3 a
+Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error
+(a bug).
+"""
+import argparse
+import html
+import os
+import sys
+
+from smembench import compare
+from smembench import fleet
+from smembench import plot
+from smembench import tool
+from smembench import reader
+
+CSS = """
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0 auto;
+       max-width: 1600px; padding: 0 16px 40px; color: #1b1f24; }
+h1 { font-size: 24px; margin: 20px 0 4px; } h2 { font-size: 19px; margin: 32px 0 8px;
+     border-bottom: 1px solid #d0d7de; padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
+p.sub { color: #57606a; margin: 0 0 12px; }
+nav a { margin-right: 12px; }
+table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
+th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap; }
+td.wrap { white-space: normal; min-width: 18em; }
+th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th::after { content: " \\2195"; color: #8c959f; }
+table.sortable th[aria-sort=ascending]::after { content: " \\2191"; color: #1b1f24; }
+table.sortable th[aria-sort=descending]::after { content: " \\2193"; color: #1b1f24; }
+.scroll { max-height: 560px; overflow: auto; display: inline-block; max-width: 100%; }
+.scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; }
+figure { margin: 8px 0 16px; } figure svg { max-width: 100%; height: auto; }
+figcaption { color: #57606a; font-size: 12px; }
+.bad { color: #b3261e; font-weight: 600; } .good { color: #1a7f37; } .warn { color: #9a6700; }
+code { font-size: 12px; background: #f6f8fa; padding: 1px 4px; border-radius: 3px; }
+dl.settings { display: grid; grid-template-columns: max-content auto; gap: 0 12px; margin: 0; }
+dl.settings dt { color: #57606a; } dl.settings dd { margin: 0; }
+#selftest { display: block; margin-top: 24px; color: #57606a; }
+details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }
+"""
+
+# sorts a table by the clicked column (numbers by their data-v value, empty cells last in either
+# direction, ties in page order); #selftest clicks every column twice and checks the order
+SCRIPT = """
+(function () {
+  "use strict";
+  var errors = [];
+  window.addEventListener("error", function (e) { errors.push(String(e.message)); });
+  function value(td, num) {
+    var v = td.hasAttribute("data-v") ? td.getAttribute("data-v") : td.textContent.trim();
+    if (!num) return v === "" ? null : v.toLowerCase();
+    return v === "" || isNaN(parseFloat(v)) ? null : parseFloat(v);
+  }
+  function sortTable(table, col, dir) {
+    var th = table.tHead.rows[0].cells[col], num = th.getAttribute("data-type") === "num";
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    rows.forEach(function (r, i) { r.dataset.pos = r.dataset.pos || String(i); });
+    rows.sort(function (a, b) {
+      var x = value(a.cells[col], num), y = value(b.cells[col], num);
+      var pa = +a.dataset.pos, pb = +b.dataset.pos;
+      if (x === null || y === null) return (x === null) - (y === null) || pa - pb;
+      var c = x < y ? -1 : x > y ? 1 : 0;
+      return (dir === "ascending" ? c : -c) || pa - pb;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", dir);
+  }
+  function clicked(e) {
+    var th = e.target.closest("th");
+    if (!th) return;
+    var table = th.closest("table");
+    sortTable(table, th.cellIndex, th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending");
+  }
+  var tables = document.querySelectorAll("table.sortable");
+  Array.prototype.forEach.call(tables, function (t) {
+    t.tHead.addEventListener("click", clicked);
+    t.tHead.addEventListener("keydown", function (e) { if (e.key === "Enter") clicked(e); });
+    Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h) { h.tabIndex = 0; });
+  });
+  function ordered(table, col, dir) {
+    var num = table.tHead.rows[0].cells[col].getAttribute("data-type") === "num", seenEmpty = false, prev = null;
+    for (var i = 0; i < table.tBodies[0].rows.length; i++) {
+      var v = value(table.tBodies[0].rows[i].cells[col], num);
+      if (v === null) { seenEmpty = true; continue; }
+      if (seenEmpty) return false;
+      if (prev !== null && (dir === "ascending" ? v < prev : v > prev)) return false;
+      prev = v;
+    }
+    return true;
+  }
+  function selftest() {
+    var checked = 0, failed = [];
+    Array.prototype.forEach.call(tables, function (t) {
+      var n = t.tBodies[0].rows.length;
+      Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, col) {
+        ["ascending", "descending"].forEach(function (dir) {
+          th.click();
+          if (th.getAttribute("aria-sort") !== dir || !ordered(t, col, dir) || t.tBodies[0].rows.length !== n)
+            failed.push((t.id || "table") + " column " + (col + 1) + " " + dir);
+          checked++;
+        });
+      });
+    });
+    var out = document.getElementById("selftest");
+    var ok = !failed.length && !errors.length;
+    out.setAttribute("data-result", ok ? "pass" : "fail");
+    out.textContent = "selftest: " + (ok ? "pass" : "FAIL") + ", " + tables.length + " tables, " + checked +
+      " sorts checked" + (failed.length ? "; out of order: " + failed.join(", ") : "") +
+      (errors.length ? "; script errors: " + errors.join("; ") : "");
+  }
+  if (location.hash === "#selftest") selftest();
+})();
+"""
+
+# the columns of a sweep's point table: (heading, sort type)
+POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
+                 ("noise (%)", "num"), ("n", "num"), ("API", "num"), ("predicted", "num"),
+                 ("measured", "num"), ("limiter", "text"), ("verified", "text"), ("metrics", "num"),
+                 ("of ceiling", "num"))
+TITLES = {"noise (%)": "relative noise: stdev / mean of the samples", "n": "samples timed",
+          "API": "resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+          "predicted": "resident blocks per SM: cuda_occupancy.h on the device's properties or the model",
+          "measured": "resident blocks per SM: the residency probe's largest overlap on one SM",
+          "limiter": "what limits the resident blocks",
+          "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better (where the file says)",
+          "of ceiling": "the first metric with a physical ceiling, as a share of it"}
+
+
+def esc(v):
+    return html.escape(str(v), quote=True)
+
+
+def num_cell(v, fmt="{:g}"):
+    if v is None:
+        return '<td class="n" data-v="">&ndash;</td>'
+    return f'<td class="n" data-v="{v!r}">{esc(fmt.format(v))}</td>'
+
+
+def text_cell(v, cls=None):
+    c = f' class="{cls}"' if cls else ""
+    return f"<td{c}>{esc(v)}</td>" if v not in (None, "") else f'<td{c} data-v="">&ndash;</td>'
+
+
+def fnum(v, digits=4):
+    """A value to about `digits` significant figures, without exponent for everyday sizes."""
+    if v is None:
+        return "-"
+    if v == 0 or 1e-3 <= abs(v) < 1e7:
+        d = max(0, digits - 1 - int(f"{abs(v):e}".split("e")[1])) if v else 0
+        return f"{v:,.{d}f}"
+    return f"{v:.{digits - 1}e}"
+
+
+def params_text(r):
+    return ", ".join(f"{k}={v}" for k, v in r["params"].items())
+
+
+def ceiling_of(r):
+    """(percent, text) of the point's first metric that has a ceiling other than a plain 100 %."""
+    for name, m in r["metrics"].items():
+        v, c = reader.metric(r, name), m.get("ceiling") if isinstance(m, dict) else None
+        if v is None or not isinstance(c, (int, float)) or isinstance(c, bool) or c <= 0:
+            continue
+        if m.get("unit") == "%" and c == 100 and len(r["metrics"]) > 1:
+            continue
+        return 100 * v / c, f"{100 * v / c:.1f} % of {fnum(c)} {m.get('unit', '')}"
+    return None, None
+
+
+def point_row(r, series_label=None):
+    stats = r["time_ns"]["stats"] if isinstance(r.get("time_ns"), dict) else {}
+    median, noise = stats.get("median"), stats.get("noise")
+    o = r.get("occupancy") or {}
+    metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
+    first = reader.metric(r, metrics[0][0]) if metrics else None
+    arrow = {"higher": " \u2191", "lower": " \u2193"}
+    mtext = "<br>".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}") +
+                        arrow.get(m.get("better"), "") for n, m in metrics if reader.metric(r, n) is not None)
+    pct, ctext = ceiling_of(r)
+    status = r["status"]
+    cls = "good" if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
+    cells = [text_cell(series_label)] if series_label is not None else []
+    cells += [text_cell(r["bench"]), text_cell(params_text(r)), text_cell(status, cls),
+              num_cell(median / 1e3 if isinstance(median, (int, float)) else None, "{:,.2f}"),
+              num_cell(100 * noise if isinstance(noise, (int, float)) else None, "{:.2f}"),
+              num_cell(stats.get("count")),
+              num_cell(plot.occ(r, "api")), num_cell(plot.occ(r, "predicted")), num_cell(plot.occ(r, "measured")),
+              text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
+              text_cell("yes" if r.get("verified") else "no", "good" if r.get("verified") else None),
+              f'<td data-v="{first!r}">{mtext}</td>' if first is not None
+              else '<td data-v="">&ndash;</td>',
+              f'<td class="n" data-v="{pct!r}">{esc(ctext)}</td>' if pct is not None
+              else '<td class="n" data-v="">&ndash;</td>']
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def table(table_id, columns, rows):
+    head = "".join(f'<th data-type="{t}" scope="col"' + (f' title="{esc(TITLES[h])}"' if h in TITLES else "") +
+                   f">{esc(h)}</th>" for h, t in columns)
+    t = (f'<table class="sortable" id="{esc(table_id)}"><thead><tr>{head}</tr></thead>'
+         f'<tbody>{"".join(rows)}</tbody></table>')
+    return f'<div class="scroll">{t}</div>'
+
+
+def settings_text(settings):
+    return ", ".join(f"{k}={v}" for k, v in (settings or {}).items())
+
+
+def runs_section(loaded):
+    cols = (("file", "text"), ("device", "text"), ("cc", "text"), ("SMs", "num"), ("SM clock (MHz)", "num"),
+            ("smem/SM, opt-in/block (KiB)", "text"), ("driver / runtime", "text"),
+            ("mode", "text"), ("sweep", "text"), ("started (UTC)", "text"), ("commit", "text"), ("points", "text"))
+    rows, notes, spread = [], [], []
+    for path, doc in loaded:
+        run = doc["run"]
+        for part in reader.split_devices(doc):
+            d = part["device"]
+            counts = {}
+            for r in part["results"]:
+                counts[r["status"]] = counts.get(r["status"], 0) + 1
+            clock = d.get("measured_clock_mhz") or (d.get("clock_khz") or 0) / 1e3 or None
+            smem = f"{(d.get('smem_per_sm') or 0) // 1024} / {(d.get('smem_per_block_optin') or 0) // 1024}"
+            drv = f"{d.get('driver_version') or '-'} / {d.get('runtime_version') or '-'}"
+            rows.append("<tr>" + "".join([
+                text_cell(os.path.basename(path)), text_cell(d.get("name")), text_cell(d.get("cc")),
+                num_cell(d.get("sm_count")), num_cell(clock, "{:.0f}"), text_cell(smem), text_cell(drv),
+                text_cell(run.get("mode")), text_cell(run.get("sweep")),
+                text_cell(str(run.get("started", "")).replace("T", " ").rstrip("Z")),
+                text_cell(doc["tool"].get("git")),
+                text_cell(", ".join(f"{v} {k}" for k, v in sorted(counts.items())))]) + "</tr>")
+        extra = [f"<dt>host</dt><dd>{esc(run.get('host'))}</dd>",
+                 f"<dt>command</dt><dd><code>{esc(' '.join(run.get('argv') or []))}</code></dd>",
+                 f"<dt>settings</dt><dd>{esc(settings_text(run.get('settings')))}</dd>"]
+        if run.get("interrupted") or run.get("incomplete_reason"):
+            extra.append(f'<dt>incomplete</dt><dd class="bad">{esc(run.get("incomplete_reason") or "interrupted")}'
+                         "</dd>")
+        for d in doc.get("devices") or [doc["device"]]:
+            nvml = d.get("nvml")
+            if isinstance(nvml, dict):
+                for when in ("start", "end"):
+                    v = nvml.get(when) or {}
+                    extra.append(f"<dt>NVML {esc(nvml.get('index'))} at the {when}</dt><dd>"
+                                 f"{esc(v.get('temperature_c'))} C, {esc(v.get('power_w'))} W, "
+                                 f"{esc(v.get('sm_clock_mhz'))} MHz, clock-event reasons: "
+                                 f"{esc(v.get('clock_event_reasons'))}</dd>")
+        notes.append(f"<h3>{esc(path)}</h3><dl class=\"settings\">{''.join(extra)}</dl>")
+        sp = sorted((e for e in doc.get("spread") or [] if isinstance(e.get("spread_pct"), (int, float))),
+                    key=lambda e: e["spread_pct"])
+        if sp:
+            worst = sp[-1]
+            spread.append(f"<p>{esc(path)}: {len(doc['devices'])} GPUs ran the same points; the spread between the "
+                          f"fastest and the slowest GPU is {sp[len(sp) // 2]['spread_pct']:.2f} % at the median point "
+                          f"and {worst['spread_pct']:.2f} % at most ({esc(worst['bench'])}, "
+                          f"{esc(', '.join(f'{k}={v}' for k, v in worst['params'].items()))}).</p>")
+    return ('<section id="runs"><h2>Devices and runs</h2>' + table("runs-table", cols, rows) + "".join(spread) +
+            "<details><summary>the command, settings and NVML readings of each file</summary>" + "".join(notes) +
+            "</details></section>")
+
+
+def sweep_section(plt, name, series):
+    parts = [f'<section id="sweep-{esc(name)}"><h2>Sweep <code>{esc(name)}</code></h2>']
+    for fig_name, fig in plot.figures(plt, series):
+        svg = plot.svg_text(fig, f"smembench-{name}-{fig_name}")
+        plt.close(fig)
+        parts.append(f'<figure id="fig-{esc(name)}-{esc(fig_name)}">{svg}<figcaption>smembench-plot: '
+                     f"{esc(fig_name)}.svg</figcaption></figure>")
+    several = len(series) > 1
+    cols = ((("device", "text"),) if several else ()) + POINT_COLUMNS
+    rows = [point_row(r, s.label if several else None) for s in series for r in s.doc["results"]]
+    parts.append(f"<h3>Points ({len(rows)})</h3>")
+    parts.append(table(f"points-{name}", cols, rows))
+    bad = [(s, r) for s in series for r in s.doc["results"] if r["status"] not in ("ok", "predicted")]
+    if bad:
+        bcols = ((("device", "text"),) if several else ()) + (("benchmark", "text"), ("parameters", "text"),
+                                                                ("status", "text"), ("reason", "text"))
+        brows = ["<tr>" + "".join(([text_cell(s.label)] if several else []) +
+                                  [text_cell(r["bench"]), text_cell(params_text(r)),
+                                   text_cell(r["status"], "bad" if r["status"] in ("failed", "invalid") else "warn"),
+                                   text_cell(r.get("reason"), "wrap")]) + "</tr>" for s, r in bad]
+        parts.append(f"<h3>Failed and skipped points ({len(brows)})</h3>")
+        parts.append(table(f"notrun-{name}", bcols, brows))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def baseline_section(base_path, base, loaded, threshold, alpha):
+    parts = [f'<section id="baseline"><h2>Against the baseline <code>{esc(base_path)}</code></h2>',
+             f"<p class=\"sub\">smembench-compare's decision per point, the gate's rule: a change of the "
+             f"median of {threshold:g} % or more that a one-sided Mann-Whitney U test (alpha {alpha:g}) confirms "
+             f"beyond the point's run-to-run drift; uncertain where the point's noise cannot judge it.</p>"]
+    cols = (("point", "text"), ("base median (us)", "num"), ("median (us)", "num"), ("change (%)", "num"),
+            ("p", "num"), ("verdict", "text"))
+    for i, (path, doc) in enumerate(loaded):
+        rows = compare.compare(base, doc, threshold / 100, alpha)
+        parts.append(f"<h3>{esc(path)}</h3>")
+        if not rows:
+            parts.append("<p>No point of the baseline ran in this file: nothing to compare.</p>")
+            continue
+        counts = {}
+        for row in rows:
+            counts[row[5]] = counts.get(row[5], 0) + 1
+        parts.append("<p>" + esc(f"{len(rows)} points compared: " +
+                                 ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))) + "</p>")
+        trs = []
+        for name, mb, mn, change, p, verdict in rows:
+            cls = "bad" if verdict in ("slower", "missing") or verdict.startswith("stopped") else \
+                "good" if verdict == "faster" else "warn" if verdict.split()[0] in ("uncertain", "new") else None
+            trs.append("<tr>" + text_cell(name) + num_cell(mb / 1e3 if mb is not None else None, "{:,.2f}") +
+                       num_cell(mn / 1e3 if mn is not None else None, "{:,.2f}") +
+                       num_cell(100 * change if change is not None else None, "{:+.2f}") +
+                       num_cell(p, "{:.2g}") + text_cell(verdict, cls) + "</tr>")
+        parts.append(table(f"baseline-{i}", cols, trs))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def fleet_sections(plt, loaded, threshold):
+    """[(id, html)]: per GPU model whose units the inputs tell apart (fleet.distinct_gpus) and that
+    share a timed point, smembench-fleet's comparison: the units, the heatmap, the outliers and a
+    table of each unit's deviation from the fleet median per point."""
+    out = []
+    for model, units in fleet.by_model(loaded).items():
+        if len(units) < 2 or fleet.distinct_gpus(units) < 2:
+            continue
+        sid = f"fleet-{len(out)}"
+        try:
+            fl = fleet.Fleet(fleet.name_apart(units), threshold)
+        except fleet.Usage as e:
+            out.append((sid, f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2><p class="bad">not compared: '
+                             f"{esc(e)}</p></section>"))
+            continue
+        if not any(len(row["cells"]) > 1 for row in fl.rows):
+            continue
+        parts = [f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2>',
+                 f'<p class="sub">{len(units)} units ({fleet.distinct_gpus(units)} GPUs told apart by uuid, or node '
+                 "and PCI bus): each unit's median time against the fleet median (the median of the units' "
+                 "medians) per point. An outlier is a unit slower than the fleet median by more than its "
+                 f"allowance, the largest of {threshold:g} %, the variation the point declares for the unit's "
+                 "relation to the others (between units of one GPC layout, or of different or unrecorded "
+                 "layouts) and 3 x its noise (smembench-fleet's rule, the gate's on units).</p>"]
+        ucols = (("unit", "text"), ("node", "text"), ("gpu", "num"), ("uuid", "text"), ("pci bus", "text"),
+                 ("GPC layout", "text"), ("file", "text"), ("commit", "text"), ("timed points", "num"))
+        urows = ["<tr>" + text_cell(u.name) + text_cell(u.node) + num_cell(u.gpu) + text_cell(u.uuid) +
+                 text_cell(u.pci) + text_cell(u.layout or "not recorded") + text_cell(os.path.basename(u.path)) +
+                 text_cell(u.doc["tool"].get("git")) + num_cell(len(u.points)) + "</tr>" for u in fl.units]
+        parts.append(table(f"{sid}-units", ucols, urows))
+        parts.append(f'<p class="sub">{esc(fleet.layout_note(fl.units))}</p>')
+        parts.append(f"<h3>Outliers ({len(fl.outliers)})</h3>")
+        if fl.outliers:
+            parts.append("<ul>" + "".join(
+                f'<li class="bad">{esc(u.name)} at {esc(name)}: {100 * d:+.2f} % against the fleet median, beyond '
+                f"its allowance of {100 * allow:.2f} % ({esc(source)})</li>"
+                for u, name, d, allow, source in fl.outliers) + "</ul>")
+        else:
+            parts.append('<p class="good">none</p>')
+        if fl.lacking:
+            parts.append(f'<p class="warn">{len(fl.lacking)} points timed on one unit and not on another: ' +
+                         esc("; ".join(f"{u.name}: {name}" for u, name in fl.lacking[:20])) +
+                         (f" and {len(fl.lacking) - 20} more" if len(fl.lacking) > 20 else "") + "</p>")
+        top = fl.largest()
+        if top:
+            parts.append(f"<h3>The {len(top)} largest deviations (slower than the fleet median)</h3><ul>" + "".join(
+                f"<li>{esc(uname)} at {esc(name)}: {100 * c['dev']:+.2f} %, allowance {100 * c['allow']:.2f} % "
+                f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
+        # the verdict above, the heatmap (a row per point) after it
+        fig = fleet.heatmap(plt, fl)
+        svg = plot.svg_text(fig, f"smembench-{sid}")
+        plt.close(fig)
+        parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
+        pcols = (("point", "text"), ("fleet median (us)", "num"), ("spread (%)", "num")) + \
+            tuple((f"{u.name} (%)", "num") for u in fl.units)
+        prows = []
+        for row in fl.rows:
+            cells = [text_cell(row["name"]), num_cell(row["median_ns"] / 1e3, "{:,.2f}"),
+                     num_cell(100 * row["spread"], "{:.2f}")]
+            for u in fl.units:
+                c = row["cells"].get(u.name)
+                if c is None:
+                    cells.append('<td class="n" data-v="">absent</td>')
+                else:
+                    v = 100 * c["dev"]
+                    cls = "n bad" if c["outlier"] else "n"
+                    cells.append(f'<td class="{cls}" data-v="{v!r}">{esc(f"{v:+.2f}")}'
+                                 f'{" *" if c["outlier"] else ""}</td>')
+            prows.append("<tr>" + "".join(cells) + "</tr>")
+        parts.append(f"<h3>Points ({len(prows)}): deviation from the fleet median, * an outlier</h3>")
+        parts.append(table(f"{sid}-points", pcols, prows))
+        parts.append("</section>")
+        out.append((sid, "".join(parts)))
+    return out
+
+
+def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
+    """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
+    series = plot.relabel(plot.make_series(loaded))
+    sweeps = list(dict.fromkeys(r.get("sweep") or r["bench"] for s in series for r in s.doc["results"]))
+    devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
+    dates = sorted({reader.run_date(s.doc) for s in series})
+    body = [f"<h1>smembench report</h1><p class=\"sub\">{esc(', '.join(devices))}; {esc(', '.join(dates))}; "
+            f"{len(loaded)} result file{'s' if len(loaded) != 1 else ''}</p>"]
+    links = ['<a href="#runs">devices and runs</a>'] + [f'<a href="#sweep-{esc(w)}">{esc(w)}</a>' for w in sweeps]
+    fleets = fleet_sections(plt, loaded, threshold)
+    links += [f'<a href="#{sid}">fleet</a>' for sid, _ in fleets]
+    if baseline:
+        links.append('<a href="#baseline">baseline</a>')
+    body.append("<nav>" + "".join(links) + "</nav>")
+    body.append(runs_section(loaded))
+    for w in sweeps:
+        in_sweep = [s.only(lambda r, w=w: (r.get("sweep") or r["bench"]) == w) for s in series]
+        body.append(sweep_section(plt, w, [s for s in in_sweep if s.doc["results"]]))
+    body += [section for _, section in fleets]
+    if baseline:
+        body.append(baseline_section(baseline[0], baseline[1], loaded, threshold, alpha))
+    body.append('<output id="selftest"></output>')
+    title = f"smembench report: {', '.join(devices)}"
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n" + "\n".join(body) +
+            f"\n<script>{SCRIPT}</script>\n</body></html>\n")
+
+
+def main(argv=None):
+    p = reader.Parser(prog=reader.command("report.py"),
+                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    reader.add_version(p)
+    p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
+    p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
+    p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
+    p.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2)")
+    p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
+    p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
+    me = plot.prog()
+
+    def body():
+        a = p.parse_args(argv)
+        if not (0 <= a.threshold < 1000) or not (0 < a.alpha < 1):
+            print(f"{me}: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
+            return 2
+        plt = plot.pyplot()
+        loaded = plot.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
+        if not loaded:
+            print(f"{me}: no result files among the inputs: nothing to report", file=sys.stderr)
+            return 2
+        baseline = (a.baseline, reader.load(a.baseline)) if a.baseline else None
+        if os.path.exists(a.output) and not os.path.isdir(a.output):
+            plot.check_outdir(a.output)      # refused before the page is made
+        page = render(plt, loaded, baseline, a.threshold, a.alpha)
+        # the directory is made only once there is a page to put in it
+        plot.check_outdir(a.output)
+        path = os.path.join(a.output, "index.html")
+        inputs = a.results + ([a.baseline] if a.baseline else [])
+        tool.write_text(path, page, inputs=inputs, force=a.force)
+        return tool.emit([path], 0, "the report's path")
+    return tool.run_tool(body, (reader.ResultError,), [
+        (plot.MissingModule, 3, str),
+        (RecursionError, 2, "a result file is nested too deeply to report"),
+        (MemoryError, 2, "out of memory reading the result files; report fewer or smaller files")], prog=me)
