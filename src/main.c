@@ -41,6 +41,7 @@ struct job {
     char out_path[4096], started[32];
     struct smem_output out;             /* where the results go, settled before the run */
     bool fallback;                      /* predict mode for want of a GPU */
+    double t0;                          /* when main() began (smem_now_s): the run's wall time */
     char why[512];                      /* why there is no GPU */
 };
 
@@ -313,6 +314,8 @@ static int report(struct job *j, int argc, char **argv)
     }
     if (several)
         smem_report_spread(doc, j->points, j->spread, j->n);
+    if (!j->predict)
+        smem_report_timing(doc, j->runs, j->n_runs, smem_now_s() - j->t0);
     rc = smem_output_commit(&j->out, doc);
     late = smem_interrupted != sig ? smem_interrupted : 0;   /* a signal that came during the write */
     if (rc)
@@ -365,6 +368,7 @@ int main(int argc, char **argv)
     test_hooks_from_env();
 #endif
     j.out.fd = j.out.dirfd = -1;
+    j.t0 = smem_now_s();
     if ((status = parse(argc, argv, &j.o)) != CONTINUE)
         return status;                          /* --help, --list, ... or a usage error */
     j.predict = j.o.predict != NULL;

@@ -21,14 +21,6 @@
 #define WARMUP_MAX_LAUNCHES 200
 #define PROBE_NS 200000ull
 
-static double now_s(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Cycles and nanoseconds of the sample that just ran, from the kernel's marks or a probe. */
 static int read_clock(struct smem_case *c, double *hz, double *cycles)
 {
@@ -75,7 +67,7 @@ fail:
  * of that size times the launches back to back, as the samples will. */
 static int warm_up(struct smem_case *c, cudaEvent_t start, cudaEvent_t stop, bool cold, size_t *batch)
 {
-    double t0 = now_s(), ns, fastest = 0;
+    double t0 = smem_now_s(), ns, fastest = 0;
     int rc;
 
     for (int i = 0; i < WARMUP_MAX_LAUNCHES; i++) {
@@ -83,7 +75,7 @@ static int warm_up(struct smem_case *c, cudaEvent_t start, cudaEvent_t stop, boo
             return rc;
         if (i == 0 || ns < fastest)
             fastest = ns;
-        if (i + 1 >= WARMUP_MIN_LAUNCHES && now_s() - t0 >= WARMUP_MIN_S)
+        if (i + 1 >= WARMUP_MIN_LAUNCHES && smem_now_s() - t0 >= WARMUP_MIN_S)
             break;
     }
     *batch = 1;
@@ -126,10 +118,13 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
     SMEM_CUDA_CHECK(cudaEventCreate(&stop));
     if (cold)
         SMEM_CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
-    if ((rc = warm_up(c, start, stop, cold, &m->batch)))
+    t0 = smem_now_s();
+    rc = warm_up(c, start, stop, cold, &m->batch);
+    m->warmup_s = smem_now_s() - t0;
+    if (rc)
         goto fail;
 
-    t0 = now_s();
+    t0 = smem_now_s();
     while (!smem_interrupted && taken < cap) {
         double ns = 0, h = 0, cyc = 0, spent, spread = 0;
         struct smem_stats st;
@@ -148,7 +143,7 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
             m->samples_ns[m->n++] = ns;
         }
         taken++;
-        spent = now_s() - t0;
+        spent = smem_now_s() - t0;
         if (m->n && smem_stats_compute(m->samples_ns, m->n, &st) == SMEM_OK)
             spread = st.robust_spread;
         if (smem_stats_should_stop(rule, m->n, spread, spent))
@@ -171,6 +166,7 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
         rc = SMEM_EINTR;
         goto fail;
     }
+    m->sampling_s = smem_now_s() - t0;
     smem_stats_compute(m->samples_ns, m->n, &m->stats);
     m->median.seconds = m->stats.median * 1e-9;
     m->median.clock_hz = smem_stats_median(hz, m->n);

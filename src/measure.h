@@ -24,6 +24,7 @@ struct smem_measurement {
     size_t n_throttled;
     bool throttled_used;        /* every sample was throttled: the statistics are theirs */
     double throttle_below_mhz;  /* SMEM_THROTTLE_FRACTION of the run's clock, 0 if unknown */
+    double warmup_s, sampling_s;    /* host wall time of the warm-up (with the batch size) and of sampling */
 };
 
 /* Times c->bench->launch under rule. With cold, L2 is flushed before every sample (outside the

@@ -301,6 +301,26 @@ static void add_throttled(cJSON *time, const struct smem_result *r)
     }
 }
 
+static void add_phases(cJSON *o, const struct smem_phase_times *p)
+{
+    smem_json_number(o, "setup", p->setup);
+    smem_json_number(o, "verify", p->verify);
+    smem_json_number(o, "warmup", p->warmup);
+    smem_json_number(o, "sampling", p->sampling);
+    smem_json_number(o, "residency", p->residency);
+    smem_json_number(o, "teardown", p->teardown);
+}
+
+static void phases_add(struct smem_phase_times *sum, const struct smem_phase_times *p)
+{
+    sum->setup += p->setup;
+    sum->verify += p->verify;
+    sum->warmup += p->warmup;
+    sum->sampling += p->sampling;
+    sum->residency += p->residency;
+    sum->teardown += p->teardown;
+}
+
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
 {
     cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
@@ -375,6 +395,12 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     json_opt_int(occ, "probe_regs", r->occ.probe_regs);
     cJSON_AddBoolToObject(occ, "hint_overridden", r->occ.hint_overridden);
     cJSON_AddBoolToObject(o, "verified", r->verified);
+    if (r->wall_s > 0) {
+        /* where the point's time went, host wall seconds (measure mode only) */
+        cJSON *ph = cJSON_AddObjectToObject(o, "phases_s");
+        add_phases(ph, &r->phase_s);
+        smem_json_number(ph, "total", r->wall_s);
+    }
     {
         /* what the descriptor declares of the point's movement between runs and units (bench/bench.h) */
         cJSON *v = cJSON_AddObjectToObject(o, "between_run");
@@ -419,6 +445,75 @@ void smem_report_spread(cJSON *doc, const struct smem_point *points, const struc
         json_int(o, "slowest_median_ns", sp->slowest_ns);
         smem_json_number(o, "spread_pct", sp->pct);
     }
+}
+
+/* A benchmark's share of the run's time. */
+struct bench_time {
+    const struct smem_bench *bench;
+    size_t points;
+    double wall_s;
+    struct smem_phase_times phase_s;
+};
+
+static int by_wall_desc(const void *a, const void *b)
+{
+    double x = ((const struct bench_time *)a)->wall_s, y = ((const struct bench_time *)b)->wall_s;
+
+    return (x < y) - (x > y);
+}
+
+#define TIMING_TOP 5
+
+void smem_report_timing(cJSON *doc, const struct smem_device_run *runs, int n_runs, double wall_s)
+{
+    cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run"), *t, *ph, *top;
+    struct smem_phase_times sum = { 0 };
+    struct bench_time *bt = NULL;
+    size_t n_bt = 0, cap = 0;
+    double points_s = 0;
+
+    if (!run)
+        return;
+    for (int d = 0; d < n_runs; d++)
+        for (size_t i = 0; i < runs[d].out.done; i++) {
+            const struct smem_result *r = &runs[d].results[i];
+            size_t k = 0;
+            while (k < n_bt && bt[k].bench != r->point->bench)
+                k++;
+            if (k == n_bt) {
+                if (n_bt == cap) {
+                    struct bench_time *g = realloc(bt, (cap = cap ? 2 * cap : 32) * sizeof(*bt));
+                    if (!g)
+                        goto out;
+                    bt = g;
+                }
+                bt[n_bt++] = (struct bench_time){ .bench = r->point->bench };
+            }
+            bt[k].points++;
+            bt[k].wall_s += r->wall_s;
+            phases_add(&bt[k].phase_s, &r->phase_s);
+            phases_add(&sum, &r->phase_s);
+            points_s += r->wall_s;
+        }
+    qsort(bt, n_bt, sizeof(*bt), by_wall_desc);
+    t = cJSON_AddObjectToObject(run, "timing");
+    smem_json_number(t, "wall_s", wall_s);
+    smem_json_number(t, "points_s", points_s);
+    /* with several devices, the points ran side by side: their sum exceeds the wall time */
+    smem_json_number(t, "outside_points_s", n_runs == 1 && wall_s > points_s ? wall_s - points_s : NAN);
+    ph = cJSON_AddObjectToObject(t, "phases_s");
+    add_phases(ph, &sum);
+    top = cJSON_AddArrayToObject(t, "top");
+    for (size_t k = 0; k < n_bt && k < TIMING_TOP; k++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToArray(top, o);
+        cJSON_AddStringToObject(o, "bench", bt[k].bench->name);
+        cJSON_AddNumberToObject(o, "points", (double)bt[k].points);
+        smem_json_number(o, "wall_s", bt[k].wall_s);
+        add_phases(cJSON_AddObjectToObject(o, "phases_s"), &bt[k].phase_s);
+    }
+out:
+    free(bt);
 }
 
 void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why)

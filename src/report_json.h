@@ -36,6 +36,10 @@ void smem_report_add_devices(cJSON *doc, const struct smem_device_run *runs, int
  * spread between them (spread[i] of points[i], from smem_run_spread). */
 void smem_report_spread(cJSON *doc, const struct smem_point *points, const struct smem_spread *spread, size_t n);
 
+/* run.timing: the run's wall time, each phase summed over the points (and over devices), what lies
+ * outside the points (opening the devices, writing), and the benchmarks that took longest. */
+void smem_report_timing(cJSON *doc, const struct smem_device_run *runs, int n_runs, double wall_s);
+
 /* Marks the run as interrupted by signal sig, or ended early by a sticky CUDA error (sig 0, why). */
 void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why);
 

@@ -32,6 +32,17 @@ struct smem_occ_record {
     int probe_regs;                     /* registers per thread of the probe variant */
 };
 
+/* Host wall time of a point's phases, in seconds; 0 for a phase the point did not reach. Where a
+ * sweep's time goes (README, Where the time goes). */
+struct smem_phase_times {
+    double setup;       /* plan, attributes, occupancy queries, the benchmark's setup (allocations, fills) */
+    double verify;      /* the first launch and the check against the host reference */
+    double warmup;      /* warm-up launches and the batch size */
+    double sampling;    /* the timed samples, up to the stopping rule */
+    double residency;   /* the measured-residency probe */
+    double teardown;    /* the benchmark's teardown */
+};
+
 struct smem_result {
     const struct smem_point *point;
     enum smem_point_status status;
@@ -55,6 +66,8 @@ struct smem_result {
     struct smem_metrics metrics;
     struct smem_occ_record occ;
     bool verified;
+    struct smem_phase_times phase_s;
+    double wall_s;                      /* the whole point, host wall time; 0 in predict mode */
 };
 
 /* Status name as written to JSON: ok, skipped, failed, invalid, predicted. */

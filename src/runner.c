@@ -359,6 +359,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     struct smem_measurement m;
     struct smem_plan plan = { .carveout_pct = -1 };
     const void *fn;
+    double t = smem_now_s();
     int rc;
 
     memset(&c, 0, sizeof(c));
@@ -455,7 +456,10 @@ run:
      * this, a short kernel could run before its poisoned output was cleared or its input had
      * arrived (seen on the H200: --check's two-cluster launches of dsm_bandwidth read the poison
      * back in 11 of 57 points; sanitizers, which serialize, and full waves hid it). */
-    if ((rc = SMEM_CUDA_STATUS(cudaDeviceSynchronize()))) {
+    rc = SMEM_CUDA_STATUS(cudaDeviceSynchronize());
+    r->phase_s.setup = smem_now_s() - t;
+    t = smem_now_s();
+    if (rc) {
         fail_point(r, rc, &c, "setup");
         goto out;
     }
@@ -474,12 +478,15 @@ run:
         goto out;
     }
     r->verified = true;
+    r->phase_s.verify = smem_now_s() - t;
     if (s->check) {
         r->status = SMEM_POINT_OK;
         rc = SMEM_OK;
         goto out;
     }
     rc = smem_measure(&c, &s->rule, s->cold, &m);
+    r->phase_s.warmup = m.warmup_s;
+    r->phase_s.sampling = m.sampling_s;
     if (rc) {
         if (rc != SMEM_EINTR)
             fail_point(r, rc, &c, "timing");
@@ -503,8 +510,10 @@ run:
     if (plan.block) {
         char why[256] = "";
         struct smem_residency res;
+        double t_probe = smem_now_s();
         int prc = smem_occupancy_measure(d, (int)plan.block, f.static_smem + plan.dyn_smem, plan.carveout_pct,
                                          f.regs, &res, why, sizeof(why));
+        r->phase_s.residency = smem_now_s() - t_probe;
         r->occ.measured = res.blocks_per_sm;
         r->occ.measured_sms = res.sms_used;
         r->occ.probe_regs = res.probe_regs;
@@ -522,8 +531,10 @@ run:
     }
     rc = SMEM_OK;
 out:
+    t = smem_now_s();
     if (b->teardown)
         b->teardown(&c);
+    r->phase_s.teardown = smem_now_s() - t;
     return rc;
 }
 
@@ -546,8 +557,10 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
         }
         if (s->progress)
             smem_progress_update(i, n, &points[i]);
+        double t0 = smem_now_s();
         result_init(&results[i], &points[i]);
         rc = run_point(dev, &points[i], s, stream, clk, &results[i]);
+        results[i].wall_s = smem_now_s() - t0;
         if (smem_interrupted && results[i].status != SMEM_POINT_OK) {
             /* the point in flight did not finish: it is left out, not half-recorded */
             smem_results_free(&results[i], 1);

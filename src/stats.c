@@ -1,13 +1,23 @@
 /* Order statistics on a sorted copy; the mean and deviation with Welford's update so that a
  * thousand nanosecond-scale samples lose nothing to cancellation; the MAD from a second sorted
  * array of absolute deviations. */
+#define _POSIX_C_SOURCE 200809L
 #include "stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "smem.h"
+
+double smem_now_s(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -35,6 +35,9 @@ struct smem_stop_rule {
     bool fixed;             /* --quick: exactly min_samples, nothing adaptive */
 };
 
+/* CLOCK_MONOTONIC in seconds: the host wall time of a point's phases and of the run. */
+double smem_now_s(void);
+
 /* Whether sampling a point should stop after n samples with robust spread spread, elapsed_s spent. */
 bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double spread, double elapsed_s);
 
