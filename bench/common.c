@@ -1,13 +1,19 @@
 /* What the benchmarks share (bench/common.h): the copy baseline, the carveout axis's values, the
  * pointer-chase cycle, seeded random inputs and the input/output pair. */
+#define _POSIX_C_SOURCE 200809L
 #include "common.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "rng.h"
 #include "smem.h"
+#if SMEM_HAVE_CUDA
+#include "fill.h"
+#endif
 
 const struct smem_baseline smem_vs_copy = {
     .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
@@ -110,67 +116,173 @@ size_t smem_carveout_device_pcts(const struct smem_device *dev, bool quick, int6
     return n;
 }
 
+/* Host references over hundreds of MiB (a transpose, a staging hash, a stream's sums) ran on one
+ * core while the GPU host had sixteen: split into contiguous ranges, each on its own thread. */
+#define PARALLEL_MAX_THREADS 16
+
+struct range {
+    int (*fn)(void *arg, size_t begin, size_t end, char *why, size_t why_len);
+    void *arg;
+    size_t begin, end;
+    int rc;
+    char why[256];
+};
+
+static void *run_range(void *p)
+{
+    struct range *r = p;
+
+    r->rc = r->fn(r->arg, r->begin, r->end, r->why, sizeof(r->why));
+    return NULL;
+}
+
+int smem_parallel_for(size_t n, int (*fn)(void *arg, size_t begin, size_t end, char *why, size_t why_len),
+                      void *arg, char *why, size_t why_len)
+{
+    struct range r[PARALLEL_MAX_THREADS];
+    pthread_t t[PARALLEL_MAX_THREADS];
+    bool started[PARALLEL_MAX_THREADS] = { false };
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t k = cpus < 1 ? 1 : cpus > PARALLEL_MAX_THREADS ? PARALLEL_MAX_THREADS : (size_t)cpus;
+
+    if (k > n)
+        k = n ? n : 1;
+    for (size_t i = 0; i < k; i++) {
+        r[i] = (struct range){ .fn = fn, .arg = arg, .begin = n * i / k, .end = n * (i + 1) / k };
+        r[i].why[0] = '\0';
+        /* the first range on this thread; a thread that cannot start has its range run here too */
+        started[i] = i > 0 && !pthread_create(&t[i], NULL, run_range, &r[i]);
+    }
+    for (size_t i = 0; i < k; i++)
+        if (!started[i])
+            run_range(&r[i]);
+    for (size_t i = 0; i < k; i++)
+        if (started[i])
+            pthread_join(t[i], NULL);
+    /* the first failure in index order, whichever thread found it first */
+    for (size_t i = 0; i < k; i++)
+        if (r[i].rc) {
+            if (why && why_len)
+                smem_fmt(why, why_len, "%s", r[i].why);
+            return r[i].rc;
+        }
+    return SMEM_OK;
+}
+
 #if SMEM_HAVE_CUDA
 
-/* The last input generated on this thread (one per device in a several-device run). A sweep's
- * points mostly share one input (the dynamic sweep: 39 points of the same 256 MiB), and drawing
- * 64 Mi numbers takes about 0.6 s against 0.05 s to copy them: without this, setup was most of the
- * dynamic sweep's time. Inputs above the cap are drawn anew each time rather than held twice. */
-#define RANDOM_CACHE_MAX_BYTES (1ull << 30)
+/* Inputs drawn on this thread (one per device in a several-device run), kept for the points after:
+ * a sweep's points mostly share their inputs (the dynamic and static points one 256 MiB input, the
+ * staging points and global_read another), and a point that finds its input here skips the draw,
+ * the allocation and the copy (setup was 57 % of a --sweep all on the H200 before: README, Where the
+ * time goes). Shared inputs are read-only: no kernel writes its input, and one that did would fail
+ * the next point's check against the host copy. At most INPUT_CACHE_ENTRIES inputs and
+ * INPUT_CACHE_MAX_BYTES, the least recently used going first, never one of the point being set up. */
+#define INPUT_CACHE_ENTRIES 4
+#define INPUT_CACHE_MAX_BYTES (2ull << 30)
 
-static _Thread_local struct {
-    uint32_t *h;
+struct input {
+    void *dev, *host;
     size_t n;
     enum smem_fill fill;
     uint64_t seed;
-} random_cache;
+    unsigned long long used;    /* the point that last asked for it */
+};
 
-static void random_fill(uint32_t *h, size_t n, enum smem_fill fill, uint64_t seed)
+static _Thread_local struct input inputs[INPUT_CACHE_ENTRIES];
+static _Thread_local unsigned long long point_stamp = 1;
+
+void smem_gpu_inputs_next_point(void)
 {
-    uint64_t state = seed;
+    point_stamp++;
+}
 
-    if (random_cache.h && random_cache.n == n && random_cache.fill == fill && random_cache.seed == seed) {
-        memcpy(h, random_cache.h, n * sizeof(*h));
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (fill == SMEM_FILL_FLOATS) {
-            float f = smem_rng_float(&state);
-            memcpy(&h[i], &f, sizeof(f));
-        } else {
-            h[i] = (uint32_t)smem_rng_next(&state);
+/* A free slot for bytes more, evicting the least recently used inputs of earlier points; -1 when
+ * the input is not to be kept. */
+static int input_slot(size_t bytes)
+{
+    if (bytes > INPUT_CACHE_MAX_BYTES)
+        return -1;
+    for (;;) {
+        size_t held = 0;
+        int free_slot = -1, oldest = -1;
+        for (int i = 0; i < INPUT_CACHE_ENTRIES; i++) {
+            if (!inputs[i].dev) {
+                free_slot = free_slot < 0 ? i : free_slot;
+                continue;
+            }
+            held += inputs[i].n * 4;
+            if (inputs[i].used != point_stamp && (oldest < 0 || inputs[i].used < inputs[oldest].used))
+                oldest = i;
         }
+        if (free_slot >= 0 && held + bytes <= INPUT_CACHE_MAX_BYTES)
+            return free_slot;
+        if (oldest < 0)
+            return -1;
+        cudaFree(inputs[oldest].dev);
+        free(inputs[oldest].host);
+        memset(&inputs[oldest], 0, sizeof(inputs[oldest]));
     }
-    if (n * sizeof(*h) > RANDOM_CACHE_MAX_BYTES)
-        return;
-    free(random_cache.h);
-    random_cache.h = malloc(n * sizeof(*h));
-    if (random_cache.h)
-        memcpy(random_cache.h, h, n * sizeof(*h));
-    random_cache.n = n;
-    random_cache.fill = fill;
-    random_cache.seed = seed;
+}
+
+/* n values of the seeded stream drawn on the GPU into a new device buffer, and copied back. */
+static int draw(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host)
+{
+    int rc = SMEM_OK;
+
+    *dev = NULL;
+    if (!(*host = malloc((n ? n : 1) * 4)))
+        return SMEM_ENOMEM;
+    SMEM_CUDA_CHECK(cudaMalloc(dev, (n ? n : 1) * 4));
+    SMEM_CUDA_CHECK(smem_fill_launch(*dev, n, fill == SMEM_FILL_FLOATS, seed, NULL));
+    SMEM_CUDA_CHECK(cudaMemcpy(*host, *dev, n * 4, cudaMemcpyDeviceToHost));
+    return SMEM_OK;
+fail:
+    cudaFree(*dev);
+    free(*host);
+    *dev = *host = NULL;
+    return rc;
 }
 
 int smem_gpu_random(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host)
 {
-    uint32_t *h = malloc(n * sizeof(*h));
-    int rc = SMEM_OK;
+    int slot, rc;
 
-    *dev = NULL;
-    *host = NULL;
-    if (!h)
-        return SMEM_ENOMEM;
-    random_fill(h, n, fill, seed);
-    SMEM_CUDA_CHECK(cudaMalloc(dev, n * sizeof(*h)));
-    SMEM_CUDA_CHECK(cudaMemcpy(*dev, h, n * sizeof(*h), cudaMemcpyHostToDevice));
-    *host = h;
+    for (int i = 0; i < INPUT_CACHE_ENTRIES; i++)
+        if (inputs[i].dev && inputs[i].n == n && inputs[i].fill == fill && inputs[i].seed == seed) {
+            inputs[i].used = point_stamp;
+            *dev = inputs[i].dev;
+            *host = inputs[i].host;
+            return SMEM_OK;
+        }
+    if ((rc = draw(n, fill, seed, dev, host)))
+        return rc;
+    if ((slot = input_slot(n * 4)) >= 0)
+        inputs[slot] = (struct input){ *dev, *host, n, fill, seed, point_stamp };
     return SMEM_OK;
-fail:
-    cudaFree(*dev);
-    *dev = NULL;
-    free(h);
-    return rc;
+}
+
+int smem_gpu_random_private(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host)
+{
+    return draw(n, fill, seed, dev, host);
+}
+
+void smem_gpu_input_release(void *dev, void *host)
+{
+    for (int i = 0; dev && i < INPUT_CACHE_ENTRIES; i++)
+        if (inputs[i].dev == dev)
+            return;     /* kept for the next points */
+    cudaFree(dev);
+    free(host);
+}
+
+void smem_gpu_inputs_free(void)
+{
+    for (int i = 0; i < INPUT_CACHE_ENTRIES; i++) {
+        cudaFree(inputs[i].dev);
+        free(inputs[i].host);
+        memset(&inputs[i], 0, sizeof(inputs[i]));
+    }
 }
 
 int smem_gpu_random_floats(size_t n, uint64_t seed, float **dev, float **host)
@@ -209,9 +321,8 @@ void smem_io_teardown(struct smem_case *c)
 
     if (!io)
         return;
-    cudaFree(io->in);
+    smem_gpu_input_release(io->in, io->h_in);
     cudaFree(io->out);
-    free(io->h_in);
     free(io->h_out);
     free(io);
     c->priv = NULL;

@@ -46,6 +46,12 @@ int smem_chase_cycle(uint32_t *next, uint32_t n, uint32_t n_total, uint64_t seed
 /* The slot a chase from slot 0 reaches after steps loads. */
 uint32_t smem_chase_end(const uint32_t *next, int64_t steps);
 
+/* fn(arg, begin, end, why, why_len) over [0, n) split into contiguous ranges on up to 16 host
+ * threads (for work of milliseconds and more: a thread costs tens of microseconds); fn returns 0 or a negative code with why filled. The
+ * first failing range's code and reason, in index order, so a report does not depend on timing. */
+int smem_parallel_for(size_t n, int (*fn)(void *arg, size_t begin, size_t end, char *why, size_t why_len),
+                      void *arg, char *why, size_t why_len);
+
 #if SMEM_HAVE_CUDA
 #include "cuda_status.h"
 
@@ -54,8 +60,22 @@ enum smem_fill {
     SMEM_FILL_WORDS,    /* uniform 32-bit words */
 };
 
-/* n seeded random 4-byte values on the host (*host, malloc'd) and in a new device buffer (*dev). */
+/* n seeded random 4-byte values in a device buffer (*dev, drawn on the GPU) and on the host (*host),
+ * shared with every later point that asks for the same input on this thread: read-only, given back
+ * with smem_gpu_input_release. */
 int smem_gpu_random(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host);
+
+/* The same values in buffers of the caller's own, to write into; given back the same way. */
+int smem_gpu_random_private(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void **host);
+
+/* Gives back an input of smem_gpu_random (kept for later points) or _private (freed); NULL is fine. */
+void smem_gpu_input_release(void *dev, void *host);
+
+/* A new point begins: the inputs it asks for are not evicted while it is set up (the runner). */
+void smem_gpu_inputs_next_point(void);
+
+/* Frees every kept input of this thread (the end of a device's run). */
+void smem_gpu_inputs_free(void);
 
 /* Shorthand for the float case. */
 int smem_gpu_random_floats(size_t n, uint64_t seed, float **dev, float **host);

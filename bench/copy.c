@@ -50,18 +50,32 @@ fail:
     return rc;
 }
 
-static int copy_verify(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc;
+#define COPY_VERIFY_CHUNK (16u << 20)
 
-    if ((rc = smem_io_fetch(io)))
-        return rc;
-    if (memcmp(io->h_out, io->h_in, (size_t)c->plan->work)) {
-        smem_fmt(c->reason, sizeof(c->reason), "the copy differs from its source");
-        return SMEM_EVERIFY;
+static int compare_chunks(void *arg, size_t begin, size_t end, char *why, size_t why_len)
+{
+    const struct smem_case *c = arg;
+    const struct smem_io *io = c->priv;
+    size_t bytes = (size_t)c->plan->work;
+
+    for (size_t k = begin; k < end; k++) {
+        size_t at = k * COPY_VERIFY_CHUNK, len = bytes - at < COPY_VERIFY_CHUNK ? bytes - at : COPY_VERIFY_CHUNK;
+        if (memcmp((const char *)io->h_out + at, (const char *)io->h_in + at, len)) {
+            smem_fmt(why, why_len, "the copy differs from its source in bytes %zu..%zu", at, at + len - 1);
+            return SMEM_EVERIFY;
+        }
     }
     return SMEM_OK;
+}
+
+static int copy_verify(struct smem_case *c)
+{
+    int rc;
+
+    if ((rc = smem_io_fetch(c->priv)))
+        return rc;
+    return smem_parallel_for(((size_t)c->plan->work + COPY_VERIFY_CHUNK - 1) / COPY_VERIFY_CHUNK, compare_chunks, c,
+                             c->reason, sizeof(c->reason));
 }
 
 #endif

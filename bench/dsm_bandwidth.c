@@ -171,7 +171,8 @@ static int dsm_bandwidth_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_gpu_random((size_t)SMEM_DSM_MAX_CLUSTER * SMEM_DSM_BW_WORDS, SMEM_FILL_WORDS, c->seed,
+    /* its own copy: the chase variant writes its links into the input */
+    if ((rc = smem_gpu_random_private((size_t)SMEM_DSM_MAX_CLUSTER * SMEM_DSM_BW_WORDS, SMEM_FILL_WORDS, c->seed,
                               (void **)&s->in, (void **)&s->h_in)))
         return rc;
     if (c->plan->variant == SMEM_DSM_BW_CHAIN) {
@@ -290,10 +291,9 @@ static void dsm_bandwidth_teardown(struct smem_case *c)
 
     if (!s)
         return;
-    cudaFree(s->in);
+    smem_gpu_input_release(s->in, s->h_in);
     cudaFree(s->out);
     cudaFree(s->rec);
-    free(s->h_in);
     free(s->h_out);
     free(s->h_rec);
     free(s);

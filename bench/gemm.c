@@ -118,11 +118,9 @@ void smem_gemm_teardown(struct smem_case *c)
         return;
     if (g->cublas)
         cublasDestroy((cublasHandle_t)g->cublas);
-    cudaFree(g->a);
-    cudaFree(g->b);
+    smem_gpu_input_release(g->a, g->h_a);
+    smem_gpu_input_release(g->b, g->h_b);
     cudaFree(g->c);
-    free(g->h_a);
-    free(g->h_b);
     free(g->h_c);
     free(g);
     c->priv = NULL;

@@ -51,18 +51,16 @@ fail:
     return rc;
 }
 
-int smem_stream_verify(struct smem_case *c)
+static int verify_blocks(void *arg, size_t begin, size_t end, char *why, size_t why_len)
 {
-    struct smem_io *io = c->priv;
+    const struct smem_case *c = arg;
+    const struct smem_io *io = c->priv;
     const float *h_in = io->h_in, *h_out = io->h_out;
     size_t words = (c->plan->dyn_smem + c->plan->static_smem) / sizeof(float);
     unsigned block = c->plan->block, slots = words < block ? (unsigned)words : block;
     float partial[SMEM_STREAM_BLOCK];
-    int rc;
 
-    if ((rc = smem_io_fetch(io)))
-        return rc;
-    for (unsigned b = 0; b < c->grid; b++) {
+    for (unsigned b = (unsigned)begin; b < end; b++) {
         const float *in = h_in + (size_t)b * SMEM_STREAM_CHUNK;
         for (unsigned t = 0; t < block; t++) {
             float v = 0;
@@ -76,13 +74,23 @@ int smem_stream_verify(struct smem_case *c)
             float want = t < slots ? partial[slots - 1 - t] : partial[t];
             float got = h_out[(size_t)b * block + t];
             if (!(fabsf(got - want) <= 1e-5f * fmaxf(1.0f, fabsf(want)))) {
-                smem_fmt(c->reason, sizeof(c->reason), "block %u thread %u wrote %g, the host reference %g", b, t,
-                         (double)got, (double)want);
+                smem_fmt(why, why_len, "block %u thread %u wrote %g, the host reference %g", b, t, (double)got,
+                         (double)want);
                 return SMEM_EVERIFY;
             }
         }
     }
     return SMEM_OK;
+}
+
+int smem_stream_verify(struct smem_case *c)
+{
+    int rc;
+
+    if ((rc = smem_io_fetch(c->priv)))
+        return rc;
+    /* blocks are independent: their sums on every host core */
+    return smem_parallel_for(c->grid, verify_blocks, c, c->reason, sizeof(c->reason));
 }
 
 #endif

@@ -15,6 +15,7 @@
 
 #if SMEM_HAVE_CUDA
 #include "clock.h"
+#include "common.h"     /* smem_gpu_inputs_*: the inputs kept across points */
 #include "cuda_status.h"
 #include "measure.h"
 #endif
@@ -441,6 +442,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
                             : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
     r->grid = c.grid;
 run:
+    smem_gpu_inputs_next_point();
     if ((rc = b->setup(&c))) {
         if (rc == SMEM_ESKIP) {
             r->status = SMEM_POINT_SKIPPED;
@@ -582,6 +584,7 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
     rc = SMEM_OK;
 fail:
     if (!out->sticky) {
+        smem_gpu_inputs_free();
         cudaFree(clk);
         if (stream)
             cudaStreamDestroy(stream);

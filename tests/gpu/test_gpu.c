@@ -14,9 +14,11 @@
 #include <criterion/options.h>
 
 #include "arch.h"
+#include "common.h"
 #include "device_open.h"
 #include "gpu_test.h"
 #include "gpus.h"
+#include "rng.h"
 #include "runner.h"
 
 struct smem_device dev;
@@ -384,6 +386,60 @@ Test(measure, short_kernels_are_batched_to_the_target_and_settle)
     }
     smem_results_free(r, n);
     free(r);
+}
+
+Test(measure, every_phase_of_a_point_is_timed)
+{
+    /* where the time goes (README): each phase of a timed point is there, and they fit in the point */
+    struct smem_plan_request req = { .bench = "copy" };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++) {
+        const struct smem_phase_times *p = &r[i].phase_s;
+        double sum = p->setup + p->verify + p->warmup + p->sampling + p->residency + p->teardown;
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert(p->setup > 0 && p->verify > 0 && p->warmup > 0 && p->sampling > 0 && p->teardown >= 0);
+        /* sampling: at least the minimum samples of about SMEM_BATCH_TARGET_NS each */
+        cr_assert_geq(p->sampling, 10 * 0.5 * SMEM_BATCH_TARGET_NS * 1e-9, "%.4f s", p->sampling);
+        cr_assert_leq(sum, r[i].wall_s * 1.001 + 1e-6, "phases %.4f s in a point of %.4f s", sum, r[i].wall_s);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
+TestSuite(inputs, .init = open_device);
+
+Test(inputs, drawn_on_the_gpu_value_for_value_and_shared_between_points)
+{
+    const size_t n = (size_t)1 << 22;
+    void *d1, *h1, *d2, *h2, *d3, *h3, *dw, *hw;
+    uint64_t state = 5;
+
+    cr_assert_eq(smem_gpu_random(n, SMEM_FILL_FLOATS, 5, &d1, &h1), 0);
+    for (size_t i = 0; i < n; i++) {
+        float want = smem_rng_float(&state);
+        cr_assert_eq(memcmp(&((float *)h1)[i], &want, 4), 0, "value %zu: %g, the host stream %g", i,
+                     (double)((float *)h1)[i], (double)want);
+    }
+    cr_assert_eq(smem_gpu_random(n, SMEM_FILL_WORDS, 5, &dw, &hw), 0);
+    cr_assert_eq(((uint32_t *)hw)[0], (uint32_t)smem_rng_at(5, 0));
+    cr_assert_eq(((uint32_t *)hw)[n - 1], (uint32_t)smem_rng_at(5, n - 1));
+    /* the next point asking for the same input gets the same buffers, without a draw */
+    smem_gpu_input_release(d1, h1);
+    smem_gpu_inputs_next_point();
+    cr_assert_eq(smem_gpu_random(n, SMEM_FILL_FLOATS, 5, &d2, &h2), 0);
+    cr_assert(d2 == d1 && h2 == h1, "a second copy of a kept input");
+    /* a private copy is another buffer of the same values, and the device holds them too */
+    cr_assert_eq(smem_gpu_random_private(n, SMEM_FILL_FLOATS, 5, &d3, &h3), 0);
+    cr_assert(d3 != d1 && h3 != h1);
+    cr_assert_eq(memset(h3, 0, n * 4), h3);
+    cr_assert_eq(cudaMemcpy(h3, d3, n * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    cr_assert_eq(memcmp(h3, h1, n * 4), 0);
+    smem_gpu_input_release(d3, h3);
+    smem_gpu_input_release(d2, h2);
+    smem_gpu_input_release(dw, hw);
+    smem_gpu_inputs_free();
 }
 
 Test(scratchpad, uninitialized_contents_are_counted_exactly)

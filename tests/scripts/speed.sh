@@ -5,6 +5,8 @@
 #   tests/scripts/speed.sh all [RUNS] [TAG]   build (release, sm_90), then RUNS (2) `--sweep all` runs,
 #                                             each timed with date and with the file's run.timing:
 #                                             all_TAG_rN.json, wall.txt
+#   tests/scripts/speed.sh tests              the GPU tests of the inputs drawn on the GPU and kept
+#                                             across points, and of the phase timing
 #   tests/scripts/speed.sh day                the files of one day the figures and report are tried on
 #                                             (issue 25): a --quick run, a footprint run with extra
 #                                             tile_bytes, cluster sizes 3/5/12, staging_bulk alone
@@ -34,9 +36,15 @@ all)
     build-gpu/smembench --sweep all --quiet -o "$out/all/all_${tag}_r$r.json" 2>>"$out/all.log"
     rc=$?
     t1=$(date +%s.%N)
-    echo "all_${tag}_r$r rc $rc wall $(echo "$t1 - $t0" | bc) s" | tee -a "$out/wall.txt"
+    echo "all_${tag}_r$r rc $rc wall $(awk "BEGIN{printf \"%.1f\", $t1 - $t0}") s" | tee -a "$out/wall.txt"
   done
   tar -C "$out/all" -czf "$out/all_$tag.tar.gz" .
+  ;;
+tests)
+  ninja -C build-gpu tests/test_gpu >>"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
+  for f in 'inputs/*' 'measure/*' 'scratchpad/*' 'physics/*'; do
+    build-gpu/tests/test_gpu --filter "$f" 2>&1 | tail -3 | tee -a "$out/tests.log"
+  done
   ;;
 day)
   d=$out/day
@@ -51,7 +59,7 @@ day)
   tar -C "$d" -czf "$out/day.tar.gz" .
   ;;
 *)
-  echo "usage: speed.sh all [RUNS] [TAG] | day" >&2
+  echo "usage: speed.sh all [RUNS] [TAG] | tests | day" >&2
   exit 2
   ;;
 esac

@@ -210,7 +210,8 @@ static bool in_meson(const char *meson, const char *rel)
 
 static int check_layout(const struct smem_bench *const *benches, size_t n, char *why, size_t len)
 {
-    static const char *driver_kernels[] = { "clock", "residency" };
+    /* kernels of the driver and of every benchmark's setup, no benchmark's own */
+    static const char *driver_kernels[] = { "clock", "fill", "residency" };
     char *meson = slurp("meson.build"), rel[256], def[256];
     int rc = SMEM_EINVAL;
     DIR *d;
