@@ -6,11 +6,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "bench.h"
+#include "gpus.h"
+#include "sweep.h"
+
 /* The benchmarks with their axes and defaults, then the sweeps. */
 void smem_list_benches(FILE *f);
 
+/* The same for any descriptors and sweeps (the tests give long names). */
+void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size_t n_benches,
+                          const struct smem_sweep *sweeps, size_t n_sweeps);
+
 /* The built-in GPU models for --predict. */
 void smem_list_models(FILE *f);
+
+/* The same for any models. */
+void smem_list_models_of(FILE *f, const struct smem_gpu_model *models, size_t n);
 
 /* The models' keys, comma-separated, into buf (for a message). */
 void smem_list_model_keys(char *buf, size_t len);

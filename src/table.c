@@ -1,10 +1,69 @@
-/* A plain-text table: fixed columns for what every point has, then the benchmark's own metrics. */
+/* A plain-text table: fixed columns for what every point has, then the benchmark's own metrics.
+ * Every column is as wide as its widest cell, the header's included: the rows are formatted once to
+ * measure them and once to print them. */
 #include "table.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
 #include "smem.h"
+
+void smem_cols_init(struct smem_cols *c, const char *align)
+{
+    memset(c, 0, sizeof(*c));
+    c->n = strlen(align);
+    if (c->n > SMEM_COLS_MAX)
+        c->n = SMEM_COLS_MAX;
+    memcpy(c->align, align, c->n);
+}
+
+void smem_cols_fit(struct smem_cols *c, const char *const *cells)
+{
+    for (size_t k = 0; k < c->n; k++) {
+        size_t w = strlen(cells[k]);
+        if (w > c->width[k])
+            c->width[k] = w;
+    }
+}
+
+static void spaces(FILE *f, size_t n)
+{
+    while (n--)
+        fputc(' ', f);
+}
+
+void smem_cols_print(FILE *f, const struct smem_cols *c, const char *indent, const char *const *cells)
+{
+    size_t pending = 0;     /* spaces owed before the next text: none is printed at the end of a line */
+
+    fputs(indent, f);
+    for (size_t k = 0; k < c->n; k++) {
+        size_t w = strlen(cells[k]), pad = c->width[k] > w ? c->width[k] - w : 0;
+        if (k)
+            pending++;
+        if (c->align[k] == 'r')
+            pending += pad;
+        if (w) {
+            spaces(f, pending);
+            fputs(cells[k], f);
+            pending = 0;
+        }
+        if (c->align[k] != 'r')
+            pending += pad;
+    }
+    fputc('\n', f);
+}
+
+void smem_fmt_value(char *buf, size_t len, double v, int digits)
+{
+    /* below 2^53 every integer is exact in a double: 16384, never 1.638e+04 */
+    if (isfinite(v) && v == trunc(v) && fabs(v) < 9007199254740992.0)
+        smem_fmt(buf, len, "%.0f", v == 0 ? 0.0 : v);
+    else
+        smem_fmt(buf, len, "%.*g", digits, v);
+}
 
 static void occ_cell(char *buf, size_t len, int v)
 {
@@ -14,46 +73,97 @@ static void occ_cell(char *buf, size_t len, int v)
         smem_fmt(buf, len, "%d", v);
 }
 
+enum { T_BENCH, T_PARAMS, T_STATUS, T_MEDIAN, T_SPREAD, T_MHZ, T_OCC, T_CARVE, T_LIMITER, T_METRICS, T_N };
+#define TABLE_ALIGN "lllrrrlrll"
+
+struct table_row {
+    char params[512], median[32], spread[32], mhz[32], occ[32], carve[16], metrics[512];
+    const char *cells[T_N];
+};
+
+static void table_row(const struct smem_result *r, struct table_row *row)
+{
+    char a[16], p[16], m[16];
+
+    smem_point_describe(r->point, row->params, sizeof(row->params));
+    occ_cell(a, sizeof(a), r->occ.api);
+    occ_cell(p, sizeof(p), r->occ.predicted);
+    occ_cell(m, sizeof(m), r->occ.measured);
+    smem_fmt(row->occ, sizeof(row->occ), "%s/%s/%s%s", a, p, m, r->occ.hint_overridden ? "!" : "");
+    if (r->carveout_requested < 0)
+        smem_fmt(row->carve, sizeof(row->carve), "dflt");
+    else
+        smem_fmt(row->carve, sizeof(row->carve), "%d", r->carveout_requested);
+    row->metrics[0] = '\0';
+    for (size_t k = 0; k < r->metrics.n && k < 4; k++) {
+        char v[32];
+        smem_fmt_value(v, sizeof(v), r->metrics.m[k].value, 4);
+        smem_append(row->metrics, sizeof(row->metrics), ", ", "%s=%s %s", r->metrics.m[k].name, v,
+                    r->metrics.m[k].unit);
+    }
+    if (r->status != SMEM_POINT_OK && r->status != SMEM_POINT_PREDICTED && r->reason[0])
+        smem_fmt(row->metrics, sizeof(row->metrics), "%s", r->reason);
+    if (r->n_samples) {
+        smem_fmt(row->median, sizeof(row->median), "%.2f", r->time_ns.median / 1e3);
+        smem_fmt(row->spread, sizeof(row->spread), "%.2f", 100 * r->time_ns.robust_spread);
+        smem_fmt(row->mhz, sizeof(row->mhz), "%.0f", r->clock_mhz);
+    } else {
+        smem_fmt(row->median, sizeof(row->median), "-");
+        smem_fmt(row->spread, sizeof(row->spread), "-");
+        smem_fmt(row->mhz, sizeof(row->mhz), "-");
+    }
+    row->cells[T_BENCH] = r->point->bench->name;
+    row->cells[T_PARAMS] = row->params;
+    row->cells[T_STATUS] = smem_point_status_name(r->status);
+    row->cells[T_MEDIAN] = row->median;
+    row->cells[T_SPREAD] = row->spread;
+    row->cells[T_MHZ] = row->mhz;
+    row->cells[T_OCC] = row->occ;
+    row->cells[T_CARVE] = row->carve;
+    row->cells[T_LIMITER] = r->occ.limiter;
+    row->cells[T_METRICS] = row->metrics;
+}
+
 void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *res, size_t n)
 {
+    static const char *const header[T_N] = { "bench", "params", "status", "median_us", "spread%", "MHz",
+                                             "blk/SM a/p/m", "carve", "limiter", "metrics" };
+    struct smem_cols cols;
+    struct table_row row;
     bool any_override = false;
 
     fprintf(f, "%s (cc %d.%d, %d SMs, %lld KiB shared/SM, %lld KiB opt-in/block)%s\n", dev->name, dev->cc_major,
             dev->cc_minor, dev->sm_count, (long long)(dev->smem_per_sm / 1024),
             (long long)(dev->smem_per_block_optin / 1024), dev->is_model ? " [model: predicted occupancy only]" : "");
-    fprintf(f, "%-10s %-34s %-9s %11s %7s %6s %-15s %5s %-14s %s\n", "bench", "params", "status", "median_us",
-            "spread%", "MHz", "blk/SM a/p/m", "carve", "limiter", "metrics");
+    smem_cols_init(&cols, TABLE_ALIGN);
+    smem_cols_fit(&cols, header);
     for (size_t i = 0; i < n; i++) {
-        const struct smem_result *r = &res[i];
-        const struct smem_bench *b = r->point->bench;
-        char params[128], occ[32], a[8], p[8], m[8], metrics[256] = "", carve[16];
-
-        smem_point_describe(r->point, params, sizeof(params));
-        occ_cell(a, sizeof(a), r->occ.api);
-        occ_cell(p, sizeof(p), r->occ.predicted);
-        occ_cell(m, sizeof(m), r->occ.measured);
-        smem_fmt(occ, sizeof(occ), "%s/%s/%s%s", a, p, m, r->occ.hint_overridden ? "!" : "");
-        any_override |= r->occ.hint_overridden;
-        if (r->carveout_requested < 0)
-            smem_fmt(carve, sizeof(carve), "dflt");
-        else
-            smem_fmt(carve, sizeof(carve), "%d", r->carveout_requested);
-        for (size_t k = 0; k < r->metrics.n && k < 4; k++)
-            smem_append(metrics, sizeof(metrics), ", ", "%s=%.4g %s", r->metrics.m[k].name, r->metrics.m[k].value,
-                        r->metrics.m[k].unit);
-        if (r->status != SMEM_POINT_OK && r->status != SMEM_POINT_PREDICTED && r->reason[0])
-            smem_fmt(metrics, sizeof(metrics), "%s", r->reason);
-        if (r->n_samples)
-            fprintf(f, "%-10s %-34s %-9s %11.2f %7.2f %6.0f %-15s %5s %-14s %s\n", b->name, params,
-                    smem_point_status_name(r->status), r->time_ns.median / 1e3, 100 * r->time_ns.robust_spread,
-                    r->clock_mhz, occ, carve, r->occ.limiter, metrics);
-        else
-            fprintf(f, "%-10s %-34s %-9s %11s %7s %6s %-15s %5s %-14s %s\n", b->name, params,
-                    smem_point_status_name(r->status), "-", "-", "-", occ, carve, r->occ.limiter, metrics);
+        table_row(&res[i], &row);
+        smem_cols_fit(&cols, row.cells);
+    }
+    smem_cols_print(f, &cols, "", header);
+    for (size_t i = 0; i < n; i++) {
+        table_row(&res[i], &row);
+        smem_cols_print(f, &cols, "", row.cells);
+        any_override |= res[i].occ.hint_overridden;
     }
     if (any_override)
         fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
     smem_table_published(f, dev);
+}
+
+static void published_row(const struct smem_published *p, char *value, size_t len, const char **cells)
+{
+    value[0] = '\0';
+    if (p->list)
+        for (size_t k = 0; k < p->n_list; k++)
+            smem_append(value, len, ",", "%d", p->list[k]);
+    else
+        smem_fmt_value(value, len, p->value, 6);
+    smem_append(value, len, " ", "%s", p->unit);
+    cells[0] = p->name;
+    cells[1] = value;
+    cells[2] = p->source;
 }
 
 void smem_table_published(FILE *f, const struct smem_device *dev)
@@ -61,6 +171,9 @@ void smem_table_published(FILE *f, const struct smem_device *dev)
     struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
     size_t n = smem_arch_published(dev->cc_major, dev->cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
     const struct smem_arch *a = smem_arch_find(dev->cc_major, dev->cc_minor);
+    struct smem_cols cols;
+    const char *cells[3];
+    char value[128];
 
     if (!n) {
         fprintf(f, "published for cc %d.%d: nothing in smembench's table (core/arch.c)\n", dev->cc_major,
@@ -68,42 +181,81 @@ void smem_table_published(FILE *f, const struct smem_device *dev)
         return;
     }
     fprintf(f, "published for cc %d.%d (%s):\n", dev->cc_major, dev->cc_minor, a->generation);
+    smem_cols_init(&cols, "lll");
     for (size_t i = 0; i < n; i++) {
-        char value[96] = "";
-        if (p[i].list)
-            for (size_t k = 0; k < p[i].n_list; k++)
-                smem_append(value, sizeof(value), ",", "%d", p[i].list[k]);
-        else
-            smem_fmt(value, sizeof(value), "%.6g", p[i].value);
-        smem_append(value, sizeof(value), " ", "%s", p[i].unit);
-        fprintf(f, "  %-28s %-34s %s\n", p[i].name, value, p[i].source);
+        published_row(&p[i], value, sizeof(value), cells);
+        smem_cols_fit(&cols, cells);
     }
+    for (size_t i = 0; i < n; i++) {
+        published_row(&p[i], value, sizeof(value), cells);
+        smem_cols_print(f, &cols, "  ", cells);
+    }
+}
+
+struct spread_row {
+    char name[640], times[SMEM_COLS_MAX][32], pct[32];
+    const char *cells[SMEM_COLS_MAX];
+};
+
+/* The point's name, each device's median, the spread and its mark: n_runs + 3 cells. */
+static void spread_row(const struct smem_device_run *runs, int n_runs, const struct smem_point *pt,
+                       const struct smem_spread *sp, size_t i, struct spread_row *row)
+{
+    char params[512];
+
+    smem_point_describe(pt, params, sizeof(params));
+    smem_fmt(row->name, sizeof(row->name), "%s %s", pt->bench->name, params);
+    row->cells[0] = row->name;
+    for (int d = 0; d < n_runs; d++) {
+        const struct smem_result *r = &runs[d].results[i];
+        if (i >= runs[d].out.done || r->status != SMEM_POINT_OK)
+            smem_fmt(row->times[d], sizeof(row->times[d]), "-");
+        else
+            smem_fmt(row->times[d], sizeof(row->times[d]), "%.2f", r->time_ns.median / 1e3);
+        row->cells[1 + d] = row->times[d];
+    }
+    if (sp->devices > 1)
+        smem_fmt(row->pct, sizeof(row->pct), "%.2f%%", sp->pct);
+    else
+        smem_fmt(row->pct, sizeof(row->pct), "-");
+    row->cells[1 + n_runs] = row->pct;
+    row->cells[2 + n_runs] = sp->devices > 1 && sp->slowest_ns / sp->fastest_ns > 1.05 ? "!" : "";
 }
 
 void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, const struct smem_point *points,
                        const struct smem_spread *spread, size_t n)
 {
-    fprintf(f, "\nspread between devices (median time, us):\n%-44s", "point");
-    for (int d = 0; d < n_runs; d++)
-        fprintf(f, " %9s%-3d", "dev", runs[d].dev.ordinal);
-    fprintf(f, " %8s\n", "spread");
-    for (size_t i = 0; i < n; i++) {
-        const struct smem_spread *sp = &spread[i];
-        char params[128], name[160];
+    char align[SMEM_COLS_MAX + 1], devs[SMEM_COLS_MAX][16];
+    const char *header[SMEM_COLS_MAX];
+    struct spread_row *row = malloc(sizeof(*row));
+    struct smem_cols cols;
 
-        smem_point_describe(&points[i], params, sizeof(params));
-        smem_fmt(name, sizeof(name), "%s %s", points[i].bench->name, params);
-        fprintf(f, "%-44s", name);
-        for (int d = 0; d < n_runs; d++) {
-            const struct smem_result *r = &runs[d].results[i];
-            if (i >= runs[d].out.done || r->status != SMEM_POINT_OK)
-                fprintf(f, " %12s", "-");
-            else
-                fprintf(f, " %12.2f", r->time_ns.median / 1e3);
-        }
-        if (sp->devices > 1)
-            fprintf(f, " %7.2f%%%s\n", sp->pct, sp->slowest_ns / sp->fastest_ns > 1.05 ? " !" : "");
-        else
-            fprintf(f, " %8s\n", "-");
+    if (n_runs > SMEM_COLS_MAX - 3)
+        n_runs = SMEM_COLS_MAX - 3;
+    if (!row)
+        return;
+    memset(align, 'r', (size_t)n_runs + 2);
+    align[0] = 'l';
+    align[n_runs + 2] = 'l';
+    align[n_runs + 3] = '\0';
+    header[0] = "point";
+    for (int d = 0; d < n_runs; d++) {
+        smem_fmt(devs[d], sizeof(devs[d]), "dev%d", runs[d].dev.ordinal);
+        header[1 + d] = devs[d];
     }
+    header[1 + n_runs] = "spread";
+    header[2 + n_runs] = "";
+    smem_cols_init(&cols, align);
+    smem_cols_fit(&cols, header);
+    for (size_t i = 0; i < n; i++) {
+        spread_row(runs, n_runs, &points[i], &spread[i], i, row);
+        smem_cols_fit(&cols, row->cells);
+    }
+    fprintf(f, "\nspread between devices (median time, us):\n");
+    smem_cols_print(f, &cols, "", header);
+    for (size_t i = 0; i < n; i++) {
+        spread_row(runs, n_runs, &points[i], &spread[i], i, row);
+        smem_cols_print(f, &cols, "", row->cells);
+    }
+    free(row);
 }

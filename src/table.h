@@ -8,6 +8,29 @@
 #include "result.h"
 #include "runner.h"
 
+/* Columns as wide as their widest cell: fit every row (the header's too), then print each. Cells
+ * are separated by one space; 'l' columns are padded on the right, 'r' columns on the left, and no
+ * line ends in spaces. The spread table is the widest: a point, 64 devices, the spread, its mark. */
+#define SMEM_COLS_MAX 72
+struct smem_cols {
+    size_t n;
+    char align[SMEM_COLS_MAX];
+    size_t width[SMEM_COLS_MAX];
+};
+
+/* One column per letter of align ('l' or 'r'), every width 0. */
+void smem_cols_init(struct smem_cols *c, const char *align);
+
+/* Widens the columns to the row's cells (c->n of them). */
+void smem_cols_fit(struct smem_cols *c, const char *const *cells);
+
+/* Prints the row after indent, padded to the fitted widths. */
+void smem_cols_print(FILE *f, const struct smem_cols *c, const char *indent, const char *const *cells);
+
+/* A value for a reader: an integer as one (16384, never 1.638e+04), anything else with that many
+ * significant digits (%g). The JSON files keep their own numbers. */
+void smem_fmt_value(char *buf, size_t len, double v, int digits);
+
 /* Prints one row per result; occupancy as api/predicted/measured, a '!' where the driver did not
  * follow the carveout hint (measured differs from the API). */
 void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *r, size_t n);

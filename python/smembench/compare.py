@@ -935,26 +935,29 @@ MARKDOWN_CAP = 60000
 
 def cap_markdown(lines, limit=None):
     """The Markdown lines within limit characters: every table keeps its header, the smallest tables
-    stay whole, and the rows that do not fit are folded into a line under their table saying how many
-    were left out."""
+    and bulleted lists stay whole, and the rows (items) that do not fit are folded into a line under
+    their table (list) saying how many were left out; every other line (headings, verdicts) is kept.
+    compare, ab and fleet --markdown all go through it."""
     limit = MARKDOWN_CAP if limit is None else limit
     if sum(len(line) + 1 for line in lines) <= limit:
         return lines
-    tables, start = [], None      # (first row, end) of each table's rows, after its header and rule
-    for i, line in enumerate(lines + [""]):
-        if line.startswith("|") and start is None:
-            start = i
-        elif not line.startswith("|") and start is not None:
-            if i - start > 2:
-                tables.append((start + 2, i))
-            start = None
-    fold = ("", "*{} more rows left out: the comment is capped at {:,} characters (GitHub takes 65,536); "
+    tables = []     # (first foldable line, end, what) of each table's rows after its header and rule, each list
+    for mark, skip, what in (("|", 2, "rows"), ("- ", 0, "items")):
+        start = None
+        for i, line in enumerate(lines + [""]):
+            if line.startswith(mark) and start is None:
+                start = i
+            elif not line.startswith(mark) and start is not None:
+                if i - start > max(skip, 1):
+                    tables.append((start + skip, i, what))
+                start = None
+    fold = ("", "*{} more {} left out: the comment is capped at {:,} characters (GitHub takes 65,536); "
                 "without --markdown every row is listed*", "")
     reserve = sum(len(f) + 1 for f in fold) + 10
-    rows = {i for a, b in tables for i in range(a, b)}
+    rows = {i for a, b, _ in tables for i in range(a, b)}
     budget = limit - sum(len(line) + 1 for i, line in enumerate(lines) if i not in rows) - reserve * len(tables)
     keep = set()
-    for a, b in sorted(tables, key=lambda t: sum(len(lines[i]) + 1 for i in range(*t))):
+    for a, b, _ in sorted(tables, key=lambda t: sum(len(lines[i]) + 1 for i in range(t[0], t[1]))):
         for i in range(a, b):
             if len(lines[i]) + 1 > budget:
                 break
@@ -964,10 +967,10 @@ def cap_markdown(lines, limit=None):
     for i, line in enumerate(lines):
         if i not in rows or i in keep:
             out.append(line)
-        for a, b in tables:
+        for a, b, what in tables:
             if i == b - 1 and any(j not in keep for j in range(a, b)):
                 left = sum(1 for j in range(a, b) if j not in keep)
-                out += [fold[0], fold[1].format(left, limit), fold[2]]
+                out += [fold[0], fold[1].format(left, what, limit), fold[2]]
     if sum(len(line) + 1 for line in out) > limit:
         # more files than tables can make room for: the text itself is cut, and says so
         text = "\n".join(out)[:limit - 200]

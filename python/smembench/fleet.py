@@ -438,7 +438,8 @@ def run(argv):
     if len(units) == 1:
         notes += ["note: one unit: nothing to compare it with", ""]
     text = "\n".join(report_lines(fleet, missing, unexpected, False, notes)) + "\n"
-    md = "\n".join(report_lines(fleet, missing, unexpected, True, notes)) + "\n"
+    # a pull-request comment: within GitHub's limit, the headings and the PASS/FAIL line kept
+    md = "\n".join(compare.cap_markdown(report_lines(fleet, missing, unexpected, True, notes))) + "\n"
     if a.output:
         plt = plot.pyplot() if fleet.rows else None      # before anything is written
         try:

@@ -407,6 +407,47 @@ def units_of_another_or_an_unrecorded_gpc_layout_judge_cluster_points_with_layou
 
 
 @test
+def the_markdown_is_capped_for_a_pull_request_comment_with_the_verdict_kept():
+    """Eight units of the two --sweep all runs, four of them 10 % slower at every point: some 860
+    outliers, over 100,000 characters of Markdown uncapped. --markdown (and fleet.md) stays within
+    60,000 (GitHub takes 65,536): the heading first, the deviation table's header and the PASS/FAIL
+    line kept, and the rows and outliers that do not fit folded into lines saying how many."""
+    d = os.path.join(TMP, "capped")
+    paths = []
+    for i in range(8):
+        doc = load(RUN1 if i % 2 else RUN2)
+        if i >= 4:
+            for r in doc["results"]:
+                if r.get("time_ns"):
+                    scale(r, 1.10)
+        paths.append(node_file(doc, f"n{i + 1}", d))
+    f = analyse(*paths)
+    full = "\n".join(fleet.report_lines(f, [], [], True)) + "\n"
+    assert len(full) > 100000 and len(f.outliers) > 500, (len(full), len(f.outliers))
+    outdir = os.path.join(TMP, "capped-out")
+    rc, out, err = run(*paths, "--markdown", "-o", outdir)
+    assert rc == 1, err[-2000:]
+    assert len(out) <= 60000, len(out)
+    assert open(os.path.join(outdir, "fleet.md")).read() == out, "fleet.md is the same capped Markdown"
+    assert len(run(*paths)[1]) > 60000, "the text report is not capped"
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0] == full.split("\n")[0] and lines[0].startswith("## smembench fleet: NVIDIA H200, 8 units")
+    assert lines[-1] == f"**FAIL: {len(f.outliers)} outliers, 0 missing nodes, 0 points missing on a unit**", lines[-3:]
+    assert [x for x in lines if x.startswith("#")] == [x for x in full.split("\n") if x.startswith("#")], \
+        "every heading is kept"
+    folds = re.findall(r"^\*(\d+) more (rows|items) left out: the comment is capped at 60,000 characters "
+                       r"\(GitHub takes 65,536\); without --markdown every row is listed\*$", out, re.M)
+    assert folds, out[-3000:]
+    # the outliers kept and the outliers folded are the outliers there were
+    items = [x for x in lines if re.match(r"- n\d gpu0 at .* against the fleet median", x)]
+    assert len(items) + sum(int(n) for n, what in folds if what == "items") == len(f.outliers), \
+        (len(items), folds, len(f.outliers))
+    assert all(x in full.split("\n") for x in items)
+    # the unit table is small: whole
+    assert sum(1 for x in lines if re.match(r"\| n\d gpu0 \| n\d \|", x)) == 8
+
+
+@test
 def the_committed_fleet_report_is_current():
     try:
         import matplotlib  # noqa: F401

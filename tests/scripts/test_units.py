@@ -253,6 +253,60 @@ def ab_on_the_real_runs_finds_exactly_the_planted_slowdown_and_nothing_in_the_sa
         assert "gate: pass (exit 0)" in out
 
 
+@test
+def ab_markdown_is_capped_for_a_pull_request_comment_with_the_verdict_kept():
+    """The A/B runs of results/units/ab_same_d0 with every point given eight replicas (a "replica"
+    parameter) and the head 10 % slower at every timed point: over 80,000 characters of Markdown
+    uncapped. --markdown stays within 60,000 (GitHub takes 65,536): the heading first, the counts and
+    the gate's line kept, the rows that do not fit folded into a line saying how many."""
+    d = os.path.join(TMP, "ab_capped")
+    os.makedirs(d)
+    src = os.path.join(UNITS, "ab_same_d0")
+    for name in sorted(os.listdir(src)):
+        doc = json.load(open(os.path.join(src, name)))
+        results = []
+        for r in doc["results"]:
+            for k in range(8):
+                c = json.loads(json.dumps(r))
+                c["params"]["replica"] = k
+                if name.startswith("head") and c.get("time_ns"):
+                    t = c["time_ns"]
+                    for s in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
+                        if isinstance(t["stats"].get(s), (int, float)):
+                            t["stats"][s] = round(t["stats"][s] * 1.10)
+                    t["raw"] = [round(x * 1.10) for x in t["raw"]]
+                results.append(c)
+        doc["results"] = results
+        json.dump(doc, open(os.path.join(d, name), "w"))
+    rc, text, err = run("ab.py", "--files", d)
+    assert rc == 1, err[-2000:]
+    slower = verdicts(text, "slower")
+    rc, out, err = run("ab.py", "--files", d, "--markdown")
+    assert rc == 1, err[-2000:]
+    assert len(out) <= 60000 < len(text), (len(out), len(text))
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0].startswith("### smembench A/B on NVIDIA H200") and lines[0][4:] == text.split("\n")[0], lines[0]
+    assert lines[-1].startswith("gate: fail (exit 1): ") and lines[-1] == text.rstrip("\n").split("\n")[-1], lines[-3:]
+    assert lines[-2] == text.rstrip("\n").split("\n")[-2] and lines[-2].startswith(f"{len(slower)} slower, ")
+    folds = re.findall(r"^\*(\d+) more rows left out: the comment is capped at 60,000 characters "
+                       r"\(GitHub takes 65,536\); without --markdown every row is listed\*$", out, re.M)
+    assert len(folds) == 1, out[-2000:]
+    rows = [x for x in lines if x.startswith("| ") and "/" in x.split(" | ")[0]]
+    assert lines.index("| point | base r1 (us) | head r1 (us) | change | spread (%) | rounds | verdict |") < \
+        lines.index(rows[0])
+    # the rows kept and the rows folded are the rows the uncapped Markdown has
+    from smembench import ab, compare
+    cap, compare.MARKDOWN_CAP = compare.MARKDOWN_CAP, 10 ** 9
+    try:
+        full, _ = ab.run(["--files", d, "--markdown"])
+    finally:
+        compare.MARKDOWN_CAP = cap
+    full_rows = [x for x in full if x.startswith("| ") and "/" in x.split(" | ")[0]]
+    assert len(slower) > 600 and len(full_rows) >= len(slower), (len(full_rows), len(slower))
+    assert len(rows) + int(folds[0]) == len(full_rows), (len(rows), folds, len(full_rows))
+    assert all(x in full_rows for x in rows)
+
+
 def stand_in(name, factor, log, fail=False):
     """An executable that writes a copy of the quick run scaled by factor to its -o path and logs
     its name (the A/B orchestration, without a GPU)."""

@@ -1,0 +1,254 @@
+/* The console table after a run and --list: every column as wide as its longest cell (a long
+ * benchmark name and long parameters no longer push the columns apart), and a value that is an
+ * integer printed as one (alloc_bytes=16384, never 1.638e+04). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "list.h"
+#include "result.h"
+#include "table.h"
+
+#define MAX_LINES 64
+
+struct out {
+    char *text;
+    size_t size;
+    char *line[MAX_LINES];
+    size_t n;
+};
+
+/* Splits what f printed into lines (in place). */
+static void lines(struct out *o, FILE *f)
+{
+    char *s;
+
+    fclose(f);
+    o->n = 0;
+    for (s = o->text; *s && o->n < MAX_LINES;) {
+        char *nl = strchr(s, '\n');
+        o->line[o->n++] = s;
+        if (!nl)
+            break;
+        *nl = '\0';
+        s = nl + 1;
+    }
+}
+
+/* Where label starts in the header line (it occurs once). */
+static size_t column(const char *header, const char *label)
+{
+    const char *at = strstr(header, label);
+
+    cr_assert_not_null(at, "no column \"%s\" in: %s", label, header);
+    cr_assert_null(strstr(at + 1, label), "column \"%s\" twice in: %s", label, header);
+    return (size_t)(at - header);
+}
+
+/* The cell starts where its header does: left-aligned. */
+static void starts_at(const char *row, size_t off, const char *cell)
+{
+    cr_assert(strlen(row) >= off + strlen(cell) && !strncmp(row + off, cell, strlen(cell)) &&
+              (off == 0 || row[off - 1] == ' '),
+              "\"%s\" does not start at column %zu in:\n%s", cell, off, row);
+}
+
+/* The cell ends where its header does: right-aligned. */
+static void ends_at(const char *row, size_t end, const char *cell)
+{
+    size_t w = strlen(cell);
+
+    cr_assert(end >= w && strlen(row) >= end && !strncmp(row + end - w, cell, w) &&
+              (row[end] == ' ' || row[end] == '\0') && (end == w || row[end - w - 1] == ' '),
+              "\"%s\" does not end at column %zu in:\n%s", cell, end, row);
+}
+
+static const int64_t one[] = { 1 };
+static const struct smem_axis long_axes[] = {
+    { .name = "a_very_long_axis_name_in_bytes", .unit = "bytes", .help = "", .defaults = one, .n_defaults = 1,
+      .min = 0, .max = 1 << 30 },
+    { .name = "another_rather_long_axis_count", .unit = "count", .help = "", .defaults = one, .n_defaults = 1,
+      .min = 0, .max = 1 << 30 },
+};
+static const struct smem_axis short_axes[] = {
+    { .name = "s", .unit = "x", .help = "", .defaults = one, .n_defaults = 1, .min = 0, .max = 9 },
+};
+static const struct smem_bench long_bench = {
+    .name = "a_benchmark_name_much_longer_than_the_old_ten_columns", .summary = "the long one",
+    .axes = long_axes, .n_axes = 2,
+};
+static const struct smem_bench short_bench = {
+    .name = "b", .summary = "the short one", .axes = short_axes, .n_axes = 1,
+};
+
+static struct smem_device h200(void)
+{
+    struct smem_device d = { 0 };
+
+    strcpy(d.name, "NVIDIA H200");
+    d.cc_major = 9;
+    d.sm_count = 132;
+    d.smem_per_sm = 233472;
+    d.smem_per_block_optin = 232448;
+    return d;
+}
+
+Test(table, columns_fit_long_names_and_params)
+{
+    struct smem_point pts[3] = {
+        { .bench = &long_bench, .values = { 1073741824, 123456789 } },
+        { .bench = &short_bench, .values = { 3 } },
+        { .bench = &long_bench, .values = { 0, 1 } },
+    };
+    struct smem_result res[3];
+    struct smem_device dev = h200();
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    const char *params[3] = { "a_very_long_axis_name_in_bytes=1073741824 another_rather_long_axis_count=123456789",
+                              "s=3", "a_very_long_axis_name_in_bytes=0 another_rather_long_axis_count=1" };
+    const char *median[3] = { "1234.57", "2.00", "-" }, *status[3] = { "ok", "ok", "skipped" };
+    size_t c_params, c_status, c_median, c_mhz, c_occ, c_carve, c_limiter, c_metrics;
+
+    memset(res, 0, sizeof(res));
+    for (int i = 0; i < 3; i++) {
+        res[i].point = &pts[i];
+        res[i].status = SMEM_POINT_OK;
+        res[i].n_samples = 10;
+        res[i].clock_mhz = 1980;
+        res[i].carveout_requested = -1;
+        res[i].occ.api = res[i].occ.predicted = res[i].occ.measured = 2;
+        strcpy(res[i].occ.limiter, "shared_memory");
+    }
+    res[0].time_ns.median = 1234567;
+    res[1].time_ns.median = 2000;
+    res[1].carveout_requested = 100;
+    strcpy(res[1].occ.limiter, "warps,registers");
+    smem_metrics_add(&res[0].metrics, "alloc_bytes", "B", 16384, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(&res[0].metrics, "gbps", "GB/s", 1234.5678, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(&res[1].metrics, "big_bytes", "B", 1048576.0 * 1024, 0, SMEM_LOWER_IS_BETTER);
+    res[2].status = SMEM_POINT_SKIPPED;
+    res[2].n_samples = 0;
+    strcpy(res[2].reason, "cannot run here");
+    cr_assert_not_null(f);
+    smem_table_print(f, &dev, res, 3);
+    lines(&o, f);
+    cr_assert_geq(o.n, 5);
+
+    const char *h = o.line[1];
+    cr_assert_eq(column(h, "bench"), 0);
+    c_params = column(h, "params");
+    c_status = column(h, "status");
+    c_median = column(h, "median_us") + strlen("median_us");
+    c_mhz = column(h, "MHz") + strlen("MHz");
+    c_occ = column(h, "blk/SM a/p/m");
+    c_carve = column(h, "carve") + strlen("carve");
+    c_limiter = column(h, "limiter");
+    c_metrics = column(h, "metrics");
+    /* the columns are as wide as their longest entry: one space after the longest name and params */
+    cr_assert_eq(c_params, strlen(long_bench.name) + 1, "%s", h);
+    cr_assert_eq(c_status, c_params + strlen(params[0]) + 1, "%s", h);
+    for (int i = 0; i < 3; i++) {
+        const char *row = o.line[2 + i];
+        starts_at(row, 0, pts[i].bench->name);
+        starts_at(row, c_params, params[i]);
+        starts_at(row, c_status, status[i]);
+        ends_at(row, c_median, median[i]);
+        ends_at(row, c_mhz, i == 2 ? "-" : "1980");
+        starts_at(row, c_occ, "2/2/2");
+        ends_at(row, c_carve, i == 1 ? "100" : "dflt");
+        starts_at(row, c_limiter, i == 1 ? "warps,registers" : "shared_memory");
+        cr_assert(row[strlen(row) - 1] != ' ', "a trailing space: \"%s\"", row);
+    }
+    starts_at(o.line[2], c_metrics, "alloc_bytes=16384 B, gbps=1235 GB/s");
+    starts_at(o.line[3], c_metrics, "big_bytes=1073741824 B");
+    starts_at(o.line[4], c_metrics, "cannot run here");
+    for (size_t i = 0; i < o.n; i++)
+        cr_assert_null(strstr(o.line[i], "e+"), "an exponent: %s", o.line[i]);
+    free(o.text);
+}
+
+Test(table, integers_print_without_exponent)
+{
+    char buf[64];
+
+    smem_fmt_value(buf, sizeof(buf), 16384, 4);
+    cr_assert_str_eq(buf, "16384");
+    smem_fmt_value(buf, sizeof(buf), 1073741824.0, 6);
+    cr_assert_str_eq(buf, "1073741824");
+    smem_fmt_value(buf, sizeof(buf), -0.0, 4);
+    cr_assert_str_eq(buf, "0");
+    smem_fmt_value(buf, sizeof(buf), 1234.5678, 4);
+    cr_assert_str_eq(buf, "1235");
+    smem_fmt_value(buf, sizeof(buf), 0.000123456, 4);
+    cr_assert_str_eq(buf, "0.0001235");
+    smem_fmt_value(buf, sizeof(buf), 1.5e300, 4);
+    cr_assert_str_eq(buf, "1.5e+300", "beyond 2^53 a double's integer is no longer exact: %%g");
+}
+
+Test(table, list_columns_fit_long_names)
+{
+    const struct smem_bench *benches[] = { &short_bench, &long_bench };
+    const struct smem_sweep sweeps[] = { { "x", "a sweep", false }, { "sweep_with_a_name", "another", false } };
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    size_t col = strlen(long_bench.name) + 3, rows = 0;
+
+    cr_assert_not_null(f);
+    smem_list_benches_of(f, benches, 2, sweeps, 2);
+    lines(&o, f);
+    for (size_t i = 0; i < o.n; i++) {
+        const char *l = o.line[i];
+        const char *summary = NULL;
+        if (strncmp(l, "  ", 2) || l[2] == ' ')
+            continue;       /* a heading or an axis line */
+        if (!strncmp(l + 2, "b ", 2))
+            summary = "the short one";
+        else if (!strncmp(l + 2, long_bench.name, strlen(long_bench.name)))
+            summary = "the long one";
+        else if (!strncmp(l + 2, "x ", 2))
+            summary = "a sweep";
+        else if (!strncmp(l + 2, "sweep_with_a_name ", 18))
+            summary = "another";
+        cr_assert_not_null(summary, "an unexpected line: %s", l);
+        starts_at(l, col, summary);
+        rows++;
+    }
+    cr_assert_eq(rows, 4);
+    free(o.text);
+}
+
+Test(table, model_list_columns_fit)
+{
+    struct smem_gpu_model models[2] = { { .key = "k" }, { .key = "a_long_model_key" } };
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    size_t cc = 0, sms = 0;
+
+    strcpy(models[0].dev.name, "short");
+    models[0].dev.cc_major = 9;
+    models[0].dev.sm_count = 8;
+    models[0].dev.smem_per_sm = 64 * 1024;
+    strcpy(models[1].dev.name, "NVIDIA Some Very Long Product Name (model)");
+    models[1].dev.cc_major = 10;
+    models[1].dev.sm_count = 148;
+    models[1].dev.smem_per_sm = 228 * 1024;
+    cr_assert_not_null(f);
+    smem_list_models_of(f, models, 2);
+    lines(&o, f);
+    cr_assert_eq(o.n, 3);
+    for (size_t i = 1; i < 3; i++) {
+        const char *l = o.line[i], *at = strstr(l, " cc "), *end = strstr(l, " SMs");
+        cr_assert(at && end, "%s", l);
+        if (i == 1) {
+            cc = (size_t)(at - l);
+            sms = (size_t)(end - l);
+        }
+        cr_assert_eq((size_t)(at - l), cc, "\"cc\" moved:\n%s\n%s", o.line[1], l);
+        cr_assert_eq((size_t)(end - l), sms, "\"SMs\" moved:\n%s\n%s", o.line[1], l);
+    }
+    cr_assert_eq(cc, 2 + strlen("a_long_model_key") + 1 + strlen(models[1].dev.name));
+    free(o.text);
+}
