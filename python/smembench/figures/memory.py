@@ -49,8 +49,9 @@ def draw(plt, series, note):
         return None
     rows.sort(key=lambda t: t[:3])
     rows = [r[3:] for r in rows]    # label, colour, hatch, GB/s, % of the copy
-    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.3 * len(rows)), layout="constrained")
-    p = c.Panel(ax, "Throughput of each kernel and size, beside the copy of the same bytes")
+    longest = max(len(r[0]) for r in rows)    # the y labels take their width from the axes
+    fig, ax = plt.subplots(figsize=(7 + longest * 0.06, 1.5 + 0.3 * len(rows)), layout="constrained")
+    ax.set_title("Throughput of each kernel and size, beside the copy of the same bytes")
     y = list(range(len(rows)))
     ax.barh(y, [r[3] for r in rows], color=[r[1] for r in rows], edgecolor="white")
     for yi, (name, colour, hatch, v, pct) in zip(y, rows):
@@ -69,5 +70,12 @@ def draw(plt, series, note):
                            for i, s in enumerate(series)], loc="upper left", bbox_to_anchor=(1.02, 1),
                   borderaxespad=0)
     c.title(fig, "Transpose and reduction against a device-to-device copy of the same bytes", series)
-    del p
+    for _ in range(4):      # widen the x range until every value label ends inside the axes
+        fig.canvas.draw()
+        box = ax.get_window_extent()
+        right = max(t.get_window_extent().x1 for t in ax.texts)
+        if right < box.x1 - 2:
+            break
+        lo, hi = ax.get_xlim()
+        ax.set_xlim(lo, hi * (right - box.x0 + 12) / box.width)
     return fig
