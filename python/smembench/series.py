@@ -97,32 +97,30 @@ def _settings(doc):
 
 def _attributes(group):
     """Functions giving what may tell the series of group apart, in the order they are tried: the
-    axes a series was split on, the settings that differ (--quick, sample counts...), the sweep, the
+    axes a series was split on, --quick or not, the sweep, the other settings that differ, the
     commit, the date, the start time, the file name."""
     keys = sorted({k for s in group for k in _settings(s.doc)})
     differ = [k for k in keys if len({repr(_settings(s.doc).get(k)) for s in group}) > 1]
 
+    def quick(s):
+        return ("--quick" if _settings(s.doc).get("quick") else "full") if "quick" in differ else ""
+
     def settings(s):
         st = _settings(s.doc)
-        parts = []
-        for k in differ:
-            v = st.get(k)
-            if k == "quick":
-                parts.append("--quick" if v else "full")
-            else:
-                parts.append(f"{k}={v}")
-        return ", ".join(parts)
+        return ", ".join(f"{k}={st.get(k)}" for k in differ if k != "quick")
 
-    def started(s):
-        t = str(s.doc["run"].get("started") or "")
-        return t[11:19] + " UTC" if len(t) >= 19 else ""
     def sweep(s):
         w = str(s.doc["run"].get("sweep") or "")
         names = w.split(",")
         return f"--sweep {','.join(names[:2])}" + (f",+{len(names) - 2}" if len(names) > 2 else "") if w else ""
+
+    def started(s):
+        t = str(s.doc["run"].get("started") or "")
+        return t[11:19] + " UTC" if len(t) >= 19 else ""
     return [lambda s: _axes_text(s.fixed),
-            settings,
+            quick,
             sweep,
+            settings,
             lambda s: str(s.doc["tool"].get("git") or ""),
             lambda s: reader.run_date(s.doc),
             started,
