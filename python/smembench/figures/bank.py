@@ -48,6 +48,7 @@ def draw(plt, series, note):
         panels.append(p)
     for p in panels:
         p.legend()
+    c.fit_legends(fig, panels, 2.6)
     panels[-1].ax.set_xlabel("stride between lanes (elements)")
     c.title(fig, "Bank conflicts: stride-1 throughput over each stride's", have)
     return fig

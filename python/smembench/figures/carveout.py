@@ -104,6 +104,7 @@ def draw(plt, series, note):
         panels.append(p)
     for p in panels:
         p.legend()
+    c.fit_legends(fig, panels, 3.1)
     panels[-1].ax.set_xlabel("preferred shared-memory carveout (%)")
     c.title(fig, "L1/shared carveout: shared-memory footprint kernel vs L1-reliant gather", series)
     c.place_texts(fig, panels)

@@ -118,5 +118,6 @@ def draw(plt, series, note):
         panels.append(p)
     for p in panels:
         p.legend()
+    c.fit_legends(fig, panels, 2.9)
     c.title(fig, "Distributed shared memory across a thread block cluster (one block per SM)", have)
     return fig

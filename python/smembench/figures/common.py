@@ -152,6 +152,19 @@ def step_path(x, y, resolution=0, monotone=False):
     return px, py
 
 
+def fit_legends(fig, panels, height):
+    """Grows each row of panels (stacked one per row) to the height its legend needs, so that many
+    series never squash the axes; height: a panel's height without legend (inches)."""
+    need = []
+    for p in panels:
+        n = len(p.ax.get_legend_handles_labels()[0])
+        lines = sum(1 + str(lab).count("\n") for lab in p.ax.get_legend_handles_labels()[1])
+        need.append(max(height, 0.14 * max(n, lines) + 0.5))
+    if len(panels) > 1:
+        panels[0].ax.get_gridspec().set_height_ratios(need)
+    fig.set_size_inches(fig.get_figwidth(), sum(need) + 0.7)
+
+
 def place_texts(fig, panels):
     """Moves each panel's annotations up, then sideways, until none overlaps an earlier one of its
     axes; one that still would is removed (its value is in the point's marker and the legend)."""

@@ -69,6 +69,7 @@ def draw(plt, series, note):
                           color="dimgray")
     for p in panels:
         p.legend()
+    c.fit_legends(fig, panels, 3.3)
     panels[-1].ax.set_xlabel("shared memory per block (KiB)")
     c.title(fig, "Occupancy staircase against the dynamic shared-memory allocation", series)
     c.place_texts(fig, panels)
