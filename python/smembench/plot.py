@@ -35,9 +35,9 @@ Each image is written as smembench-export writes its file: a hidden temporary fi
 name (mode 0666 less the umask), never over an input, a smembench result file (unless --force) or
 anything but a regular file; a signal leaves no temporary file behind.
 
-Exit status: 0 at least one figure written, 1 nothing to plot (no figure drawn), 2 unusable input (out of memory included) or
-output directory, 3 a Python module is missing (the message names the Debian package), 128+N a
-signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error (a bug).
+Exit status: 0 at least one figure written, 1 nothing to plot (no figure drawn), 2 unusable input
+(out of memory included) or output directory, 3 a Python module is missing (the message names the
+Debian package), 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error (a bug).
 """
 import argparse
 import io

@@ -3,7 +3,7 @@ values of the axes it holds fixed. Series are never merged across files: two fil
 day are two series, labelled by what tells them apart (sweep, settings, extra axes, commit; the start
 time only where nothing else differs). Where a file varies an axis the figure does not plot (a
 footprint run with --axis tile_bytes=8192,49152,100000), its points are split into a series per value
-(split)."""
+(split; never a predict-mode file, whose predictions do not depend on the axes a figure leaves out)."""
 import math
 import os
 
@@ -66,6 +66,11 @@ def split(series, drawn):
     a bench that does not vary such an axis stays in the series holding no fixed value."""
     out = []
     for s in series:
+        if s.doc["run"].get("mode") == "predict":
+            # a prediction depends only on what the figure draws: the values of the other axes repeat
+            # it (65,424 points of a --predict file are 3,633 steps), drawn once (common.xy)
+            out.append(s)
+            continue
         groups = {}
         for bench, keys in drawn.items():
             pts = s.points(bench)

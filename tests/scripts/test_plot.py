@@ -562,7 +562,7 @@ def step_lines_stay_over_the_measured_values():
     strides = _params(doc, "bank", "stride_elems")
     for ax in figs["bank"].axes:
         model = next(ln for ln in ax.get_lines() if ln.get_label() == "bank model")
-        xs, ys = list(model.get_xdata()), list(model.get_ydata())
+        xs = list(model.get_xdata())
         assert {x for x in xs if x == x} <= strides, "the model is drawn at measured strides only"
         for i in range(1, len(xs)):     # never a level from 16 to 32: 24 was not measured
             if xs[i] == xs[i] and xs[i - 1] == xs[i - 1] and xs[i] != xs[i - 1]:

@@ -39,7 +39,8 @@ def draw(plt, series, note):
                 p.steps(x, api, "API" + who, resolution=GRANULE_KIB, monotone=True, style=s.index)
             x, pred = c.xy(dyn, kib, lambda r: c.occ(r, "predicted"))
             if x:
-                p.steps(x, pred, "predicted (calculator)" + who, resolution=GRANULE_KIB, monotone=True, style=s.index, marker=".")
+                p.steps(x, pred, "predicted (calculator)" + who, resolution=GRANULE_KIB, monotone=True,
+                        style=s.index, marker=".")
             x, meas = c.xy(dyn, kib, lambda r: c.occ(r, "measured"))
             if x:
                 p.points(x, meas, "measured (residency probe)" + who, marker="x", markersize=7)
