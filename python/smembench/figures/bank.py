@@ -1,0 +1,54 @@
+"""bank: the measured slowdown against stride for each access width, with the bank model drawn over
+the measured strides only."""
+from smembench.figures import common as c
+
+NAME = "bank"
+BENCHES = ("bank",)
+DRAWN = {"bank": ("width_bytes", "stride_elems")}
+
+
+def stride(r):
+    return c.param(r, "stride_elems")
+
+
+def draw(plt, series, note):
+    have = []
+    for s in series:
+        if any(c.param(r, "width_bytes") is not None and stride(r) is not None and
+               c.metric(r, "slowdown") is not None for r in s.timed("bank")):
+            have.append(s)
+        else:
+            note(f"{s.path}: bank points without width_bytes, stride_elems and a slowdown: nothing for the "
+                 f"{NAME} figure")
+    if not have:
+        return None
+    widths = sorted({c.param(r, "width_bytes") for s in have for r in s.timed("bank")} - {None})
+    several = len({s.label for s in have}) > 1
+    fig, axes = plt.subplots(len(widths), 1, figsize=(10, 2.6 * len(widths) + 0.7), squeeze=False, sharex=True,
+                             layout="constrained")
+    panels = []
+    for ax, w in zip(axes[:, 0], widths):
+        p = c.Panel(ax, f"{w}-byte loads")
+        models = []
+        for s in have:
+            pts = [r for r in s.timed("bank") if c.param(r, "width_bytes") == w]
+            x, m = c.xy(pts, stride, lambda r: c.metric(r, "predicted_slowdown"))
+            if x and (x, m) not in models:   # the model once where files agree on it
+                models.append((x, m))
+                p.steps(x, m, "bank model" + (f" (strides of {s.short})" if several and len(models) > 1 else ""),
+                        resolution=1, color=c.REF_COLORS[2 + len(models) - 1], linestyle="-", marker="_",
+                        markersize=10, linewidth=1.2, zorder=1)
+        for s in have:
+            pts = [r for r in s.timed("bank") if c.param(r, "width_bytes") == w]
+            x, v = c.xy(pts, stride, lambda r: c.metric(r, "slowdown"))
+            if x:
+                p.points(x, v, s.short, marker=c.marker(s.index), markersize=4, zorder=2)
+        c.plain_log2(ax, suffix="x")
+        ax.set_ylabel("slowdown\n(stride-1 throughput / this)")
+        panels.append(p)
+    for p in panels:
+        p.legend()
+    c.fit_legends(fig, panels, 2.6)
+    panels[-1].ax.set_xlabel("stride between lanes (elements)")
+    c.title(fig, "Bank conflicts: stride-1 throughput over each stride's", have)
+    return fig

@@ -1,0 +1,123 @@
+"""cluster: distributed shared memory by cluster size (cc 9.0): remote, own-block-through-the-cluster
+and ld.shared latency with the published H800 anchors, load bandwidth against the 128 ceiling,
+atomics, cluster.sync() and the clusters resident at once (API and measured). A panel per quantity,
+each with its title and its own legend; the x ticks are the measured cluster sizes."""
+from smembench.figures import common as c
+
+NAME = "cluster"
+BENCHES = ("dsm_latency", "dsm_bandwidth", "dsm_atomics", "cluster_sync", "cluster_occupancy")
+DRAWN = {"dsm_latency": ("cluster_size", "path"), "dsm_bandwidth": ("cluster_size", "path", "width_bytes"),
+         "dsm_atomics": ("cluster_size", "path"), "cluster_sync": ("cluster_size", "block_threads"),
+         "cluster_occupancy": ("cluster_size", "smem_bytes")}
+
+# Luo et al., "Dissecting the NVIDIA Hopper Architecture through Microbenchmarking and Multiple Level
+# Analysis" (arXiv 2501.12084), H800 PCIe: remote shared-memory latency ~181 cycles at cluster size 2
+# and 180-213 at 16, 33 cycles for the own block through the cluster path; a dependent chain of
+# 4-byte DSM loads reached about 16 B/clk/SM.
+ANCHOR_REMOTE = {2: (181, 181), 16: (180, 213)}
+ANCHOR_SELF = 33
+ANCHOR_CHAIN_BPC = 16
+PATHS = {0: "ld.shared, own block", 1: "own block via cluster window", 2: "remote block"}
+# dsm_bandwidth's lines: (path, width) -> name
+BW_LINES = {(0, 16): "ld.shared, own block, 16 B", (1, 16): "own block via cluster window, 16 B",
+            (2, 4): "remote ring, 4 B", (2, 8): "remote ring, 8 B", (2, 16): "remote ring, 16 B",
+            (3, 16): "one-way: even ranks read, odd serve, 16 B", (4, 16): "fan-in: rank 0 reads up to 8, 16 B",
+            (5, 4): "ring as a dependent chain, 4 B"}
+
+
+def size(r):
+    return c.param(r, "cluster_size")
+
+
+def _lines(s):
+    """{panel: [(name, x, y, kind)]} of one series; kind: line, steps or points."""
+    out = {}
+    for path, name in PATHS.items():
+        x, y = c.xy([r for r in s.timed("dsm_latency") if c.param(r, "path") == path], size,
+                    lambda r: c.metric(r, "latency_cycles"))
+        out.setdefault("latency", []).append((name, x, y, "line"))
+        x, y = c.xy([r for r in s.timed("dsm_atomics") if c.param(r, "path") == path], size,
+                    lambda r: c.metric(r, "atomics_per_clk_sm"))
+        out.setdefault("atomics", []).append((name, x, y, "line"))
+    for (path, w), name in BW_LINES.items():
+        x, y = c.xy([r for r in s.timed("dsm_bandwidth") if c.param(r, "path") == path and
+                     c.param(r, "width_bytes") == w], size, lambda r: c.metric(r, "bytes_per_clk_sm"))
+        out.setdefault("bandwidth", []).append((name, x, y, "line"))
+    for threads in sorted({c.param(r, "block_threads") for r in s.timed("cluster_sync")} - {None}):
+        x, y = c.xy([r for r in s.timed("cluster_sync") if c.param(r, "block_threads") == threads], size,
+                    lambda r: c.metric(r, "sync_cycles"))
+        out.setdefault("sync", []).append((f"{threads:g} threads per block", x, y, "line"))
+    for smem in sorted({c.param(r, "smem_bytes") for r in s.timed("cluster_occupancy")} - {None}):
+        pts = [r for r in s.timed("cluster_occupancy") if c.param(r, "smem_bytes") == smem]
+        x, y = c.xy(pts, size, lambda r: c.metric(r, "clusters_api"))
+        out.setdefault("occupancy", []).append((f"API, {smem / 1024:g} KiB per block", x, y, "steps"))
+        x, y = c.xy(pts, size, lambda r: c.metric(r, "clusters_measured"))
+        out.setdefault("occupancy", []).append((f"measured, {smem / 1024:g} KiB per block", x, y, "points"))
+    return {k: [v for v in lines if v[1]] for k, lines in out.items()}
+
+
+PANELS = (  # key, title, y label
+    ("latency", "DSM load latency", "load latency (cycles)"),
+    ("bandwidth", "DSM load bandwidth", "load bytes per clock per SM"),
+    ("atomics", "DSM atomic adds", "atomic adds per clock per SM"),
+    ("sync", "cluster.sync()", "cycles per cluster.sync()"),
+    ("occupancy", "Clusters resident at once", "clusters"),
+)
+
+
+def draw(plt, series, note):
+    drawn = {}
+    for s in series:
+        lines = _lines(s)
+        if not any(lines.values()):
+            note(f"{s.path}: cluster points without cluster_size and their metrics: nothing for the {NAME} figure")
+        drawn[s] = lines
+    keys = [k for k, _, _ in PANELS if any(drawn[s].get(k) for s in drawn)]
+    if not keys:
+        return None
+    have = [s for s in series if any(drawn[s].values())]
+    several = len({s.label for s in have}) > 1
+    fig, axes = plt.subplots(len(keys), 1, figsize=(10.5, 2.9 * len(keys) + 0.7), squeeze=False,
+                             layout="constrained")
+    panels = []
+    for ax, key in zip(axes[:, 0], keys):
+        _, what, ylabel = next(p for p in PANELS if p[0] == key)
+        p = c.Panel(ax, what)
+        sizes = set()
+        for s in have:
+            for name, x, y, kind in drawn[s].get(key, ()):
+                label = name + (f"; {s.short}" if several else "")
+                sizes.update(x)
+                if kind == "steps":
+                    p.steps(x, y, label, resolution=1, monotone=True, style=s.index)
+                elif kind == "points":
+                    p.points(x, y, label, marker="x", markersize=7)
+                else:
+                    p.line(x, y, label, style=s.index)
+        if key == "latency":
+            for sz, (lo, hi) in ANCHOR_REMOTE.items():
+                if sz in sizes:     # published at sizes 2 and 16: drawn where this run measured them
+                    ax.plot([sz, sz], [lo, hi], color="dimgray", linewidth=6, alpha=0.5, solid_capstyle="butt",
+                            label="H800 remote latency (Luo et al.)" if sz == min(set(ANCHOR_REMOTE) & sizes) else None)
+            p.ref(ANCHOR_SELF, label="H800 own block via cluster (Luo et al.)", linestyle="-.", color="black")
+            ax.set_ylim(bottom=0)
+        elif key == "bandwidth":
+            p.ref(128, label="ceiling: 32 banks x 4 B", linestyle="--")
+            p.ref(ANCHOR_CHAIN_BPC, label="H800 dependent 4-byte chain (Luo et al.)", linestyle="-.")
+            c.plain_log2(ax)   # the 128 ceiling and the remote patterns (8 to 32) both in view
+        elif key == "atomics":
+            p.ref(32, label="ceiling: one word per bank per clock", linestyle="--")
+            ax.set_ylim(bottom=0)
+        elif key == "sync":
+            ax.set_ylim(bottom=0)
+        else:
+            c.plain_log2(ax)
+        c.measured_ticks(ax, sizes, lambda v: f"{v:g}")
+        ax.set_ylabel(ylabel)
+        ax.set_xlabel("cluster size (blocks)")
+        panels.append(p)
+    for p in panels:
+        p.legend()
+    c.fit_legends(fig, panels, 2.9)
+    c.title(fig, "Distributed shared memory across a thread block cluster (one block per SM)", have)
+    return fig

@@ -1,0 +1,81 @@
+"""memory: transposes and reductions in GB/s beside the device-to-device copy of the same bytes run
+in the same file."""
+from smembench.figures import common as c
+
+NAME = "memory"
+BENCHES = ("transpose", "transpose_naive", "reduction", "copy")
+DRAWN = {"transpose": ("mib", "padding_words"), "transpose_naive": ("mib",), "reduction": ("mib", "method"),
+         "copy": ("mib",)}
+KERNELS = (  # (benchmark, parameter test, label, colour) in the order they are listed
+    ("copy", lambda p: True, "device-to-device copy", "0.35"),
+    ("transpose_naive", lambda p: True, "transpose, no shared memory", "tab:red"),
+    ("transpose", lambda p: not p.get("padding_words"), "transpose, tile [32][32]", "tab:orange"),
+    ("transpose", lambda p: bool(p.get("padding_words")), "transpose, tile [32][33]", "tab:green"),
+    ("reduction", lambda p: p.get("method") == 0, "reduce, shared tree + __syncthreads", "tab:blue"),
+    ("reduction", lambda p: p.get("method") == 1, "reduce, warp shuffles", "tab:cyan"),
+    ("reduction", lambda p: p.get("method") == 2, "reduce, shared atomics", "tab:purple"),
+)
+HATCHES = ["", "///", "...", "xxx", "\\\\\\", "ooo", "+++", "---"]
+COMPARED = ("transpose", "transpose_naive", "reduction")
+
+
+def draw(plt, series, note):
+    series = [s for s in series if any(s.points(b) for b in COMPARED)]
+    rows = []   # (mib, series index, kernel order, label, colour, hatch, GB/s, % of the copy)
+    several = len({s.label for s in series}) > 1
+    for si, s in enumerate(series):
+        copy, compared = {}, set()
+        for r in s.timed("copy"):
+            v, mib = c.metric(r, "gbytes_per_s"), c.param(r, "mib")
+            if v is not None and mib is not None:
+                copy[mib] = max(copy.get(mib, 0), v)
+        for b in COMPARED:
+            compared |= {c.param(r, "mib") for r in s.timed(b)}
+        before = len(rows)
+        for order, (bench, test, name, colour) in enumerate(KERNELS):
+            for r in s.timed(bench):
+                v, mib = c.metric(r, "gbytes_per_s"), c.param(r, "mib")
+                if v is None or mib is None or not test(r["params"]) or (bench == "copy" and mib not in compared):
+                    continue    # a copy nothing is compared with is left out
+                pct = None if bench == "copy" else c.metric(r, "pct_of_copy")
+                if pct is None and bench != "copy" and copy.get(mib):
+                    pct = 100 * v / copy[mib]
+                who = f" ({s.short})" if several else ""
+                rows.append((mib, si, order, f"{name}, {mib:g} MiB{who}", colour, HATCHES[si % len(HATCHES)], v,
+                             pct))
+        if len(rows) == before:
+            note(f"{s.path}: transpose/reduction points without mib and gbytes_per_s: nothing for the {NAME} figure")
+    if not rows:
+        return None
+    rows.sort(key=lambda t: t[:3])
+    rows = [r[3:] for r in rows]    # label, colour, hatch, GB/s, % of the copy
+    longest = max(len(r[0]) for r in rows)    # the y labels take their width from the axes
+    fig, ax = plt.subplots(figsize=(7 + longest * 0.06, 1.5 + 0.3 * len(rows)), layout="constrained")
+    ax.set_title("Throughput of each kernel and size, beside the copy of the same bytes")
+    y = list(range(len(rows)))
+    ax.barh(y, [r[3] for r in rows], color=[r[1] for r in rows], edgecolor="white")
+    for yi, (name, colour, hatch, v, pct) in zip(y, rows):
+        if hatch:
+            ax.barh([yi], [v], color="none", hatch=hatch, edgecolor="white", linewidth=0)
+        text = f" {v:.0f} GB/s" + (f", {pct:.0f} % of the copy beside it" if pct is not None else "")
+        ax.text(v, yi, text, va="center", ha="left", fontsize=7)
+    ax.set_yticks(y, [r[0] for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, max(r[3] for r in rows) * 1.35)
+    ax.grid(axis="y", visible=False)
+    ax.set_xlabel("GB/s (bytes read + written; the reductions read only)")
+    if several:
+        from matplotlib.patches import Patch
+        ax.legend(handles=[Patch(facecolor="0.6", hatch=HATCHES[i % len(HATCHES)], edgecolor="white", label=s.short)
+                           for i, s in enumerate(series)], loc="upper left", bbox_to_anchor=(1.02, 1),
+                  borderaxespad=0)
+    c.title(fig, "Transpose and reduction against a device-to-device copy of the same bytes", series)
+    for _ in range(4):      # widen the x range until every value label ends inside the axes
+        fig.canvas.draw()
+        box = ax.get_window_extent()
+        right = max(t.get_window_extent().x1 for t in ax.texts)
+        if right < box.x1 - 2:
+            break
+        lo, hi = ax.get_xlim()
+        ax.set_xlim(lo, hi * (right - box.x0 + 12) / box.width)
+    return fig

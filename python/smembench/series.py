@@ -1,0 +1,169 @@
+"""What a figure draws as one line or one bar group: a series is one file (one device of it) and the
+values of the axes it holds fixed. Series are never merged across files: two files of one GPU and one
+day are two series, labelled by what tells them apart (sweep, settings, extra axes, commit; the start
+time only where nothing else differs). Where a file varies an axis the figure does not plot (a
+footprint run with --axis tile_bytes=8192,49152,100000), its points are split into a series per value
+(split; never a predict-mode file, whose predictions do not depend on the axes a figure leaves out)."""
+import math
+import os
+
+from smembench import reader
+
+
+class Series:
+    """One device's points from one file, with the axis values it was split on (fixed)."""
+
+    def __init__(self, doc, path, index=0, label=None, fixed=None):
+        self.doc = doc
+        self.path = path
+        self.index = index
+        self.fixed = dict(fixed or {})     # axis -> value this series holds (split)
+        self.label = label or reader.device_label(doc)
+        self.short = self.label     # the label less the device every series of the figure shares
+        self._by_bench = None
+
+    def points(self, bench):
+        """The points of bench that ran (or, in predict mode, were predicted)."""
+        if self._by_bench is None:
+            by = {}
+            for r in self.doc["results"]:
+                if r["status"] in ("ok", "predicted"):
+                    by.setdefault(r["bench"], []).append(r)
+            self._by_bench = by
+        return list(self._by_bench.get(bench, ()))
+
+    def timed(self, bench):
+        return [r for r in self.points(bench) if time_us(r) is not None]
+
+    def only(self, keep):
+        """The same series (label, index) over the points for which keep(point) holds."""
+        doc = dict(self.doc, results=[r for r in self.doc["results"] if keep(r)])
+        return Series(doc, self.path, self.index, self.label, self.fixed)
+
+    @property
+    def model(self):
+        """The GPU model the series ran on (or predicts): overlays of one model compare absolute values."""
+        return self.doc["device"].get("name")
+
+
+def time_us(r):
+    t = r["time_ns"]["stats"].get("median") if isinstance(r.get("time_ns"), dict) else None
+    return t / 1e3 if isinstance(t, (int, float)) and math.isfinite(t) and t > 0 else None
+
+
+def make_series(loaded):
+    """One Series per device of each file, in order; never one for two files."""
+    out = []
+    for path, doc in loaded:
+        for d in reader.split_devices(doc):
+            out.append(Series(d, path, len(out)))
+    return out
+
+
+def split(series, drawn):
+    """The series with each one's points split by the axes it varies that the figure does not draw.
+    drawn: {bench: the params the figure places on an axis, a panel or a line of its own}. A point of
+    a bench that does not vary such an axis stays in the series holding no fixed value."""
+    out = []
+    for s in series:
+        if s.doc["run"].get("mode") == "predict":
+            # a prediction depends only on what the figure draws: the values of the other axes repeat
+            # it (65,424 points of a --predict file are 3,633 steps), drawn once (common.xy)
+            out.append(s)
+            continue
+        groups = {}
+        for bench, keys in drawn.items():
+            pts = s.points(bench)
+            extra = sorted({k for r in pts for k in r["params"]} - set(keys))
+            varying = [k for k in extra if len({_hashable(r["params"].get(k)) for r in pts}) > 1]
+            for r in pts:
+                key = tuple((k, r["params"].get(k)) for k in varying)
+                groups.setdefault(key, []).append(r)
+        if len(groups) <= 1:
+            out.append(s)
+            continue
+        for key in sorted(groups, key=lambda k: [(a, str(type(v)), v if v is not None else 0) for a, v in k]):
+            doc = dict(s.doc, results=groups[key])
+            out.append(Series(doc, s.path, s.index, s.label, dict(s.fixed, **dict(key))))
+    return out
+
+
+def _hashable(v):
+    return v if not isinstance(v, (list, dict)) else repr(v)
+
+
+def _axes_text(fixed):
+    return ", ".join(f"{k}={v}" for k, v in fixed.items())
+
+
+def _settings(doc):
+    return doc["run"].get("settings") or {}
+
+
+def _attributes(group):
+    """Functions giving what may tell the series of group apart, in the order they are tried: the
+    axes a series was split on, --quick or not, the sweep, the other settings that differ, the
+    commit, the date, the start time, the file name."""
+    keys = sorted({k for s in group for k in _settings(s.doc)})
+    differ = [k for k in keys if len({repr(_settings(s.doc).get(k)) for s in group}) > 1]
+
+    def quick(s):
+        return ("--quick" if _settings(s.doc).get("quick") else "full") if "quick" in differ else ""
+
+    def settings(s):
+        st = _settings(s.doc)
+        return ", ".join(f"{k}={st.get(k)}" for k in differ if k != "quick")
+
+    def sweep(s):
+        w = str(s.doc["run"].get("sweep") or "")
+        names = w.split(",")
+        return f"--sweep {','.join(names[:2])}" + (f",+{len(names) - 2}" if len(names) > 2 else "") if w else ""
+
+    def started(s):
+        t = str(s.doc["run"].get("started") or "")
+        return t[11:19] + " UTC" if len(t) >= 19 else ""
+    return [lambda s: _axes_text(s.fixed),
+            quick,
+            sweep,
+            settings,
+            lambda s: str(s.doc["tool"].get("git") or ""),
+            lambda s: reader.run_date(s.doc),
+            started,
+            lambda s: os.path.basename(s.path)]
+
+
+def _disambiguate(group, depth=0):
+    by_label = {}
+    for s in group:
+        by_label.setdefault(s.label, []).append(s)
+    for same in by_label.values():
+        if len(same) < 2:
+            continue
+        attrs = _attributes(same)
+        for k in range(depth, len(attrs)):
+            values = [attrs[k](s) for s in same]
+            if len(set(values)) > 1:
+                for s, v in zip(same, values):
+                    s.label = f"{s.label}, {v}" if v else s.label
+                _disambiguate(same, k + 1)
+                break
+        else:
+            for n, s in enumerate(same, 1):
+                s.label = f"{s.label}, #{n}"
+
+
+def relabel(series):
+    """Copies of the series of one figure, indexed in order and labelled by device plus what tells
+    apart those that read the same (so a label is as short as its company allows)."""
+    out = [Series(s.doc, s.path, i, fixed=s.fixed) for i, s in enumerate(series)]
+    _disambiguate(out)
+    devices = {reader.device_label(s.doc) for s in out}
+    for s in out:   # where every series is of one device (the figure's title names it), the rest
+        d = reader.device_label(s.doc)
+        s.short = s.label[len(d) + 2:] if len(devices) == 1 and s.label.startswith(d + ", ") else s.label
+    return out
+
+
+def same_model(series):
+    """True when every series ran on (or predicts) one GPU model: absolute values overlay."""
+    return len({s.model for s in series}) <= 1
