@@ -18,8 +18,7 @@ twin in run 1 by benchmark and parameters. Per point:
   - bank: the wavefronts metric (passes per request) against ncu's shared-load wavefronts per
     shared-load instruction;
   - swizzle_ldmatrix / swizzle_stmatrix: the wavefronts metric (the bank model's passes per ldmatrix
-    or stmatrix) against ncu's shared-load (store) wavefronts per LDSM (STSM) instruction; the kernels
-    issue no other shared load (store) than the measured ones.
+    or stmatrix) against ncu's LDSM (STSM) wavefronts per LDSM (STSM) instruction.
 Metrics this ncu does not have on the GPU (ncu --query-metrics) are left out of the profile; a
 point that needs one counts as a disagreement that names it.
 Prints a table and "N disagreements"; exit 0 none, 1 any (a point that failed or found no ncu
@@ -43,12 +42,12 @@ LIMITS = ["launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
 CONFIG = "launch__shared_mem_config_size"
 WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 LOADS = "smsp__sass_inst_executed_op_shared_ld.sum"
-# ldmatrix and stmatrix: the hardware's shared wavefronts (LDSM and STSM are not "shared ld/st"
-# instructions to the sass counters) per LDSM or STSM instruction
-LD_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
-ST_WAVEFRONTS = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+# ldmatrix and stmatrix: their own wavefront and instruction counters (ncu 2025 on the H200 lists
+# them; LDSM and STSM are not "shared ld/st" to the sass counters)
+LD_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"
+ST_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"
 LDSM = "smsp__sass_inst_executed_op_ldsm.sum"
-STSM = "smsp__sass_inst_executed_op_stsm.sum"
+STSM = "smsp__sass_inst_executed_op_shared_stsm.sum"
 MATRIX = {"swizzle_ldmatrix": (LD_WAVEFRONTS, LDSM), "swizzle_stmatrix": (ST_WAVEFRONTS, STSM)}
 METRICS = GEOMETRY + LIMITS + [CONFIG, WAVEFRONTS, LOADS, LD_WAVEFRONTS, ST_WAVEFRONTS, LDSM, STSM]
 WAVEFRONT_TOLERANCE = 1e-3   # relative; the kernel issues no shared load but the measured ones
