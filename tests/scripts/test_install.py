@@ -105,7 +105,7 @@ def meson_install_puts_everything_in_place():
     for cmd in ("smembench",) + COMMANDS:
         f = installed("bin", cmd)
         assert os.path.isfile(f) and os.access(f, os.X_OK), f
-    for f in ("__init__.py", "reader.py", "tool.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
+    for f in ("__init__.py", "reader.py", "tool.py", "plot.py", "fig_swizzle.py", "compare.py", "export.py", "report.py", "fleet.py",
               "ab.py", "trend.py", "schema.json"):
         assert os.path.isfile(os.path.join(package(), f)), f
     assert open(os.path.join(package(), "schema.json")).read() == \
