@@ -121,7 +121,6 @@ int smem_swz_tile_launch(int op, int matrices, int trans, int layout, uint32_t r
 #define SMEM_SWZ_TMA_ROW_BYTES 128      /* 64 16-bit elements: one 128-byte swizzle atom wide */
 #define SMEM_SWZ_TMA_TILE (SMEM_SWZ_TMA_ROWS * SMEM_SWZ_TMA_ROW_BYTES)
 #define SMEM_SWZ_TMA_STAGES 4
-#define SMEM_SWZ_TMA_STATIC 64          /* one 8-byte mbarrier per stage, padded */
 
 /* The consumer of a landed tile. */
 enum smem_swz_consumer {
