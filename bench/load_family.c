@@ -35,6 +35,34 @@ int smem_bank_wavefronts(int width_bytes, int stride)
     return worst > min_passes ? worst : min_passes;
 }
 
+int smem_bank_phase_wavefronts(const uint32_t *addrs, int n)
+{
+    int total = 0;
+
+    for (int p = 0; p < n; p += 8) {
+        int worst = 0;
+        for (int bank = 0; bank < 32; bank++) {
+            uint32_t seen[32];
+            int k = 0;
+            for (int lane = p; lane < p + 8 && lane < n; lane++)
+                for (uint32_t w = 0; w < 4; w++) {
+                    uint32_t word = addrs[lane] / 4 + w;
+                    bool dup = false;
+                    if (word % 32 != (uint32_t)bank)
+                        continue;
+                    for (int i = 0; i < k && !dup; i++)
+                        dup = seen[i] == word;
+                    if (!dup)
+                        seen[k++] = word;
+                }
+            if (k > worst)
+                worst = k;
+        }
+        total += worst;
+    }
+    return total;
+}
+
 /* The access of a point or case: its width, and its stride where the benchmark has that axis. */
 #define ACCESS_WIDTH(x) ((int)smem_axis_value(x, "width_bytes"))
 #define ACCESS_STRIDE(x) (smem_bench_axis((x)->bench, "stride_elems") < 0 ? 1 : (int)smem_axis_value(x, "stride_elems"))

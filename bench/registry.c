@@ -26,6 +26,10 @@
     X(staging_cp_async) \
     X(staging_plain)    \
     X(static)           \
+    X(swizzle_ldmatrix) \
+    X(swizzle_stmatrix) \
+    X(swizzle_tma)      \
+    X(swizzle_wgmma)    \
     X(transpose)        \
     X(transpose_naive)  \
     X(uninit)

@@ -106,6 +106,21 @@ int smem_arch_unified_kib(int cc_major, int cc_minor, long long smem_per_sm_byte
     return (int)(smem_per_sm_bytes / 1024) + 28;
 }
 
+/* Dense BF16/FP16 tensor-core rate (FP32 accumulate) per SM and clock, from the whitepapers' peak
+ * TFLOPS over their SM count and clock: A100 SXM4 312 TFLOPS = 108 SMs x 1410 MHz x 2048; H100 SXM5
+ * 989.4 TFLOPS = 132 SMs x 1830 MHz x 4096 (the H200 has the H100's SMs and the same 989 TFLOPS, H200
+ * datasheet). The swizzle sweep's wgmma points are a percentage of it. */
+static const struct {
+    int cc_major, cc_minor;
+    double flop_per_clk;
+    const char *source;
+} tensor_rates[] = {
+    { 8, 0, 2048, "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 312 TFLOPS dense BF16 "
+                  "on 108 SMs at 1410 MHz" },
+    { 9, 0, 4096, "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022): 989.4 TFLOPS dense BF16 "
+                  "on 132 SMs at 1830 MHz (H100 SXM5; H200 datasheet: the same 989 TFLOPS)" },
+};
+
 static void put(struct smem_published *out, size_t max, size_t *n, struct smem_published p)
 {
     if (*n < max)
@@ -134,5 +149,9 @@ size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *ou
                                                a->smem_per_block_optin_kib * 1024.0, NULL, 0, a->src_limits });
     put(out, max, &n, (struct smem_published){ "carveout_steps_kib", "KiB", 0, a->carveout_kib,
                                                (size_t)a->n_carveouts, a->src_carveouts });
+    for (size_t i = 0; i < sizeof(tensor_rates) / sizeof(tensor_rates[0]); i++)
+        if (tensor_rates[i].cc_major == cc_major && tensor_rates[i].cc_minor == cc_minor)
+            put(out, max, &n, (struct smem_published){ "bf16_dense_flop_per_clk_sm", "FLOP/clk/SM",
+                                                       tensor_rates[i].flop_per_clk, NULL, 0, tensor_rates[i].source });
     return n;
 }

@@ -78,7 +78,8 @@ struct smem_published {
 
 /* Fills out with what is published for compute capability major.minor, in a fixed order
  * (smem_load_latency_cycles, smem_bytes_per_clock_per_sm, banks, bank_width_bytes,
- * smem_per_sm_bytes, smem_per_block_optin_bytes, carveout_steps_kib), leaving out what is not
+ * smem_per_sm_bytes, smem_per_block_optin_bytes, carveout_steps_kib,
+ * bf16_dense_flop_per_clk_sm), leaving out what is not
  * published; the count. */
 size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *out, size_t max);
 

@@ -25,6 +25,9 @@ const struct smem_sweep smem_sweeps[] = {
     { "reduction", "shared memory as a channel: tree vs shuffles vs atomics, GB/s against a copy", false },
     { "staging", "global -> shared by loads/stores, cp.async (cc 8.0) and cp.async.bulk + mbarrier (cc 9.0), tiles of "
       "1 KiB to the opt-in maximum: GB/s against the measured global read bandwidth", false },
+    { "swizzle", "shared memory as the tensor cores see it: ldmatrix/stmatrix on row-major, padded and 32/64/128-byte "
+      "XOR-swizzled tiles against the bank model, TMA tensor copies per swizzle mode (cc 9.0), wgmma fed from shared "
+      "memory per swizzle mode (sm_90a)", false },
     { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; padded vs unpadded transpose vs copy", false },
     { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", false },
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Holds smembench's occupancy and bank model against Nsight Compute on the GPU.
 
-Two runs of the carveout, dynamic and bank sweeps:
+Two runs of the carveout, dynamic, bank and swizzle sweeps:
   1. smembench alone, timed: measured residency, the smallest configuration that holds it, and the
      bank model's passes per request (the metrics need a timed run);
   2. smembench --check under ncu: one launch per point, with ncu's launch metrics (the shared-memory
@@ -16,11 +16,15 @@ twin in run 1 by benchmark and parameters. Per point:
     model does not cover is listed, not counted), and smem_config_inferred_min_bytes (a lower
     bound) no more than it;
   - bank: the wavefronts metric (passes per request) against ncu's shared-load wavefronts per
-    shared-load instruction.
+    shared-load instruction;
+  - swizzle_ldmatrix / swizzle_stmatrix: the wavefronts metric (the bank model's passes per ldmatrix
+    or stmatrix) against ncu's LDSM (STSM) wavefronts per LDSM (STSM) instruction.
+ldmatrix/stmatrix counters this ncu does not have on the GPU (ncu --query-metrics) are left out of
+the profile; a point that needs one counts as a disagreement that names it.
 Prints a table and "N disagreements"; exit 0 none, 1 any (a point that failed or found no ncu
 record counts), 2 bad input, 77 no GPU or no ncu (or under a sanitizer setup).
 
-    tests/scripts/ncu_check.py build/smembench [--ncu PATH] [--keep DIR]
+    tests/scripts/ncu_check.py build/smembench [--ncu PATH] [--keep DIR] [--sweep LIST]
 """
 import argparse
 import csv
@@ -31,14 +35,21 @@ import subprocess
 import sys
 import tempfile
 
-SWEEPS = "carveout,dynamic,bank"
+SWEEPS = "carveout,dynamic,bank,swizzle"
 GEOMETRY = ["launch__grid_size", "launch__block_size", "launch__shared_mem_per_block_dynamic"]
 LIMITS = ["launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
           "launch__occupancy_limit_shared_mem", "launch__occupancy_limit_warps"]
 CONFIG = "launch__shared_mem_config_size"
 WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 LOADS = "smsp__sass_inst_executed_op_shared_ld.sum"
-METRICS = GEOMETRY + LIMITS + [CONFIG, WAVEFRONTS, LOADS]
+# ldmatrix and stmatrix: their own wavefront and instruction counters (ncu 2025 on the H200 lists
+# them; LDSM and STSM are not "shared ld/st" to the sass counters)
+LD_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"
+ST_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"
+LDSM = "smsp__sass_inst_executed_op_ldsm.sum"
+STSM = "smsp__sass_inst_executed_op_shared_stsm.sum"
+MATRIX = {"swizzle_ldmatrix": (LD_WAVEFRONTS, LDSM), "swizzle_stmatrix": (ST_WAVEFRONTS, STSM)}
+METRICS = GEOMETRY + LIMITS + [CONFIG, WAVEFRONTS, LOADS, LD_WAVEFRONTS, ST_WAVEFRONTS, LDSM, STSM]
 WAVEFRONT_TOLERANCE = 1e-3   # relative; the kernel issues no shared load but the measured ones
 
 
@@ -129,6 +140,17 @@ def judge(point, rec, timed):
     if cfg is not None and low is not None and low > cfg:
         bad.append(f"configuration: the measured residency needs {kib(low)} KiB, ncu {kib(cfg)} KiB")
     model = ((timed or {}).get("metrics") or {}).get("wavefronts")
+    if point["bench"] in MATRIX:
+        waves, insts = MATRIX[point["bench"]]
+        seen = rec[waves] / rec[insts] if rec.get(waves) is not None and rec.get(insts) else None
+        row["passes model/ncu"] = ("-" if model is None or model.get("value") is None else f"{model['value']:g}") + \
+            "/" + ("-" if seen is None else f"{seen:.4g}")
+        if model is None or model.get("value") is None:
+            bad.append("no wavefronts metric in the timed run")
+        elif seen is None:
+            bad.append(f"ncu reported no {waves} or {insts}")
+        elif abs(seen / model["value"] - 1) > WAVEFRONT_TOLERANCE:
+            bad.append(f"passes per instruction: model {model['value']:g}, ncu {seen:.4g}")
     if point["bench"] == "bank":
         seen = rec[WAVEFRONTS] / rec[LOADS] if rec.get(WAVEFRONTS) is not None and rec.get(LOADS) else None
         row["passes model/ncu"] = ("-" if model is None or model.get("value") is None else f"{model['value']:g}") + \
@@ -175,6 +197,8 @@ def main(argv=None):
     ap.add_argument("smembench")
     ap.add_argument("--ncu", default=None, help="the ncu executable (default: ncu on PATH, then the CUDA toolkit's)")
     ap.add_argument("--keep", metavar="DIR", help="leave both result files and ncu's CSV in DIR")
+    ap.add_argument("--sweep", default=SWEEPS, help=f"the sweeps to check (default {SWEEPS})")
+    ap.add_argument("--timed", metavar="FILE", help="a timed result file of the same sweeps to use instead of run 1")
     args = ap.parse_args(argv)
     if os.environ.get("SMEM_SANITIZER"):
         print(f"ncu_check: skipped under {os.environ['SMEM_SANITIZER']}")
@@ -190,27 +214,45 @@ def main(argv=None):
     work = args.keep or tempfile.mkdtemp(prefix="ncu_check.")
     try:
         os.makedirs(work, exist_ok=True)
-        return cross_check(args.smembench, ncu, work)
+        return cross_check(args.smembench, ncu, work, args.sweep, args.timed)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
 
 
-def cross_check(smembench, ncu, work):
+def available(ncu, metrics):
+    """metrics less the ldmatrix/stmatrix counters this ncu does not have on this GPU (ncu
+    --query-metrics lists counters by base name; the launch__ attributes it does not list are always
+    there); all of them where the query itself fails, so ncu's own error names the one it lacks."""
+    r = subprocess.run([ncu, "--query-metrics"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return list(metrics)
+    names = {line.split()[0] for line in r.stdout.splitlines() if line.strip()}
+    optional = {LD_WAVEFRONTS, ST_WAVEFRONTS, LDSM, STSM}
+    kept = [m for m in metrics if m not in optional or m.rsplit(".", 1)[0] in names]
+    for m in metrics:
+        if m not in kept:
+            print(f"ncu_check: this ncu has no {m} on this GPU; the points that need it disagree", file=sys.stderr)
+    return kept
+
+
+def cross_check(smembench, ncu, work, sweeps=SWEEPS, timed_file=None):
     timed_path, checked_path, csv_path = (os.path.join(work, n) for n in ("timed.json", "checked.json", "ncu.csv"))
     for p in (timed_path, checked_path, csv_path):
         if os.path.exists(p):
             os.remove(p)
-    rc = run([smembench, "--sweep", SWEEPS, "--require-gpu", "-q", "-o", timed_path]).returncode
+    if timed_file:
+        timed_path = timed_file
+    rc = 0 if timed_file else run([smembench, "--sweep", sweeps, "--require-gpu", "-q", "-o", timed_path]).returncode
     if rc == 3:
         print("ncu_check: skipped, no GPU")
         return 77
     if rc != 0:
-        print(f"ncu_check: smembench --sweep {SWEEPS} exited {rc}", file=sys.stderr)
+        print(f"ncu_check: smembench --sweep {sweeps} exited {rc}", file=sys.stderr)
         return 1
     rc = run([ncu, "--clock-control", "none", "--csv", "--print-units", "base", "--log-file", csv_path,
-              "--metrics", ",".join(METRICS),
-              smembench, "--sweep", SWEEPS, "--check", "--require-gpu", "-q", "-o", checked_path]).returncode
+              "--metrics", ",".join(available(ncu, METRICS)),
+              smembench, "--sweep", sweeps, "--check", "--require-gpu", "-q", "-o", checked_path]).returncode
     if rc != 0 or not os.path.exists(checked_path):
         print(f"ncu_check: smembench --check under ncu exited {rc} (ncu's log: {csv_path})", file=sys.stderr)
         return 1

@@ -108,7 +108,7 @@ def meson_install_puts_everything_in_place():
     for f in ("__init__.py", "reader.py", "tool.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
               "ab.py", "trend.py", "series.py", "schema.json") + tuple(
             os.path.join("figures", m + ".py") for m in ("__init__", "common", "bandwidth", "bank", "carveout",
-                                                          "cluster", "memory", "occupancy", "staging", "tile")):
+                                                          "cluster", "memory", "occupancy", "staging", "swizzle", "tile")):
         assert os.path.isfile(os.path.join(package(), f)), f
     assert open(os.path.join(package(), "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()

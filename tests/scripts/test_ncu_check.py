@@ -119,6 +119,31 @@ def bank_passes_against_wavefronts_per_instruction():
 
 
 @test
+def ldmatrix_and_stmatrix_passes_against_their_own_wavefronts_per_instruction():
+    def matrix_kernel(waves, insts, ld):
+        m = kernel(792, 256, 9216, 233472)
+        m[ncu_check.LD_WAVEFRONTS if ld else ncu_check.ST_WAVEFRONTS] = f"{waves:,}"
+        m[ncu_check.LDSM if ld else ncu_check.STSM] = f"{insts:,}"
+        # the other kind's counters must not be read: a fill's stores, a read-back's loads
+        m[ncu_check.ST_WAVEFRONTS if ld else ncu_check.LD_WAVEFRONTS] = "999,999"
+        m[ncu_check.WAVEFRONTS], m[ncu_check.LOADS] = "5", "1"
+        return m
+    recs = ncu_check.parse_ncu_csv(ncu_lines([
+        ("swz_tile_kernel", matrix_kernel(32 * 50688, 50688, True)),
+        ("swz_tile_kernel", matrix_kernel(4 * 50688, 50688, False)),
+        ("swz_tile_kernel", matrix_kernel(16 * 50688, 50688, False))]))
+    params = {"trans": 0, "matrices": 4, "row_bytes": 128, "layout": 0}
+    pts = [point("swizzle_ldmatrix", params, 792, 256, 9216, config=233472),
+           point("swizzle_stmatrix", dict(params, layout=128), 792, 256, 9216, config=233472),
+           point("swizzle_stmatrix", dict(params, layout=64), 792, 256, 9216, config=233472)]
+    timed = {"results": [twin(pts[0], wavefronts=32), twin(pts[1], wavefronts=4), twin(pts[2], wavefronts=8)]}
+    rows, bad, _ = ncu_check.check({"results": pts}, timed, recs)
+    assert rows[0]["verdict"] == "agrees" and rows[0]["passes model/ncu"] == "32/32", rows[0]
+    assert rows[1]["verdict"] == "agrees" and rows[1]["passes model/ncu"] == "4/4", rows[1]
+    assert bad == 1 and "model 8, ncu 16" in rows[2]["verdict"], rows[2]
+
+
+@test
 def failed_points_and_missing_records_count():
     recs = ncu_check.parse_ncu_csv(ncu_lines([("k", kernel(1056, 256, 0, 32768))]))
     pts = [point("dynamic", {"d": 0}, 1056, 256, 0, config=32768),

@@ -188,7 +188,7 @@ Test(published, hopper_has_every_value_with_a_source)
     size_t n = smem_arch_published(9, 0, p, SMEM_ARCH_MAX_PUBLISHED);
     const struct smem_published *v;
 
-    cr_assert_eq(n, 7);
+    cr_assert_eq(n, 8);
     for (size_t i = 0; i < n; i++)
         cr_assert(p[i].source && strlen(p[i].source) > 10 && p[i].unit && p[i].unit[0], "%s", p[i].name);
     /* Luo et al., arXiv:2501.12084v2 Table 3: 29.0 cycles on the H800 */
@@ -203,6 +203,8 @@ Test(published, hopper_has_every_value_with_a_source)
     cr_assert_not_null(v->list);
     cr_assert_eq(v->n_list, 10);
     cr_assert_eq(v->list[9], 228);
+    /* H100 whitepaper: 989.4 TFLOPS dense BF16 = 132 SMs x 1830 MHz x 4096 */
+    cr_assert_float_eq(find(p, n, "bf16_dense_flop_per_clk_sm")->value * 132 * 1830e6, 989.4e12, 0.1e12);
 }
 
 Test(published, a_value_nobody_published_is_left_out)

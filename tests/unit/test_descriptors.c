@@ -69,7 +69,7 @@ Test(sweeps, a_sweep_no_benchmark_names_fails_the_check)
 Test(sweeps, membership_and_predictability_come_from_the_descriptors)
 {
     const struct smem_sweep *carveout = smem_sweep_find("carveout"), *tile = smem_sweep_find("tile");
-    const char *predictable[] = { "carveout", "cluster", "dynamic", "staging", "tile" };
+    const char *predictable[] = { "carveout", "cluster", "dynamic", "staging", "swizzle", "tile" };
     size_t n = 0;
 
     cr_assert(smem_sweep_has(carveout, smem_bench_find("footprint")));
