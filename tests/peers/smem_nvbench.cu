@@ -7,11 +7,10 @@
  * launch go into the state's summaries (smem/...) for side_by_side.py to convert times into metrics. */
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <map>
-#include <memory>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include <nvbench/nvbench.cuh>
 
