@@ -26,7 +26,10 @@ def version_header(cmakelists: pathlib.Path) -> str:
 
 def git_header(src: pathlib.Path) -> str:
     def git(*args):
-        r = subprocess.run(['git', '-C', str(src)] + list(args), capture_output=True, text=True)
+        try:
+            r = subprocess.run(['git', '-C', str(src)] + list(args), capture_output=True, text=True)
+        except OSError:   # no git on the host: the revision is unknown, the build goes on
+            return ''
         return r.stdout.strip() if r.returncode == 0 else ''
     sha = git('rev-parse', 'HEAD') or 'unknown'
     text = ('#pragma once\n#define NVBENCH_GIT_BRANCH "%s"\n#define NVBENCH_GIT_SHA1 "%s"\n'
