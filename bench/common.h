@@ -86,6 +86,7 @@ int smem_gpu_random_floats(size_t n, uint64_t seed, float **dev, float **host);
 struct smem_io {
     void *in, *out;         /* device */
     void *h_in, *h_out;     /* host */
+    bool h_out_kept;        /* h_out is the thread's kept output buffer (bench/common.c), not its own */
     size_t n_in, n_out;     /* 4-byte elements */
 };
 
