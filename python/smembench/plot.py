@@ -17,6 +17,9 @@ cluster.*    distributed shared memory by cluster size (cc 9.0): remote, own-blo
              ceiling, atomics, cluster.sync() and the clusters resident at once (API and measured)
 staging.*    global -> shared staging (loads, cp.async, cp.async.bulk) in % of the same run's global
              read bandwidth by transfer size, with the 90 % line and the smallest transfer reaching it
+swizzle.*    ldmatrix/stmatrix slowdown by tile layout (row-major, padded, 32/64/128 B swizzle) per
+             row width beside the bank model's, and TMA copies (% of global read) and wgmma (% of the
+             dense BF16 peak) per swizzle mode
 
 A series is one file (one GPU of it): files are never merged, and a file that varies an axis a figure
 does not plot (--axis tile_bytes=8192,49152) gives a series per value. Series are labelled by device,

@@ -395,6 +395,8 @@ def unusable_results_are_one_line_and_exit_2():
 
 DAY = {k: result(f"nvidia-h200_20261130_{k}.json") for k in ("all", "all_run2", "cluster", "staging", "dynamic")}
 QUICK = result("gate/nvidia-h200_20261130_quick_run1.json")
+SWIZZLE = result("swizzle/nvidia-h200_20261130_swizzle.json")
+SWIZZLE_PTX80 = result("swizzle/nvidia-h200_20261130_swizzle_ptx80.json")
 
 
 def _params(doc, bench, key):
@@ -608,12 +610,13 @@ def a_file_a_figure_cannot_show_is_a_line_and_no_image():
 
 
 def every_figure():
-    """The figures of the day: the session's files, the quick run, and two of each to overlay."""
+    """The figures of the day: the session's files, the quick run, the swizzle sweep's files, and two of
+    each to overlay."""
     with tempfile.TemporaryDirectory() as d:
         extra = [day_file(k, d) for k in ("tile_bytes", "cluster_3_5_12", "quick_staging")]
         sets = ([DAY["all"]], [DAY["cluster"]], [DAY["staging"]], [QUICK],
                 [DAY["all"], DAY["all_run2"], DAY["cluster"], DAY["staging"], DAY["dynamic"], QUICK] + extra,
-                [DAY["all"], A100])
+                [DAY["all"], A100], [SWIZZLE], [SWIZZLE, SWIZZLE_PTX80, DAY["staging"]])
         for paths in sets:
             plt, figs = figures_of(paths)
             for name, fig in figs.items():

@@ -3,9 +3,9 @@ it places on an axis, a panel or a line of its own (DRAWN: any other one a file 
 series), and draw(plt, series, note) -> a figure, or None with a note naming each file and what it
 lacks."""
 from smembench import series as series_mod
-from smembench.figures import bandwidth, bank, carveout, cluster, memory, occupancy, staging, tile
+from smembench.figures import bandwidth, bank, carveout, cluster, memory, occupancy, staging, swizzle, tile
 
-MODULES = (carveout, occupancy, bank, bandwidth, tile, memory, cluster, staging)
+MODULES = (carveout, occupancy, bank, bandwidth, tile, memory, cluster, staging, swizzle)
 
 
 def figures(plt, series, note=None):

@@ -1,0 +1,162 @@
+"""swizzle: shared memory as the tensor cores see it. A panel per row width (32..256 bytes): the
+measured slowdown of ldmatrix and stmatrix (.x1, .x2, .x4, with and without .trans) on each layout of
+the 16-bit tile against the padded one, over the bank model's slowdown (a grey bar per layout). The
+last panel: TMA tensor copies per swizzle mode in % of the same run's global read bandwidth (the
+landed tiles read back by loads or by ldmatrix), and wgmma fed from shared memory in % of the published
+dense BF16 peak, per swizzle mode."""
+import math
+
+from smembench.figures import common as c
+
+NAME = "swizzle"
+TILE_BENCHES = ("swizzle_ldmatrix", "swizzle_stmatrix")
+COPY_BENCHES = ("swizzle_tma", "swizzle_wgmma")
+BENCHES = TILE_BENCHES + COPY_BENCHES + ("global_read",)
+DRAWN = {"swizzle_ldmatrix": ("row_bytes", "layout", "matrices", "trans"),
+         "swizzle_stmatrix": ("row_bytes", "layout", "matrices", "trans"),
+         "swizzle_tma": ("swizzle_bytes", "consumer"), "swizzle_wgmma": ("swizzle_bytes",), "global_read": ()}
+# the layout axis's codes, in drawing order
+LAYOUTS = ((0, "row-major"), (1, "padded\n+16 B"), (32, "32 B\nswizzle"), (64, "64 B\nswizzle"),
+           (128, "128 B\nswizzle"))
+CODES = [code for code, _ in LAYOUTS]
+MODES = (0, 32, 64, 128)
+MODE_NAMES = ["none", "32 B", "64 B", "128 B"]
+OP = {"swizzle_ldmatrix": ("ldmatrix", "o"), "swizzle_stmatrix": ("stmatrix", "s")}
+# each instruction's place beside its layout's tick: ldmatrix left, stmatrix right, each .x1 .x2 .x4
+# then the same .trans
+VARIANTS = [(b, t, m) for b in TILE_BENCHES for t in (0, 1) for m in (1, 2, 4)]
+# the last panel's lines: bench, consumer (None: any), metric, label, line style
+COPIES = (("swizzle_tma", 0, "pct_of_read", "TMA copy, read back by loads (% of global read)", "--"),
+          ("swizzle_tma", 1, "pct_of_read", "TMA copy, read back by ldmatrix (% of global read)", "-"),
+          ("swizzle_wgmma", None, "pct_of_peak", "wgmma, both operands in shared memory (% of dense BF16 peak)",
+           ":"))
+BAR = 0.42      # half the width of a layout's model bar (x units: a layout is 1)
+
+
+def offset(bench, trans, matrices):
+    return -0.36 + 0.72 * VARIANTS.index((bench, trans, matrices)) / (len(VARIANTS) - 1)
+
+
+def tile_point(r):
+    """A tile point the panels can place: a known layout, a width, a variant and a slowdown."""
+    return (c.param(r, "row_bytes") is not None and c.param(r, "layout") in CODES and
+            c.param(r, "trans") in (0, 1) and c.param(r, "matrices") in (1, 2, 4) and
+            c.metric(r, "slowdown") is not None)
+
+
+def copy_points(s, bench, consumer, name):
+    """{swizzle mode: value} of one line of the last panel."""
+    return {c.param(r, "swizzle_bytes"): c.metric(r, name) for r in s.timed(bench)
+            if (consumer is None or c.param(r, "consumer") == consumer) and c.param(r, "swizzle_bytes") in MODES
+            and c.metric(r, name) is not None}
+
+
+def broken(pts):
+    """(x, y) over the measured modes, broken where a mode between two was not measured."""
+    x, y = [], []
+    for k, m in enumerate(MODES):
+        if m in pts:
+            if x and x[-1] == x[-1] and k - x[-1] > 1:
+                x.append(math.nan)
+                y.append(math.nan)
+            x.append(k)
+            y.append(pts[m])
+    return x, y
+
+
+def draw(plt, series, note):
+    tiles, copies = [], []
+    for s in series:
+        pts = [r for b in TILE_BENCHES for r in s.timed(b)]
+        if pts:
+            if any(tile_point(r) for r in pts):
+                tiles.append(s)
+            else:
+                note(f"{s.path}: ldmatrix/stmatrix points without row_bytes, a known layout, trans, matrices and "
+                     f"a slowdown: no layout panels of the {NAME} figure from it")
+        if s.timed("swizzle_tma") or s.timed("swizzle_wgmma"):
+            if any(copy_points(s, b, k, m) for b, k, m, _, _ in COPIES):
+                copies.append(s)
+            else:
+                lacks = "no global_read point to compare with" if s.timed("swizzle_tma") and \
+                    not s.timed("global_read") else "no pct_of_read or pct_of_peak metric with a swizzle_bytes"
+                note(f"{s.path}: TMA/wgmma points but {lacks}: no swizzle-mode panel of the {NAME} figure from "
+                     "it (run --sweep swizzle, which measures global_read beside them)")
+    have = [s for s in series if s in tiles or s in copies]
+    if not have:
+        return None     # a global_read point alone: the memory figures' business, not this one's
+    several = len(have) > 1
+    widths = sorted({c.param(r, "row_bytes") for s in tiles for b in TILE_BENCHES for r in s.timed(b)
+                     if tile_point(r)})
+    n = len(widths) + bool(copies)
+    fig, axes = plt.subplots(n, 1, figsize=(10, 2.3 * n + 0.7), squeeze=False, layout="constrained")
+    panels = []
+    for ax, w in zip(axes[:, 0], widths):
+        p = c.Panel(ax, f"{w:g}-byte rows: slowdown against padded rows by layout")
+        models = []
+        for s in tiles:
+            model = {}
+            for b in TILE_BENCHES:
+                for r in s.timed(b):
+                    m = c.metric(r, "predicted_slowdown")
+                    if c.param(r, "row_bytes") == w and c.param(r, "layout") in CODES and m is not None:
+                        model.setdefault(CODES.index(c.param(r, "layout")), m)
+            # the model once where files agree on it (a file may have measured fewer layouts)
+            same = next((m for m, _ in models if all(m[i] == v for i, v in model.items() if i in m)), None)
+            if same is not None:
+                same.update(model)
+            elif model:
+                models.append((model, s))
+        for k, (model, s) in enumerate(models):
+            x, y = [], []
+            for i in sorted(model):
+                x += [i - BAR, i + BAR, math.nan]
+                y += [model[i], model[i], math.nan]
+            p.ax.plot(x, y, label="bank model" + (f" ({s.short})" if k else ""),
+                      color=c.REF_COLORS[(2 + k) % len(c.REF_COLORS)] if k else "gray", linewidth=3, alpha=0.6, solid_capstyle="butt",
+                      zorder=1)
+        for s in tiles:
+            for b in TILE_BENCHES:
+                name, mk = OP[b]
+                for trans in (0, 1):
+                    pts = [r for r in s.timed(b) if tile_point(r) and c.param(r, "row_bytes") == w and
+                           c.param(r, "trans") == trans]
+                    if not pts:
+                        continue
+                    pts.sort(key=lambda r: (CODES.index(c.param(r, "layout")), c.param(r, "matrices")))
+                    x = [CODES.index(c.param(r, "layout")) + offset(b, trans, c.param(r, "matrices")) for r in pts]
+                    y = [c.metric(r, "slowdown") for r in pts]
+                    label = name + (" .trans (hollow)" if trans else "") + (f", {s.short}" if several else "")
+                    hollow = {"markerfacecolor": "none"} if trans else {}
+                    p.points(x, y, label, marker=mk, markersize=4, zorder=3, **hollow)
+        c.plain_log2(ax, suffix="x")
+        ax.set_ylim(0.7, 12)
+        ax.set_yticks([1, 2, 4, 8])
+        ax.set_xticks(range(len(LAYOUTS)), [name for _, name in LAYOUTS])
+        ax.set_xlim(-0.5, len(LAYOUTS) - 0.5)
+        ax.set_ylabel("slowdown (x)")
+        panels.append(p)
+    if widths:
+        panels[-1].ax.set_xlabel("layout of the 16-bit tile (beside each: ldmatrix then stmatrix, "
+                                 ".x1 .x2 .x4 left to right)")
+    if copies:
+        ax = axes[-1, 0]
+        p = c.Panel(ax, "TMA tensor copies and wgmma per swizzle mode")
+        for bench, consumer, name, label, ls in COPIES:
+            for s in copies:
+                x, y = broken(copy_points(s, bench, consumer, name))
+                if x:
+                    p.line(x, y, label + (f", {s.short}" if several else ""), linestyle=ls,
+                           marker=c.marker(s.index))
+        ax.set_xticks(range(len(MODES)), MODE_NAMES)
+        ax.set_xlim(-0.5, len(MODES) - 0.5)
+        ax.set_ylim(0, 110)
+        ax.set_xlabel("TMA / wgmma swizzle mode")
+        ax.set_ylabel("% of the ceiling")
+        panels.append(p)
+    for p in panels:
+        p.legend()
+    c.fit_legends(fig, panels, 2.3)
+    c.title(fig, "Swizzle: ldmatrix/stmatrix slowdown by layout against the bank model; TMA and wgmma per "
+                 "swizzle mode", have)
+    return fig
