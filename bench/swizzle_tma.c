@@ -173,9 +173,8 @@ static void teardown(struct smem_case *c)
 
     if (!s)
         return;
-    cudaFree(s->in);
+    smem_gpu_input_release(s->in, s->h_in);    /* an input kept for later points */
     cudaFree(s->out);
-    free(s->h_in);
     free(s->h_out);
     free(s);
     c->priv = NULL;

@@ -10,8 +10,9 @@ Two runs of the carveout, dynamic, bank and swizzle sweeps:
 Each point of run 2 is matched to its ncu record in launch order, by grid, block and dynamic shared
 memory (kernels of the tool's own, the clock probe, fall in between and are skipped), and to its
 twin in run 1 by benchmark and parameters. Per point:
-  - blocks per SM: the occupancy API, the calculator and the measured residency against
-    min(ncu's occupancy limits);
+  - blocks per SM: the occupancy API and the calculator against min(ncu's occupancy limits); the
+    measured residency no more than that (ncu's limits are theoretical: a residency the hardware
+    does not reach is listed as "below the limit" and counted apart, one above it disagrees);
   - configuration: smem_config_predicted_bytes against launch__shared_mem_config_size (a point the
     model does not cover is listed, not counted), and smem_config_inferred_min_bytes (a lower
     bound) no more than it;
@@ -123,9 +124,14 @@ def judge(point, rec, timed):
     blocks = ncu_blocks(rec)
     row["blocks a/p/m/ncu"] = "/".join("-" if v is None else str(v)
                                        for v in (occ.get("api"), occ.get("predicted"), tocc.get("measured"), blocks))
-    for name, v in (("api", occ.get("api")), ("predicted", occ.get("predicted")), ("measured", tocc.get("measured"))):
+    for name, v in (("api", occ.get("api")), ("predicted", occ.get("predicted"))):
         if v is not None and v != blocks:
             bad.append(f"blocks per SM: {name} {v}, ncu {blocks}")
+    measured = tocc.get("measured")
+    below = measured is not None and blocks is not None and 0 <= measured < blocks
+    if measured is not None and blocks is not None and measured > blocks:
+        bad.append(f"blocks per SM: measured {measured}, above ncu's limit {blocks}")
+    row["below"] = f"measured {measured} below the limit {blocks}" if below else ""
     cfg = rec.get(CONFIG)
     pred = occ.get("smem_config_predicted_bytes")
     low = tocc.get("smem_config_inferred_min_bytes")
@@ -173,6 +179,9 @@ def check(checked, timed, records):
     for p, rec in pairs + [(p, None) for p in failed]:
         row, bad, unmod = judge(p, rec, twins.get(key(p)))
         row["verdict"] = "; ".join(bad) if bad else ("agrees (configuration not modelled)" if unmod else "agrees")
+        below = row.pop("below", "")
+        if below and not bad:
+            row["verdict"] += "; " + below
         rows.append(row)
         total += len(bad) > 0
         unmodelled += unmod
@@ -268,6 +277,10 @@ def cross_check(smembench, ncu, work, sweeps=SWEEPS, timed_file=None):
     print_table(rows)
     if unmodelled:
         print(f"{unmodelled} points whose configuration the model does not cover (smem_config_predicted_bytes null)")
+    below = sum("below the limit" in r["verdict"] for r in rows)
+    if below:
+        print(f"{below} points whose measured residency is below ncu's (theoretical) limit: the hardware held fewer "
+              "blocks at once than the limits allow")
     print(f"{bad} disagreements")
     return 1 if bad else 0
 

@@ -104,6 +104,20 @@ def agreement_disagreement_and_no_model():
 
 
 @test
+def a_measured_residency_below_the_limit_is_listed_and_one_above_disagrees():
+    """ncu's occupancy limits are theoretical: the residency probe may find fewer blocks at once
+    (the H200 held 5 of a 40-register, 256-thread probe where every limit says 6), never more."""
+    recs = ncu_check.parse_ncu_csv(ncu_lines([("k", kernel(1056, 256, 0, 32768, blocks=6)),
+                                              ("k", kernel(1056, 256, 2048, 32768, blocks=6))]))
+    pts = [point("dynamic", {"d": 0}, 1056, 256, 0, api=6, predicted=6, config=32768),
+           point("dynamic", {"d": 2048}, 1056, 256, 2048, api=6, predicted=6, config=32768)]
+    timed = {"results": [twin(pts[0], measured=5), twin(pts[1], measured=7)]}
+    rows, bad, _ = ncu_check.check({"results": pts}, timed, recs)
+    assert rows[0]["verdict"] == "agrees; measured 5 below the limit 6", rows[0]
+    assert bad == 1 and "measured 7, above ncu's limit 6" in rows[1]["verdict"], rows[1]
+
+
+@test
 def bank_passes_against_wavefronts_per_instruction():
     recs = ncu_check.parse_ncu_csv(ncu_lines([
         ("load_kernel", kernel(264, 1024, 0, 233472, blocks=2, wavefronts=8 * 135168, loads=135168)),
