@@ -52,7 +52,7 @@ int smem_swz_tile_verify(struct smem_case *c);
 
 /* What both tile descriptors share after their name, summary, plan and min_cc. */
 #define SMEM_SWZ_TILE_COMMON                                                                          \
-    .axes = smem_swz_tile_axes, .n_axes = 4, .sweeps = { "swizzle" }, .variation = SMEM_VARIATION_ONCHIP, \
+    .axes = smem_swz_tile_axes, .n_axes = 4, .sweeps = { "swizzle" }, \
     .predictable = true, .kernel_file = "swizzle", .check_work = 1, .metrics = smem_swz_tile_metrics,  \
     .baseline = &smem_swz_vs_padded, SMEM_SWZ_TILE_GPU_OPS
 

@@ -76,6 +76,12 @@ def nv_time_s(summ):
     return None
 
 
+def nv_batch_s(summ):
+    """nvbench's batch GPU time of one launch in seconds (launches back to back, no L2 flush), or None."""
+    v = summ.get("nv/batch/time/gpu/mean")
+    return v if isinstance(v, float) and v > 0 else None
+
+
 def nv_metric(bench, summ, t, smem_result):
     """smembench's metric of bench from nvbench's time t (seconds) of one launch."""
     if bench == "latency":
@@ -128,13 +134,15 @@ def compare(folder):
             match = [i for i, (axes, _, _) in enumerate(states)
                      if all(axes.get(k) == v for k, v in params.items())]
             row = {"point": name, "unit": unit, "smem": None, "nv": None, "diff": None, "flag": "",
-                   "launch": "-", "smem_us": None, "nv_us": None, "smem_noise": None, "nv_noise": None}
+                   "launch": "-", "smem_us": None, "nv_us": None, "smem_noise": None, "nv_noise": None,
+                   "nv_batch_us": None}
             rows.append(row)
             if r.get("status") == "ok":
                 row["smem"] = ((r.get("metrics") or {}).get(metric) or {}).get("value")
                 stats = (r.get("time_ns") or {}).get("stats") or {}
                 row["smem_us"] = stats["median"] / 1e3 if stats.get("median") else None
-                row["smem_noise"] = stats["noise"] * 100 if stats.get("noise") is not None else None
+                # smembench's noise everywhere: the robust spread (1.4826 MAD / median)
+                row["smem_noise"] = stats["robust_spread"] * 100 if stats.get("robust_spread") is not None else None
             if not match:
                 row["flag"] = "missing in nvbench"
                 problems.append(f"{name}: no nvbench state")
@@ -158,6 +166,8 @@ def compare(folder):
                 problems.append(f"{name}: no nvbench time")
                 continue
             row["nv_us"] = t * 1e6
+            tb = nv_batch_s(summ)
+            row["nv_batch_us"] = tb * 1e6 if tb else None
             rel = summ.get("nv/cold/time/gpu/stdev/relative")
             row["nv_noise"] = rel * 100 if isinstance(rel, float) else None
             row["nv"] = nv_metric(bench, summ, t, r)
@@ -170,7 +180,8 @@ def compare(folder):
                 problems.append(f"{name}: no smembench point")
                 rows.append({"point": name, "unit": unit, "smem": None, "nv": None, "diff": None,
                              "flag": "missing in smembench" + (f" (nvbench skipped: {skip})" if skip else ""),
-                             "launch": "-", "smem_us": None, "nv_us": None, "smem_noise": None, "nv_noise": None})
+                             "launch": "-", "smem_us": None, "nv_us": None, "smem_noise": None, "nv_noise": None,
+                             "nv_batch_us": None})
     return rows, problems
 
 
@@ -194,20 +205,27 @@ def markdown(rows, problems, walls, title):
            f"nvbench: cold GPU median converted with smembench's work per launch; difference = nvbench / smembench "
            f"- 1; flagged above {FLAG_PCT:g} %. Latency: smembench counts the cycles between the kernel's clock "
            "marks (the chase alone), nvbench's time is the whole kernel (4096-slot fill and launch included), "
-           "so its ns/load is higher by that overhead; the kernel times beside it compare like with like.", "",
+           "so its ns/load is higher by that overhead; the kernel times beside it compare like with like. "
+           "smembench's noise is its robust spread (1.4826 MAD / median), nvbench's its stdev / mean. nvbench's "
+           "batch time (launches back to back, no L2 flush) is the like-for-like time of a kernel that streams "
+           "DRAM: smembench times warm unless --cold.", "",
            "| point | smembench | nvbench | unit | difference % | flag | launch | smembench us (noise %) "
-           "| nvbench us (noise %) | time difference % |",
-           "|---|---:|---:|---|---:|---|---|---:|---:|---:|"]
+           "| nvbench cold us (noise %) | time difference % | nvbench batch us | batch difference % |",
+           "|---|---:|---:|---|---:|---|---|---:|---:|---:|---:|---:|"]
     for r in rows:
         tdiff = None
         if r["smem_us"] and r["nv_us"]:
             tdiff = (r["nv_us"] - r["smem_us"]) / r["smem_us"] * 100
-        out.append("| {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} ({}) | {} |".format(
+        bdiff = None
+        if r["smem_us"] and r.get("nv_batch_us"):
+            bdiff = (r["nv_batch_us"] - r["smem_us"]) / r["smem_us"] * 100
+        out.append("| {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} ({}) | {} | {} | {} |".format(
             r["point"], fmt(r["smem"]), fmt(r["nv"]), r["unit"],
             "-" if r["diff"] is None else f"{r['diff']:+.2f}", r["flag"], r["launch"],
             fmt(r["smem_us"]), "-" if r["smem_noise"] is None else f"{r['smem_noise']:.2f}",
             fmt(r["nv_us"]), "-" if r["nv_noise"] is None else f"{r['nv_noise']:.2f}",
-            "-" if tdiff is None else f"{tdiff:+.2f}"))
+            "-" if tdiff is None else f"{tdiff:+.2f}", fmt(r.get("nv_batch_us")),
+            "-" if bdiff is None else f"{bdiff:+.2f}"))
     if walls:
         benches = [b for b in BENCHES if any(b in w for w in walls.values())]
         out += ["", "## Wall time (whole process, each tool run once per benchmark)", "",

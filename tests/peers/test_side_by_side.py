@@ -106,6 +106,8 @@ def markdown_table_wall_times_and_exit_status():
         assert f.read() == out
     line = next(x for x in out.splitlines() if x.startswith("| bank width_bytes=4 stride_elems=1 |"))
     assert line.split(" | ")[1:6] == ["99", "100", "B/clk/SM", "+1.01", "> 1 %"], line
+    # nvbench's batch time (back to back, no L2 flush) beside it, and its difference
+    assert line.endswith("| 1000 | +1.01 |"), line
     assert "| smembench | 2.0 | 3.0 | 5.0 |" in out, out
     assert "| nvbench | 5.0 | 7.0 (exit 1) | 12.0 |" in out, out
     assert "nvbench / smembench wall time: 2.40" in out, out
