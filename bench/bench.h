@@ -169,6 +169,9 @@ struct smem_bench {
     int (*launch)(struct smem_case *c);      /* one launch on c->stream, no synchronization */
     int (*verify)(struct smem_case *c);      /* compare the last launch with the host reference */
     void (*metrics)(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
+    /* The model's metrics of a point, which need no GPU: predict mode records them beside the
+     * occupancy (NULL: none) */
+    void (*model_metrics)(const struct smem_point *pt, struct smem_metrics *m);
     void (*teardown)(struct smem_case *c);   /* accepts a case whose setup failed half-way */
     const struct smem_baseline *baseline;    /* NULL: none */
     /* plan.work under --check, where a sanitizer instruments every access: a short launch that

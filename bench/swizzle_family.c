@@ -105,6 +105,23 @@ int smem_swz_tile_plan(const struct smem_point *pt, int op, const struct smem_de
     return SMEM_OK;
 }
 
+/* The bank model's passes per instruction and slowdown against the padded layout. */
+static void tile_model(int mats, uint32_t rb, int layout, struct smem_metrics *m)
+{
+    double waves = smem_swz_tile_wavefronts(mats, rb, layout);
+
+    smem_metrics_add(m, "wavefronts", "passes/instruction", waves, 0, SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "predicted_slowdown", "x", waves / smem_swz_tile_wavefronts(mats, rb, SMEM_SWZ_PADDED), 0,
+                     SMEM_LOWER_IS_BETTER);
+}
+
+void smem_swz_tile_model(const struct smem_point *pt, struct smem_metrics *m)
+{
+    TILE_AXES(pt);
+
+    tile_model(mats, rb, layout, m);
+}
+
 /* Iterations: the model's passes per instruction set the time of one */
 static int64_t tile_iterations(const struct smem_case *c)
 {
@@ -117,14 +134,11 @@ void smem_swz_tile_metrics(const struct smem_case *c, const struct smem_timing *
 {
     TILE_AXES(c);
     double bytes = (double)c->grid * SMEM_SWZ_WARPS * (double)tile_iterations(c) * SMEM_SWZ_UNROLL * mats * 128.0;
-    double waves = smem_swz_tile_wavefronts(mats, rb, layout);
 
     smem_metrics_add(m, "bytes_per_clk_sm", "B/clk/SM",
                      t->seconds > 0 && t->clock_hz > 0 ? bytes / (t->seconds * t->clock_hz * c->dev->sm_count) : 0,
                      SMEM_BYTES_PER_CLK_SM, SMEM_HIGHER_IS_BETTER);
-    smem_metrics_add(m, "wavefronts", "passes/instruction", waves, 0, SMEM_LOWER_IS_BETTER);
-    smem_metrics_add(m, "predicted_slowdown", "x", waves / smem_swz_tile_wavefronts(mats, rb, SMEM_SWZ_PADDED), 0,
-                     SMEM_LOWER_IS_BETTER);
+    tile_model(mats, rb, layout, m);
 }
 
 /* Halfword k of the 16-byte chunk at byte offset a of a little-endian image. */

@@ -30,6 +30,9 @@ int smem_swz_tile_plan(const struct smem_point *pt, int op, const struct smem_de
 /* bytes/clk/SM against 128, the model's wavefronts and its slowdown against the padded layout. */
 void smem_swz_tile_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 
+/* The bank model's metrics of a point (wavefronts, predicted_slowdown), for predict mode too. */
+void smem_swz_tile_model(const struct smem_point *pt, struct smem_metrics *m);
+
 /* The measured slowdown against the padded (conflict-free) layout of the same instruction and rows. */
 extern const struct smem_baseline smem_swz_vs_padded;
 
@@ -54,6 +57,7 @@ int smem_swz_tile_verify(struct smem_case *c);
 #define SMEM_SWZ_TILE_COMMON                                                                          \
     .axes = smem_swz_tile_axes, .n_axes = 4, .sweeps = { "swizzle" }, \
     .predictable = true, .kernel_file = "swizzle", .check_work = 1, .metrics = smem_swz_tile_metrics,  \
+    .model_metrics = smem_swz_tile_model,                                                               \
     .baseline = &smem_swz_vs_padded, SMEM_SWZ_TILE_GPU_OPS
 
 #endif

@@ -139,6 +139,8 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         }
         record_prediction(dev, r, &pr, pr.blocks_per_sm);
         r->status = SMEM_POINT_PREDICTED;
+        if (b->model_metrics)
+            b->model_metrics(&points[i], &r->metrics);   /* what the model says with no GPU */
         if (pr.blocks_per_sm == 0) {
             r->status = SMEM_POINT_SKIPPED;
             smem_fmt(r->reason, sizeof(r->reason), "no block can be resident: %lld bytes of shared memory per block, %s allows %lld",

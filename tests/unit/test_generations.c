@@ -282,3 +282,42 @@ Test(generations, min_cc_without_a_feature_is_a_descriptor_error)
     bad.min_cc_feature = "thread block clusters";
     cr_assert_eq(smem_bench_check(list, 1, model("h200"), why, sizeof(why)), SMEM_OK, "%s", why);
 }
+
+/* What the bank model says of ldmatrix needs no GPU: predict mode records it beside the occupancy,
+ * on a model that has ldmatrix (A100) as on the H200's, and nothing where the point is skipped. */
+Test(predict, the_swizzle_sweep_records_the_bank_models_passes)
+{
+    const char *sw[] = { "swizzle" };
+    struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1, .predict = true };
+    const char *keys[] = { "a100", "h200" };
+
+    for (size_t k = 0; k < 2; k++) {
+        struct smem_point *p;
+        size_t n, seen = 0;
+        struct smem_result *res;
+
+        cr_assert_eq(smem_sweep_expand(&r, &p, &n, model(keys[k])), 0);
+        res = calloc(n, sizeof(*res));
+        cr_assert_eq(predict_all(model(keys[k]), p, n, res), 0);
+        for (size_t i = 0; i < n; i++) {
+            const struct smem_result *x = &res[i];
+            if (strcmp(p[i].bench->name, "swizzle_ldmatrix") || x->status != SMEM_POINT_PREDICTED)
+                continue;
+            cr_assert_eq(x->metrics.n, 2, "%s", keys[k]);
+            cr_assert_str_eq(x->metrics.m[0].name, "wavefronts");
+            /* unswizzled 128-byte rows: every 16-byte row of an 8x8 matrix in one bank group, 8-way */
+            if (smem_axis_value(&p[i], "row_bytes") == 128 && smem_axis_value(&p[i], "layout") == 0) {
+                int64_t mats = smem_axis_value(&p[i], "matrices");
+                cr_assert_eq(x->metrics.m[0].value, 8.0 * (double)mats, "%s", keys[k]);
+                cr_assert_eq(x->metrics.m[1].value, 8.0);
+            }
+            seen++;
+        }
+        cr_assert_eq(seen, 120, "%s: %zu ldmatrix points predicted", keys[k], seen);
+        for (size_t i = 0; i < n; i++)
+            if (res[i].status == SMEM_POINT_SKIPPED)
+                cr_assert_eq(res[i].metrics.n, 0);
+        free(res);
+        free(p);
+    }
+}
