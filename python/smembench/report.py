@@ -46,7 +46,7 @@ nav { display: flex; flex-wrap: wrap; gap: 4px 14px; }
 #headline { list-style: none; padding: 10px 14px; margin: 12px 0; border: 1px solid #d0d7de; border-radius: 6px;
             background: #f6f8fa; font-size: 15px; } #headline li { margin: 3px 0; }
 #headline b { display: inline-block; min-width: 5.5em; }
-.scroll { display: block; max-width: 100%; max-height: 80vh; overflow: auto; border: 1px solid #d0d7de; }
+.scroll { display: inline-block; vertical-align: top; max-width: 100%; max-height: 80vh; overflow: auto; border: 1px solid #d0d7de; }
 table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
 .scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; z-index: 1; }
 th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap;
@@ -503,7 +503,8 @@ def names_line(what, rows, cls):
     if not rows:
         return ""
     names = ", ".join(r["name"] for r in rows)
-    return (f'<details><summary class="{cls}">{len(rows)} {what}</summary><p>{esc(names)}</p></details>')
+    what = what.format(s="" if len(rows) == 1 else "s", are="is" if len(rows) == 1 else "are")
+    return f'<details><summary class="{cls}">{len(rows)} {esc(what)}</summary><p>{esc(names)}</p></details>'
 
 
 def baseline_section(base_path, verdicts, opt):
@@ -542,11 +543,11 @@ def baseline_section(base_path, verdicts, opt):
                      f"{'; ' + esc(others) if others else ''}.</p>")
         missing = [r for r in rows if r["kind"] == "missing"]
         new = [r for r in rows if r["kind"] == "new"]
-        parts.append(names_line("points of the baseline missing from this file", missing,
+        parts.append(names_line("point{s} of the baseline missing from this file", missing,
                                 "bad" if "missing" not in opt.allow else "warn"))
-        parts.append(names_line("points new in this file (absent from the baseline)", new,
+        parts.append(names_line("point{s} new in this file (absent from the baseline)", new,
                                 "bad" if "new" not in opt.allow else "warn"))
-        trs = []
+        trs, same = [], []
         for r in judged:
             k = gate_key(r)
             b, n = r["base"], r["new"]
@@ -557,16 +558,20 @@ def baseline_section(base_path, verdicts, opt):
             text = compare.verdict_text(r)
             cls = "bad" if k in ("slower", "stopped") else "good" if k == "faster" else \
                 "warn" if k in ("started", "uncertain") else None
-            trs.append(f'<tr data-verdict="{k}">' + text_cell(r["name"]) +
+            (same if k == "same" else trs).append(f'<tr data-verdict="{k}">' + text_cell(r["name"]) +
                        num_cell(mb / 1e3 if mb is not None else None, "{:,.2f}") +
                        num_cell(mn / 1e3 if mn is not None else None, "{:,.2f}") +
                        num_cell(100 * r["change"] if r.get("change") is not None else None, "{:+.2f}") +
                        text_cell(ntext) + text_cell(text, cls) + "</tr>")
         if trs:
+            parts.append(f"<p>Changed, or not judged ({len(trs)}):</p>")
             parts.append(table(f"gate-{i}-points", cols, trs, tools=True))
+        if same:
+            parts.append(f"<details><summary>{len(same)} points the same</summary>" +
+                         table(f"gate-{i}-same", cols, same, tools=True) + "</details>")
         parts.append("</article>")
     if skipped:
-        parts.append("<h3>Not compared</h3><ul>" + "".join(skipped) + "</ul>")
+        parts.insert(2, "<ul class=\"skipped\">" + "".join(skipped) + "</ul>")
     parts.append("</section>")
     return "".join(parts)
 
