@@ -299,7 +299,8 @@ def point_row(r, series_label=None):
                         for n, m in metrics if reader.metric(r, n) is not None)
     pct, ctext = ceiling_of(r)
     status = r["status"]
-    cls = "good" if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
+    # only what went wrong is coloured: on a day's page "ok" and "yes" are most of the cells
+    cls = None if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
     cells = [text_cell(series_label)] if series_label is not None else []
     cells += [text_cell(r["bench"]), text_cell(params_text(r)), text_cell(status, cls),
               num_cell(round(median / 1e3, 2) if isinstance(median, (int, float)) else None, "{:,.2f}"),
@@ -310,7 +311,7 @@ def point_row(r, series_label=None):
               num_cell(stats.get("count")),
               num_cell(plot.occ(r, "api")), num_cell(plot.occ(r, "predicted")), num_cell(plot.occ(r, "measured")),
               text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
-              text_cell("yes" if r.get("verified") else "no", "good" if r.get("verified") else None)]
+              text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn")]
     return "<tr>" + "".join(cells) + "</tr>"
 
 
@@ -319,8 +320,19 @@ def table(table_id, columns, rows, tools=False):
     head = "".join(f'<th data-type="{t}" scope="col"' + (f' title="{esc(TITLES[h])}"' if h in TITLES else "") +
                    f">{esc(h)}</th>" for h, t in columns)
     tid = esc(table_id)
-    t = (f'<table class="sortable" id="{tid}"><thead><tr>{head}</tr></thead>'
-         f'<tbody>{"".join(rows)}</tbody></table>')
+    # a column whose every cell is a number is right-aligned by one rule (in the page's style sheet)
+    # instead of a class on each of its cells: a tenth of a day's page
+    opening = [re.findall(r"<td[^>]*>", row) for row in rows]
+    numeric = [j + 1 for j in range(len(columns))
+               if rows and all(j < len(o) and re.match(r'<td class="n[ "]', o[j]) for o in opening)]
+    if numeric:
+        rows = [re.sub(r'<td class="n( ?)([^"]*)"', lambda m: f'<td class="{m.group(2)}"' if m.group(2) else "<td",
+                       row) for row in rows]
+    rule = ",".join(f"#{tid} td:nth-child({j})" for j in numeric)
+    # render() moves the rule into the page's style sheet
+    t = ((f'<style class="columns">{rule} {{ text-align: right; font-variant-numeric: tabular-nums }}</style>'
+          if numeric else "") +
+         f'<table class="sortable" id="{tid}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     bar = ""
     if tools:
         bar = (f'<div class="tools"><input type="search" class="filter" data-table="{tid}" '
@@ -390,6 +402,12 @@ GEOMETRY = re.compile(r'( (?:d|x|y|x1|x2|y1|y2|width|height|transform|points|vie
 DECIMALS = re.compile(r"(\d\.\d)\d+")
 
 
+def geometry(value, path):
+    """Numbers to 0.1 pt without a trailing .0; a path's commands without the spaces around them."""
+    value = re.sub(r"(\d)\.0(?!\d)", r"\1", DECIMALS.sub(r"\1", value))
+    return re.sub(r"\s*([MLCQZz])\s*", r"\1", value).strip() if path else value
+
+
 def svg_small(fig, salt):
     """The figure as inline SVG, smaller: no metadata or indentation, geometry to 0.1 pt (a day's
     figures as SVG are about half the bytes of PNG at 100 dpi, and stay sharp when zoomed); its size
@@ -398,7 +416,8 @@ def svg_small(fig, salt):
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r">\s+<", "><", svg)
     svg = re.sub(r"\s*\n\s*", " ", svg)
-    svg = GEOMETRY.sub(lambda m: m.group(1) + DECIMALS.sub(r"\1", m.group(2)) + '"', svg)
+    svg = GEOMETRY.sub(lambda m: m.group(1) + geometry(m.group(2), m.group(1) == ' d="') + '"', svg)
+    svg = re.sub(r' transform="rotate\(-?0 [-\d. ]*\)"', "", svg)       # a text turned by 0 degrees
     m = re.match(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"', svg)
     if m:
         svg = f'<svg{m.group(1)} style="max-width: {m.group(2)}pt"' + svg[m.end():]
@@ -419,6 +438,27 @@ def shared_styles(text):
         i = svg.index(">")
         return svg[:i] + re.sub(r' style="([^"]*)"', to_class, svg[i:])
     text = re.sub(r"<svg.*?</svg>", figure, text, flags=re.S)
+    # ids: the ones something refers to (markers, clip paths, hatches) renamed short and unique over
+    # the page, the rest (matplotlib names every group) dropped
+    used = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', text))
+    names = {}
+
+    def short_id(m):
+        old = m.group(1)
+        if old not in used:
+            return ""
+        return ' id="%s"' % names.setdefault(old, f"i{len(names):x}")
+
+    def figure_ids(m):
+        svg = re.sub(r' id="([^"]*)"', short_id, m.group(0))
+        return re.sub(r'(url\(#|href="#)([^)"]+)', lambda r: r.group(1) + names.get(r.group(2), r.group(2)), svg)
+    text = re.sub(r"<svg.*?</svg>", figure_ids, text, flags=re.S)
+    # groups without attributes around elements without children say nothing
+    bare = re.compile(r"<g>((?:<[^<>]*/>|<text[^<>]*>[^<>]*</text>)*)</g>")
+    while True:
+        text, n = bare.subn(r"\1", text)
+        if not n:
+            break
     return text, "".join(f"svg .{c} {{ {html.unescape(st)} }}\n" for st, c in styles.items())
 
 
@@ -720,6 +760,9 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     body.append('<output id="selftest"></output>')
     title = f"smembench report: {', '.join(devices)}"
     text, figure_css = shared_styles("\n".join(body))
+    columns = re.compile(r'<style class="columns">(.*?)</style>')
+    figure_css += "".join(rule + "\n" for rule in columns.findall(text))
+    text = columns.sub("", text)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{esc(title)}</title><style>{CSS}{figure_css}</style></head>\n<body>\n" + text +
