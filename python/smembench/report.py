@@ -643,14 +643,16 @@ def headline(loaded, verdicts, base_path):
     else:
         judged = [(p, o) for p, _, o in verdicts if isinstance(o, tuple)]
         failed = [(p, o) for p, o in judged if o[4]]
-        others = len(verdicts) - len(judged)
+        apart = sum(1 for _, _, o in verdicts if isinstance(o, str))
+        itself = any(o is None for _, _, o in verdicts)
         state = "fail" if failed else "pass" if judged else "none"
         text = (f"against {os.path.basename(base_path)}: " +
                 (f"gate fail: {len(failed)} of {len(judged)} files fail (" +
                  "; ".join(f"{os.path.basename(p)}: {', '.join(o[3])}" for p, o in failed) + ")" if failed else
                  f"gate pass: {len(judged)} file{'s' if len(judged) != 1 else ''} pass" if judged else
                  "no file shares a point with the baseline") +
-                (f"; {others} not compared (the baseline itself, or no point in common)" if others else "") +
+                (f"; {apart} not compared (no point in common, or no timed point)" if apart else "") +
+                ("; the baseline itself not compared with itself" if itself else "") +
                 (f"; {lost} point{'s' if lost != 1 else ''} failed" if lost else ""))
         cls = "bad" if failed else "good" if judged else ""
     items.append(f'<li id="headline-verdict" data-verdict="{state}"><b>verdict</b> '
