@@ -2,17 +2,21 @@
 
   smembench-report FILES... -o DIR [--baseline BASE.json]   (in the tree: python3 scripts/report.py)
 
-Writes DIR/index.html: the devices and run settings of every file; for each sweep its figures
-(inline SVG, the same as smembench-plot's) and a sortable table of its points (median time, noise,
-samples, occupancy by API, calculator and measurement, verified, the metrics and how close each
-comes to its ceiling); the failed and skipped points with their reasons; where the files hold
+Writes DIR/index.html: a headline (the GPUs, the points, the verdict); with --baseline, per file
+the gate's verdict, the decision smembench-compare BASE FILE takes (the same threshold and test,
+its settings and device mismatches included), the changed points first, the missing and new ones a
+line each; the baseline is not compared with itself and a file sharing no point with it is one
+line; the devices and run settings of every file; for each sweep its figures (inline SVG, the same
+as smembench-plot's) and a table of its points (median time, noise = the robust spread 1.4826
+MAD/median as everywhere, the metrics, an arrow only on those that measure speed, how close the
+first comes to its ceiling, samples, occupancy by API, calculator and measurement, verified) with a
+filter box and a CSV link; the failed and skipped points with their reasons; where the files hold
 several GPUs of one model told apart (by uuid, or node and PCI bus) that share points,
 smembench-fleet's comparison of them (units, heatmap, outliers at --threshold, a table of each
-unit's deviation from the fleet median); and, with --baseline, each file compared with the
-baseline by smembench-compare's test (the same decisions as the gate). The
-page needs no network: CSS, figures and the small sorting script are inline. Click a column's
-heading to sort by it; opened as index.html#selftest the page sorts every column of every table,
-checks the order and writes the outcome into the page (the test suite reads it back).
+unit's deviation from the fleet median). The page needs no network: CSS, figures and the small
+script (sorting, filtering, CSV) are inline; it fits a 400 px screen. Click a column's heading to
+sort by it; opened as index.html#selftest the page sorts every column of every table, tries every
+filter box and its CSV, checks the outcome and writes it into the page (the test suite reads it).
 
 index.html is written as smembench-export writes its file: whole or not at all (mode 0666 less the
 umask), never over an input or a smembench result file (unless --force); the directory is made only
@@ -519,9 +523,9 @@ def gate_verdicts(base_path, base, loaded, opt):
             try:
                 out.append((path, doc, compare.gate(base_path, path, base, doc, opt)))
             except compare.Usage as e:
-                text = str(e)
-                out.append((path, doc, "shares no point with the baseline: not compared" if "no point in common" in text
-                            else text))
+                if "no point in common" not in str(e):
+                    raise reader.ResultError(str(e)) from None     # a point twice: unusable, as for the gate
+                out.append((path, doc, "shares no point with the baseline: not compared"))
     return out
 
 
@@ -649,7 +653,7 @@ def headline(loaded, verdicts, base_path):
         text = (f"against {os.path.basename(base_path)}: " +
                 (f"gate fail: {len(failed)} of {len(judged)} files fail (" +
                  "; ".join(f"{os.path.basename(p)}: {', '.join(o[3])}" for p, o in failed) + ")" if failed else
-                 f"gate pass: {len(judged)} file{'s' if len(judged) != 1 else ''} pass" if judged else
+                 f"gate pass: {len(judged)} file{'s pass' if len(judged) != 1 else ' passes'}" if judged else
                  "no file shares a point with the baseline") +
                 (f"; {apart} not compared (no point in common, or no timed point)" if apart else "") +
                 ("; the baseline itself not compared with itself" if itself else "") +
@@ -778,7 +782,7 @@ def main(argv=None):
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
-    p.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2); more than --drift, 1 %")
+    p.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
     me = plot.prog()
@@ -788,7 +792,10 @@ def main(argv=None):
         try:
             gate_options(a.threshold, a.alpha)     # the values smembench-compare takes
         except compare.Usage as e:
-            print(f"{me}: {str(e).replace('compare.py --help', 'report.py --help')}", file=sys.stderr)
+            text = str(e) if "--alpha" in str(e) else (
+                f"invalid value {a.threshold:g} for --threshold; expected more than 1 (smembench-compare's least "
+                "drift) and less than 1000")
+            print(f"{me}: {text.split('; see ')[0]}; see report.py --help", file=sys.stderr)
             return 2
         plt = plot.pyplot()
         loaded = plot.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
