@@ -156,7 +156,10 @@ SCRIPT = """
     input.addEventListener("input", function () { filter(input); });
     if (input.value) filter(input);
   });
+  // the CSV link is the script's: without it the page has no file to give, and the link stays hidden
   Array.prototype.forEach.call(document.querySelectorAll("a.csv"), function (a) {
+    a.href = "#" + a.getAttribute("data-table");
+    a.hidden = false;
     a.addEventListener("click", function () {
       var blob = new Blob([csv(document.getElementById(a.getAttribute("data-table")))], { type: "text/csv" });
       if (a.href.indexOf("blob:") === 0) URL.revokeObjectURL(a.href);
@@ -199,6 +202,8 @@ SCRIPT = """
       if (shown !== want || lines !== want) failed.push(t.id + " filter " + shown + "/" + lines + "/" + want);
       input.value = "";
       if (filter(input) !== rows.length) failed.push(t.id + " filter cleared");
+      var link = document.querySelector('a.csv[data-table="' + t.id + '"]');
+      if (!link || link.hidden || !link.getAttribute("href")) failed.push(t.id + " CSV link");
       filtered++;
     });
     var out = document.getElementById("selftest");
@@ -342,7 +347,7 @@ def table(table_id, columns, rows, tools=False):
         bar = (f'<div class="tools"><input type="search" class="filter" data-table="{tid}" '
                f'placeholder="filter: words in the row" aria-label="filter the rows of {tid}">'
                f'<output data-table="{tid}">{len(rows)} rows</output>'
-               f'<a class="csv" data-table="{tid}" href="#{tid}" download="{tid}.csv">CSV of the shown rows</a></div>')
+               f'<a class="csv" data-table="{tid}" download="{tid}.csv" hidden>CSV of the shown rows</a></div>')
     return f'{bar}<div class="scroll">{t}</div>'
 
 
@@ -652,7 +657,8 @@ def headline(loaded, verdicts, base_path):
         state = "fail" if failed else "pass" if judged else "none"
         text = (f"against {os.path.basename(base_path)}: " +
                 (f"gate fail: {len(failed)} of {len(judged)} files fail (" +
-                 "; ".join(f"{os.path.basename(p)}: {', '.join(o[3])}" for p, o in failed) + ")" if failed else
+                 "; ".join(f"{os.path.basename(p)}: {', '.join(o[3])}" for p, o in failed[:3]) +
+                 (f"; and {len(failed) - 3} more" if len(failed) > 3 else "") + ")" if failed else
                  f"gate pass: {len(judged)} file{'s pass' if len(judged) != 1 else ' passes'}" if judged else
                  "no file shares a point with the baseline") +
                 (f"; {apart} not compared (no point in common, or no timed point)" if apart else "") +
