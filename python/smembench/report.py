@@ -77,8 +77,9 @@ article.gate[data-verdict=fail] { border-color: #b3261e; } article.gate[data-ver
 details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }
 @media (max-width: 760px) {
   body { padding: 0 8px 24px; } h1 { font-size: 20px; }
-  /* below this a figure would shrink its text past reading: it keeps 600 px and scrolls in its box */
-  figure svg { min-width: 600px; }
+  /* a figure shrunk below three quarters of its size would shrink its text past reading: there it
+     stops, and scrolls sideways in its own box */
+  figure svg { min-width: calc(0.75 * var(--w, 600px)); }
   .tools input { width: 100%; }
 }
 """
@@ -429,7 +430,7 @@ def svg_small(fig, salt):
     svg = re.sub(r' transform="rotate\(-?0 [-\d. ]*\)"', "", svg)       # a text turned by 0 degrees
     m = re.match(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"', svg)
     if m:
-        svg = f'<svg{m.group(1)} style="max-width: {m.group(2)}pt"' + svg[m.end():]
+        svg = f'<svg{m.group(1)} style="max-width: {m.group(2)}pt; --w: {m.group(2)}pt"' + svg[m.end():]
     return svg
 
 
