@@ -50,7 +50,8 @@ nav { display: flex; flex-wrap: wrap; gap: 4px 14px; }
 #headline { list-style: none; padding: 10px 14px; margin: 12px 0; border: 1px solid #d0d7de; border-radius: 6px;
             background: #f6f8fa; font-size: 15px; } #headline li { margin: 3px 0; }
 #headline b { display: inline-block; min-width: 5.5em; }
-.scroll { display: inline-block; vertical-align: top; max-width: 100%; max-height: 80vh; overflow: auto; border: 1px solid #d0d7de; }
+.scroll { display: inline-block; vertical-align: top; max-width: 100%; max-height: 80vh; overflow: auto;
+          border: 1px solid #d0d7de; }
 table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
 .scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; z-index: 1; }
 th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap;
@@ -211,7 +212,8 @@ SCRIPT = """
     var ok = !failed.length && !errors.length;
     out.setAttribute("data-result", ok ? "pass" : "fail");
     out.textContent = "selftest: " + (ok ? "pass" : "FAIL") + ", " + tables.length + " tables, " + checked +
-      " sorts checked, " + filtered + " filters checked" + (failed.length ? "; out of order: " + failed.join(", ") : "") +
+      " sorts checked, " + filtered + " filters checked" +
+      (failed.length ? "; out of order: " + failed.join(", ") : "") +
       (errors.length ? "; script errors: " + errors.join("; ") : "");
   }
   document.documentElement.setAttribute("data-scroll-width", String(document.documentElement.scrollWidth));
@@ -229,7 +231,8 @@ TITLES = {"noise (%)": NOISE_TITLE, "n": "samples timed",
           "predicted": "resident blocks per SM: cuda_occupancy.h on the device's properties or the model",
           "measured": "resident blocks per SM: the residency probe's largest overlap on one SM",
           "limiter": "what limits the resident blocks",
-          "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better, on the metrics that measure "
+          "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better, on the metrics that "
+                     "measure "
                      "speed; a metric that describes the point (a size, a count, a prediction) has no arrow",
           "of ceiling": "the first metric with a physical ceiling, as a share of it"}
 ARROWS = {"higher": " \u2191", "lower": " \u2193"}
@@ -789,7 +792,8 @@ def main(argv=None):
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
-    p.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
+    p.add_argument("--threshold", type=float, default=2.0,
+                   help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
     me = plot.prog()

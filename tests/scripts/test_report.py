@@ -585,7 +585,8 @@ def every_point_table_has_a_filter_box_and_a_csv_link():
 def the_days_report_is_under_a_megabyte():
     path, text, _ = day_report()
     size = os.path.getsize(path)
-    print(f"# the day's report: {size:,} bytes, of which SVG {sum(map(len, re.findall(r'<svg.*?</svg>', text, re.S))):,}")
+    svg = sum(map(len, re.findall(r"<svg.*?</svg>", text, re.S)))
+    print(f"# the day's report: {size:,} bytes, of which SVG {svg:,}")
     assert size < 1_000_000, size
     assert '"raw"' not in text and "data:image" not in text
 
@@ -614,12 +615,14 @@ def the_page_is_no_wider_than_a_400_px_screen_and_renders_at_400_and_1400():
     assert client <= 400 and scroll <= client, (scroll, client)
     # the check sees a page that is too wide
     wide = os.path.join(os.path.dirname(path), "wide.html")
-    open(wide, "w").write(open(path, encoding="utf-8").read().replace("<body>", '<body><div style="width:620px">x</div>'))
+    text = open(path, encoding="utf-8").read()
+    open(wide, "w").write(text.replace("<body>", '<body><div style="width:620px">x</div>'))
     assert scroll_width(wide, 400)[0] >= 620
     import matplotlib.image
     for w in (400, 1400):
         shot = os.path.join(os.path.dirname(path), f"shot-{w}.png")
-        rc, _, console = browse(f"file://{path}", f"--screenshot={shot}", f"--window-size={w},2000", "--hide-scrollbars")
+        rc, _, console = browse(f"file://{path}", f"--screenshot={shot}", f"--window-size={w},2000",
+                                "--hide-scrollbars")
         assert rc == 0 and console == [], console[:3]
         img = matplotlib.image.imread(shot)
         assert img.shape[:2] == (2000, w), img.shape
