@@ -634,7 +634,7 @@ def the_page_is_no_wider_than_a_400_px_screen_and_renders_at_400_and_1400():
 
 
 def main():
-    return tap.run()
+    return tap.run(cleanup=lambda: shutil.rmtree(os.path.dirname(_day["path"])) if _day else None)
 
 if __name__ == "__main__":
     sys.exit(main())
