@@ -437,10 +437,51 @@ def svg_small(fig, salt):
     return svg
 
 
+def dots(path):
+    """A hatch's path with its small circles (eight Bezier curves each, about 250 characters) as
+    two arcs each (about 40): the dotted hatch of a bar is 80 kB otherwise."""
+    def circle(m):
+        xy = [float(v) for v in re.findall(r"-?[\d.]+", m.group(0))]
+        xs, ys = xy[0::2], xy[1::2]
+        w, h = max(xs) - min(xs), max(ys) - min(ys)
+        if not (0 < w < 4 and abs(w - h) < 0.3):
+            return m.group(0)
+        r, cx, cy = (w + h) / 4, (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+        return f"M{cx - r:g} {cy:g}a{r:g} {r:g} 0 1 0 {2 * r:g} 0a{r:g} {r:g} 0 1 0 {-2 * r:g} 0z"
+    return re.sub(r"M[-\d. ]+(?:C[-\d. ]+){4,}z", circle, path)
+
+
 def shared_styles(text):
-    """(text, css): the style attributes inside the page's SVG figures (the figure's own element
-    aside) as classes of one style sheet, each distinct style once: matplotlib repeats a few dozen
-    styles on thousands of elements, two fifths of a figure's bytes."""
+    """(text, css): the page's SVG figures made smaller together. Hatch patterns drawn the same are
+    kept once; the ids something refers to (markers, clip paths, hatches) renamed short and unique
+    over the page, the rest (matplotlib names every group) dropped; then the style attributes (the
+    figure's own element aside) become classes of one style sheet, each distinct style once:
+    matplotlib repeats a few dozen styles on thousands of elements, two fifths of a figure's bytes."""
+    svg_re = re.compile(r"<svg.*?</svg>", re.S)
+    alias, patterns = {}, {}
+
+    def pattern(m):
+        first = patterns.setdefault(m.group(2), m.group(1))
+        if first == m.group(1):
+            return m.group(0)
+        alias[m.group(1)] = first
+        return ""
+    text = re.sub(r'<pattern id="([^"]+)"(.*?)</pattern>', pattern, text, flags=re.S)
+    text = re.sub(r"<pattern .*?</pattern>", lambda m: re.sub(r' d="([^"]*)"', lambda d: f' d="{dots(d.group(1))}"',
+                                                            m.group(0)), text, flags=re.S)
+    ref = re.compile(r'(url\(#|href="#)([^)"]+)')
+    used = {alias.get(r, r) for _, r in ref.findall(text)}
+    names = {}
+
+    def short_id(m):
+        if m.group(1) not in used:
+            return ""
+        return ' id="%s"' % names.setdefault(m.group(1), f"i{len(names):x}")
+
+    def figure_ids(m):
+        svg = re.sub(r' id="([^"]*)"', short_id, m.group(0))
+        return ref.sub(lambda r: r.group(1) + names.get(alias.get(r.group(2), r.group(2)), r.group(2)), svg)
+    text = svg_re.sub(figure_ids, text)
     styles = {}
 
     def to_class(m):
@@ -450,22 +491,7 @@ def shared_styles(text):
         svg = m.group(0)
         i = svg.index(">")
         return svg[:i] + re.sub(r' style="([^"]*)"', to_class, svg[i:])
-    text = re.sub(r"<svg.*?</svg>", figure, text, flags=re.S)
-    # ids: the ones something refers to (markers, clip paths, hatches) renamed short and unique over
-    # the page, the rest (matplotlib names every group) dropped
-    used = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', text))
-    names = {}
-
-    def short_id(m):
-        old = m.group(1)
-        if old not in used:
-            return ""
-        return ' id="%s"' % names.setdefault(old, f"i{len(names):x}")
-
-    def figure_ids(m):
-        svg = re.sub(r' id="([^"]*)"', short_id, m.group(0))
-        return re.sub(r'(url\(#|href="#)([^)"]+)', lambda r: r.group(1) + names.get(r.group(2), r.group(2)), svg)
-    text = re.sub(r"<svg.*?</svg>", figure_ids, text, flags=re.S)
+    text = svg_re.sub(figure, text)
     # groups without attributes around elements without children say nothing
     bare = re.compile(r"<g>((?:<[^<>]*/>|<text[^<>]*>[^<>]*</text>)*)</g>")
     while True:

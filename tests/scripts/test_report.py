@@ -511,23 +511,36 @@ def a_changed_point_comes_before_the_unchanged_ones():
 def noise_is_the_robust_spread_everywhere():
     _, text, page = day_report()
     docs = [reader.load(f) for f in DAY]
-    # the cluster sweep's table holds two files: its device column tells them apart by their commit
-    points = {(doc["tool"]["git"], r["bench"], ", ".join(f"{k}={v}" for k, v in r["params"].items())): r
-              for doc in docs for r in doc["results"] if r.get("sweep") == "cluster"}
-    t = page.tables["points-cluster"]
-    assert t["head"][0] == "device", t["head"]
-    col = t["head"].index("noise (%)")
     checked = 0
-    for row in t["rows"]:
-        r = points[(row[0].split(", ")[1], row[1], row[2])]
-        if row[col] == "\u2013":
-            assert reader.robust_spread(r) is None or not reader.timed(r), row
+    # the points tables of the sweeps that one file ran (no device column): each row is its point
+    for tid, t in page.tables.items():
+        if not tid.startswith("points-") or t["head"][0] != "bench":
             continue
-        assert float(row[col]) == round(100 * reader.robust_spread(r), 2), (row, reader.robust_spread(r))
+        sweep = tid[len("points-"):]
+        points = {(r["bench"], ", ".join(f"{k}={v}" for k, v in r["params"].items())): r
+                  for doc in docs for r in doc["results"] if (r.get("sweep") or r["bench"]) == sweep}
+        col = t["head"].index("noise (%)")
+        for row in t["rows"]:
+            r = points[(row[0], row[1])]
+            if row[col] == "\u2013":
+                assert not reader.timed(r) or reader.robust_spread(r) is None, row
+                continue
+            assert float(row[col]) == round(100 * reader.robust_spread(r), 2), (row, reader.robust_spread(r))
+            checked += 1
+    assert checked > 50, checked
+    # the gate's tables: the baseline's and the file's robust spread
+    base = {reader.point_name(r): r for r in reader.load(DAY_BASE)["results"]}
+    new = {reader.point_name(r): r for r in docs[0]["results"]}
+    art = next(a["id"] for t, a in page.elements if t == "article" and a["data-file"] == os.path.basename(DAY[0]))
+    col = page.tables[f"{art}-same"]["head"].index("noise base / file (%)")
+    for row in page.tables[f"{art}-same"]["rows"]:
+        want = f"{100 * reader.robust_spread(base[row[0]]):.2f} / {100 * reader.robust_spread(new[row[0]]):.2f}"
+        assert row[col] == want, (row, want)
         checked += 1
     # stdev/mean differs from it on these points: the check tells the two apart
-    assert checked > 100 and any(round(100 * r["time_ns"]["stats"]["stdev"] / r["time_ns"]["stats"]["mean"], 2) !=
-                                 round(100 * reader.robust_spread(r), 2) for r in points.values() if reader.timed(r))
+    timed = [r for doc in docs for r in doc["results"] if reader.timed(r)]
+    assert checked > 300 and any(round(100 * r["time_ns"]["stats"]["stdev"] / r["time_ns"]["stats"]["mean"], 2) !=
+                                 round(100 * reader.robust_spread(r), 2) for r in timed)
     assert "stdev / mean" not in text and "stdev/mean" not in text
 
 
