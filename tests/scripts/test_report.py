@@ -602,6 +602,14 @@ def the_days_report_is_under_a_megabyte():
     print(f"# the day's report: {size:,} bytes, of which SVG {svg:,}")
     assert size < 1_000_000, size
     assert '"raw"' not in text and "data:image" not in text
+    # made smaller, the figures still draw what they drew: every marker, clip path and hatch they (or
+    # the style sheet) refer to is in the page, once, and every figure style is used
+    ids = re.findall(r' id="([^"]+)"', text)
+    refs = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', text))
+    assert refs and not refs - set(ids) and len(ids) == len(set(ids)), (refs - set(ids), len(ids) - len(set(ids)))
+    assert len(re.findall(r"<pattern id=", text)) >= 3 and "fill: url(#" in text
+    classes = set(re.findall(r"svg \.(fs[0-9a-f]+) \{", text))
+    assert classes and classes <= set(re.findall(r' class="(fs[0-9a-f]+)"', text))
 
 
 def scroll_width(page_path, width):
