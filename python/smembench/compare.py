@@ -565,9 +565,10 @@ def point_row(row):
 POINT_HEADERS = ["point", "base (us)", "new (us)", "change", "noise (%)", "verdict"]
 
 
-def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=()):
-    """The comparison of one NEW file with BASE (or with a history: see history_base): (lines, exit
-    status)."""
+def gate(base_path, new_path, base, new, opt, history=None):
+    """The gate's decision on one NEW file against BASE: (rows, mismatches, count per verdict,
+    what fails the gate, exit status 0 or 1); rows as compare_points makes them. Usage when the
+    files have no point in common."""
     rows = compare_points(base, new, opt, (base_path, new_path), history)
     if not any(r["kind"] in ("timed", "status", "untimed") for r in rows):
         raise Usage(f"{base_path} and {new_path} have no point in common: nothing to compare")
@@ -588,7 +589,14 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
     for kind in ALLOW_KINDS[3:]:
         if any(k == kind for k, _ in found) and kind not in allowed:
             failing.append(f"{kind} mismatch")
-    rc = 1 if failing else 0
+    return rows, found, count, failing, 1 if failing else 0
+
+
+def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=()):
+    """The comparison of one NEW file with BASE (or with a history: see history_base): (lines, exit
+    status)."""
+    rows, found, count, failing, rc = gate(base_path, new_path, base, new, opt, history)
+    allowed = set(opt.allow)
     md = opt.markdown
 
     by_bench = {}

@@ -2,17 +2,21 @@
 
   smembench-report FILES... -o DIR [--baseline BASE.json]   (in the tree: python3 scripts/report.py)
 
-Writes DIR/index.html: the devices and run settings of every file; for each sweep its figures
-(inline SVG, the same as smembench-plot's) and a sortable table of its points (median time, noise,
-samples, occupancy by API, calculator and measurement, verified, the metrics and how close each
-comes to its ceiling); the failed and skipped points with their reasons; where the files hold
+Writes DIR/index.html: a headline (the GPUs, the points, the verdict); with --baseline, per file
+the gate's verdict, the decision smembench-compare BASE FILE takes (the same threshold and test,
+its settings and device mismatches included), the changed points first, the missing and new ones a
+line each; the baseline is not compared with itself and a file sharing no point with it is one
+line; the devices and run settings of every file; for each sweep its figures (inline SVG, the same
+as smembench-plot's) and a table of its points (median time, noise = the robust spread 1.4826
+MAD/median as everywhere, the metrics, an arrow only on those that measure speed, how close the
+first comes to its ceiling, samples, occupancy by API, calculator and measurement, verified) with a
+filter box and a CSV link; the failed and skipped points with their reasons; where the files hold
 several GPUs of one model told apart (by uuid, or node and PCI bus) that share points,
 smembench-fleet's comparison of them (units, heatmap, outliers at --threshold, a table of each
-unit's deviation from the fleet median); and, with --baseline, each file compared with the
-baseline by smembench-compare's test (the same decisions as the gate). The
-page needs no network: CSS, figures and the small sorting script are inline. Click a column's
-heading to sort by it; opened as index.html#selftest the page sorts every column of every table,
-checks the order and writes the outcome into the page (the test suite reads it back).
+unit's deviation from the fleet median). The page needs no network: CSS, figures and the small
+script (sorting, filtering, CSV) are inline; it fits a 400 px screen. Click a column's heading to
+sort by it; opened as index.html#selftest the page sorts every column of every table, tries every
+filter box and its CSV, checks the outcome and writes it into the page (the test suite reads it).
 
 index.html is written as smembench-export writes its file: whole or not at all (mode 0666 less the
 umask), never over an input or a smembench result file (unless --force); the directory is made only
@@ -25,6 +29,7 @@ Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 
 import argparse
 import html
 import os
+import re
 import sys
 
 from smembench import compare
@@ -34,35 +39,56 @@ from smembench import tool
 from smembench import reader
 
 CSS = """
+*, *::before, *::after { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
 body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0 auto;
-       max-width: 1600px; padding: 0 16px 40px; color: #1b1f24; }
+       max-width: min(1600px, 100%); padding: 0 16px 40px; color: #1b1f24; overflow-wrap: anywhere; }
 h1 { font-size: 24px; margin: 20px 0 4px; } h2 { font-size: 19px; margin: 32px 0 8px;
      border-bottom: 1px solid #d0d7de; padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
 p.sub { color: #57606a; margin: 0 0 12px; }
-nav a { margin-right: 12px; }
+nav { display: flex; flex-wrap: wrap; gap: 4px 14px; }
+#headline { list-style: none; padding: 10px 14px; margin: 12px 0; border: 1px solid #d0d7de; border-radius: 6px;
+            background: #f6f8fa; font-size: 15px; } #headline li { margin: 3px 0; }
+#headline b { display: inline-block; min-width: 5.5em; }
+.scroll { display: inline-block; vertical-align: top; max-width: 100%; max-height: 80vh; overflow: auto;
+          border: 1px solid #d0d7de; }
 table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
-th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap; }
+.scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; z-index: 1; }
+th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap;
+         overflow-wrap: normal; }
 td.wrap { white-space: normal; min-width: 18em; }
-th { background: #f6f8fa; font-weight: 600; white-space: nowrap; }
+th { background: #f6f8fa; font-weight: 600; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th::after { content: " \\2195"; color: #8c959f; }
 table.sortable th[aria-sort=ascending]::after { content: " \\2191"; color: #1b1f24; }
 table.sortable th[aria-sort=descending]::after { content: " \\2193"; color: #1b1f24; }
-.scroll { max-height: 560px; overflow: auto; display: inline-block; max-width: 100%; }
-.scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; }
-figure { margin: 8px 0 16px; } figure svg { max-width: 100%; height: auto; }
+.tools { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 6px 0; }
+.tools input { font: inherit; padding: 3px 6px; width: 22em; max-width: 100%; }
+figure { margin: 8px 0 16px; max-width: 100%; overflow-x: auto; }
+figure svg { display: block; width: 100%; height: auto; }
 figcaption { color: #57606a; font-size: 12px; }
 .bad { color: #b3261e; font-weight: 600; } .good { color: #1a7f37; } .warn { color: #9a6700; }
 code { font-size: 12px; background: #f6f8fa; padding: 1px 4px; border-radius: 3px; }
-dl.settings { display: grid; grid-template-columns: max-content auto; gap: 0 12px; margin: 0; }
+dl.settings { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 12px; margin: 0; }
 dl.settings dt { color: #57606a; } dl.settings dd { margin: 0; }
+article.gate { border-left: 4px solid #d0d7de; padding: 0 0 0 12px; margin: 16px 0; }
+article.gate[data-verdict=fail] { border-color: #b3261e; } article.gate[data-verdict=pass] { border-color: #1a7f37; }
 #selftest { display: block; margin-top: 24px; color: #57606a; }
 details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }
+@media (max-width: 760px) {
+  body { padding: 0 8px 24px; } h1 { font-size: 20px; }
+  /* a figure shrunk below three quarters of its size would shrink its text past reading: there it
+     stops, and scrolls sideways in its own box */
+  figure svg { min-width: calc(0.75 * var(--w, 600px)); }
+  .tools input { width: 100%; }
+}
 """
 
 # sorts a table by the clicked column (numbers by their data-v value, empty cells last in either
-# direction, ties in page order); #selftest clicks every column twice and checks the order
+# direction, ties in page order); filters a table's rows by the words typed in its box (every word
+# somewhere in the row); the CSV link gives the shown rows as a file (made here, in the page);
+# #selftest clicks every column twice and checks the order, then filters and exports each table
 SCRIPT = """
 (function () {
   "use strict";
@@ -71,6 +97,7 @@ SCRIPT = """
   function value(td, num) {
     var v = td.hasAttribute("data-v") ? td.getAttribute("data-v") : td.textContent.trim();
     if (!num) return v === "" ? null : v.toLowerCase();
+    v = v.replace(/,/g, "");
     return v === "" || isNaN(parseFloat(v)) ? null : parseFloat(v);
   }
   function sortTable(table, col, dir) {
@@ -100,6 +127,47 @@ SCRIPT = """
     t.tHead.addEventListener("keydown", function (e) { if (e.key === "Enter") clicked(e); });
     Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h) { h.tabIndex = 0; });
   });
+  function filter(input) {
+    var table = document.getElementById(input.getAttribute("data-table"));
+    var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean), shown = 0;
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
+      var text = r.textContent.toLowerCase();
+      var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
+      r.hidden = !keep;
+      shown += keep;
+    });
+    var count = document.querySelector('output[data-table="' + table.id + '"]');
+    if (count) count.textContent = shown + " of " + table.tBodies[0].rows.length + " rows";
+    return shown;
+  }
+  function csv(table) {
+    function field(td) {
+      var v = td.hasAttribute("data-v") && td.getAttribute("data-v") !== "" ? td.getAttribute("data-v")
+        : td.textContent.trim().replace(/^\\u2013$/, "");
+      return /[",\\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+    }
+    var lines = [Array.prototype.map.call(table.tHead.rows[0].cells, function (th) {
+      return field({ hasAttribute: function () { return false; }, textContent: th.textContent });
+    }).join(",")];
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
+      if (!r.hidden) lines.push(Array.prototype.map.call(r.cells, field).join(","));
+    });
+    return lines.join("\\n") + "\\n";
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (input) {
+    input.addEventListener("input", function () { filter(input); });
+    if (input.value) filter(input);
+  });
+  // the CSV link is the script's: without it the page has no file to give, and the link stays hidden
+  Array.prototype.forEach.call(document.querySelectorAll("a.csv"), function (a) {
+    a.href = "#" + a.getAttribute("data-table");
+    a.hidden = false;
+    a.addEventListener("click", function () {
+      var blob = new Blob([csv(document.getElementById(a.getAttribute("data-table")))], { type: "text/csv" });
+      if (a.href.indexOf("blob:") === 0) URL.revokeObjectURL(a.href);
+      a.href = URL.createObjectURL(blob);
+    });
+  });
   function ordered(table, col, dir) {
     var num = table.tHead.rows[0].cells[col].getAttribute("data-type") === "num", seenEmpty = false, prev = null;
     for (var i = 0; i < table.tBodies[0].rows.length; i++) {
@@ -112,7 +180,7 @@ SCRIPT = """
     return true;
   }
   function selftest() {
-    var checked = 0, failed = [];
+    var checked = 0, failed = [], filtered = 0;
     Array.prototype.forEach.call(tables, function (t) {
       var n = t.tBodies[0].rows.length;
       Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, col) {
@@ -124,29 +192,50 @@ SCRIPT = """
         });
       });
     });
+    // each filter box: the first row's first cell as the filter keeps the rows holding it, and the
+    // CSV then has a line per kept row; an empty box shows every row again
+    Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (input) {
+      var t = document.getElementById(input.getAttribute("data-table")), rows = t.tBodies[0].rows;
+      if (!rows.length) return;
+      var word = rows[0].cells[0].textContent.trim().toLowerCase(), want = 0;
+      Array.prototype.forEach.call(rows, function (r) { want += r.textContent.toLowerCase().indexOf(word) >= 0; });
+      input.value = word;
+      var shown = filter(input), lines = csv(t).split("\\n").length - 2;
+      if (shown !== want || lines !== want) failed.push(t.id + " filter " + shown + "/" + lines + "/" + want);
+      input.value = "";
+      if (filter(input) !== rows.length) failed.push(t.id + " filter cleared");
+      var link = document.querySelector('a.csv[data-table="' + t.id + '"]');
+      if (!link || link.hidden || !link.getAttribute("href")) failed.push(t.id + " CSV link");
+      filtered++;
+    });
     var out = document.getElementById("selftest");
     var ok = !failed.length && !errors.length;
     out.setAttribute("data-result", ok ? "pass" : "fail");
     out.textContent = "selftest: " + (ok ? "pass" : "FAIL") + ", " + tables.length + " tables, " + checked +
-      " sorts checked" + (failed.length ? "; out of order: " + failed.join(", ") : "") +
+      " sorts checked, " + filtered + " filters checked" +
+      (failed.length ? "; out of order: " + failed.join(", ") : "") +
       (errors.length ? "; script errors: " + errors.join("; ") : "");
   }
+  document.documentElement.setAttribute("data-scroll-width", String(document.documentElement.scrollWidth));
   if (location.hash === "#selftest") selftest();
 })();
 """
 
-# the columns of a sweep's point table: (heading, sort type)
+# the columns of a sweep's point table: (heading, sort type); what is read first comes first
 POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
-                 ("noise (%)", "num"), ("n", "num"), ("API", "num"), ("predicted", "num"),
-                 ("measured", "num"), ("limiter", "text"), ("verified", "text"), ("metrics", "num"),
-                 ("of ceiling", "num"))
-TITLES = {"noise (%)": "relative noise: stdev / mean of the samples", "n": "samples timed",
+                 ("noise (%)", "num"), ("metrics", "num"), ("of ceiling", "num"), ("n", "num"), ("API", "num"),
+                 ("predicted", "num"), ("measured", "num"), ("limiter", "text"), ("verified", "text"))
+NOISE_TITLE = "robust spread: 1.4826 x MAD / median of the samples (reader.robust_spread), in %"
+TITLES = {"noise (%)": NOISE_TITLE, "n": "samples timed",
           "API": "resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor",
           "predicted": "resident blocks per SM: cuda_occupancy.h on the device's properties or the model",
           "measured": "resident blocks per SM: the residency probe's largest overlap on one SM",
           "limiter": "what limits the resident blocks",
-          "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better (where the file says)",
+          "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better, on the metrics that "
+                     "measure "
+                     "speed; a metric that describes the point (a size, a count, a prediction) has no arrow",
           "of ceiling": "the first metric with a physical ceiling, as a share of it"}
+ARROWS = {"higher": " \u2191", "lower": " \u2193"}
 
 
 def esc(v):
@@ -156,7 +245,14 @@ def esc(v):
 def num_cell(v, fmt="{:g}"):
     if v is None:
         return '<td class="n" data-v="">&ndash;</td>'
-    return f'<td class="n" data-v="{v!r}">{esc(fmt.format(v))}</td>'
+    text = fmt.format(v)
+    try:
+        plain = float(text.replace(",", "")) == v
+    except ValueError:
+        plain = False
+    if plain:                      # the text is the value (the page's script drops the commas)
+        return f'<td class="n">{esc(text)}</td>'
+    return f'<td class="n" data-v="{v:.6g}">{esc(text)}</td>'
 
 
 def text_cell(v, cls=None):
@@ -190,39 +286,73 @@ def ceiling_of(r):
     return None, None
 
 
+def arrow(r, name):
+    """The better-way arrow of a metric that measures speed (reader.performance); none for one that
+    describes the point (alloc_bytes, stages, sms, wavefronts, predictions) or nothing directs."""
+    return ARROWS.get(reader.better(r, name), "") if reader.performance(r, name) else ""
+
+
+def noise_of(r):
+    """The point's noise, the one definition every tool uses: reader.robust_spread, a fraction."""
+    if not isinstance(r.get("time_ns"), dict):
+        return None
+    try:
+        return reader.robust_spread(r)
+    except (KeyError, TypeError):
+        return None
+
+
 def point_row(r, series_label=None):
     stats = r["time_ns"]["stats"] if isinstance(r.get("time_ns"), dict) else {}
-    median, noise = stats.get("median"), stats.get("noise")
+    median, noise = stats.get("median"), noise_of(r)
     o = r.get("occupancy") or {}
     metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
     first = reader.metric(r, metrics[0][0]) if metrics else None
-    arrow = {"higher": " \u2191", "lower": " \u2193"}
-    mtext = "<br>".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}") +
-                        arrow.get(m.get("better"), "") for n, m in metrics if reader.metric(r, n) is not None)
+    mtext = "<br>".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}".rstrip()) + arrow(r, n)
+                        for n, m in metrics if reader.metric(r, n) is not None)
     pct, ctext = ceiling_of(r)
     status = r["status"]
-    cls = "good" if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
+    # only what went wrong is coloured: on a day's page "ok" and "yes" are most of the cells
+    cls = None if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
     cells = [text_cell(series_label)] if series_label is not None else []
     cells += [text_cell(r["bench"]), text_cell(params_text(r)), text_cell(status, cls),
-              num_cell(median / 1e3 if isinstance(median, (int, float)) else None, "{:,.2f}"),
-              num_cell(100 * noise if isinstance(noise, (int, float)) else None, "{:.2f}"),
+              num_cell(round(median / 1e3, 2) if isinstance(median, (int, float)) else None, "{:,.2f}"),
+              num_cell(round(100 * noise, 2) if isinstance(noise, (int, float)) else None, "{:.2f}"),
+              f'<td data-v="{first:.6g}">{mtext}</td>' if first is not None else '<td data-v="">&ndash;</td>',
+              f'<td class="n" data-v="{pct:.4g}">{esc(ctext)}</td>' if pct is not None
+              else '<td class="n" data-v="">&ndash;</td>',
               num_cell(stats.get("count")),
               num_cell(plot.occ(r, "api")), num_cell(plot.occ(r, "predicted")), num_cell(plot.occ(r, "measured")),
               text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
-              text_cell("yes" if r.get("verified") else "no", "good" if r.get("verified") else None),
-              f'<td data-v="{first!r}">{mtext}</td>' if first is not None
-              else '<td data-v="">&ndash;</td>',
-              f'<td class="n" data-v="{pct!r}">{esc(ctext)}</td>' if pct is not None
-              else '<td class="n" data-v="">&ndash;</td>']
+              text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn")]
     return "<tr>" + "".join(cells) + "</tr>"
 
 
-def table(table_id, columns, rows):
+def table(table_id, columns, rows, tools=False):
+    """A sortable table in its own scrolling box; tools: a filter box and a CSV link above it."""
     head = "".join(f'<th data-type="{t}" scope="col"' + (f' title="{esc(TITLES[h])}"' if h in TITLES else "") +
                    f">{esc(h)}</th>" for h, t in columns)
-    t = (f'<table class="sortable" id="{esc(table_id)}"><thead><tr>{head}</tr></thead>'
-         f'<tbody>{"".join(rows)}</tbody></table>')
-    return f'<div class="scroll">{t}</div>'
+    tid = esc(table_id)
+    # a column whose every cell is a number is right-aligned by one rule (in the page's style sheet)
+    # instead of a class on each of its cells: a tenth of a day's page
+    opening = [re.findall(r"<td[^>]*>", row) for row in rows]
+    numeric = [j + 1 for j in range(len(columns))
+               if rows and all(j < len(o) and re.match(r'<td class="n[ "]', o[j]) for o in opening)]
+    if numeric:
+        rows = [re.sub(r'<td class="n( ?)([^"]*)"', lambda m: f'<td class="{m.group(2)}"' if m.group(2) else "<td",
+                       row) for row in rows]
+    rule = ",".join(f"#{tid} td:nth-child({j})" for j in numeric)
+    # render() moves the rule into the page's style sheet
+    t = ((f'<style class="columns">{rule} {{ text-align: right; font-variant-numeric: tabular-nums }}</style>'
+          if numeric else "") +
+         f'<table class="sortable" id="{tid}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
+    bar = ""
+    if tools:
+        bar = (f'<div class="tools"><input type="search" class="filter" data-table="{tid}" '
+               f'placeholder="filter: words in the row" aria-label="filter the rows of {tid}">'
+               f'<output data-table="{tid}">{len(rows)} rows</output>'
+               f'<a class="csv" data-table="{tid}" download="{tid}.csv" hidden>CSV of the shown rows</a></div>')
+    return f'{bar}<div class="scroll">{t}</div>'
 
 
 def settings_text(settings):
@@ -280,10 +410,101 @@ def runs_section(loaded):
             "</details></section>")
 
 
+# numbers in an SVG's geometry: a tenth of a point is finer than a screen shows
+GEOMETRY = re.compile(r'( (?:d|x|y|x1|x2|y1|y2|width|height|transform|points|viewBox)=")([^"]*)"')
+DECIMALS = re.compile(r"(\d\.\d)\d+")
+
+
+def geometry(value, path):
+    """Numbers to 0.1 pt without a trailing .0; a path's commands without the spaces around them."""
+    value = re.sub(r"(\d)\.0(?!\d)", r"\1", DECIMALS.sub(r"\1", value))
+    return re.sub(r"\s*([MLCQZz])\s*", r"\1", value).strip() if path else value
+
+
+def svg_small(fig, salt):
+    """The figure as inline SVG, smaller: no metadata or indentation, geometry to 0.1 pt (a day's
+    figures as SVG are about half the bytes of PNG at 100 dpi, and stay sharp when zoomed); its size
+    a max-width, so it scales down with the page."""
+    svg = plot.svg_text(fig, salt)
+    svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
+    svg = re.sub(r">\s+<", "><", svg)
+    svg = re.sub(r"\s*\n\s*", " ", svg)
+    svg = GEOMETRY.sub(lambda m: m.group(1) + geometry(m.group(2), m.group(1) == ' d="') + '"', svg)
+    svg = re.sub(r' transform="rotate\(-?0 [-\d. ]*\)"', "", svg)       # a text turned by 0 degrees
+    m = re.match(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+    if m:
+        svg = f'<svg{m.group(1)} style="max-width: {m.group(2)}pt; --w: {m.group(2)}pt"' + svg[m.end():]
+    return svg
+
+
+def dots(path):
+    """A hatch's path with its small circles (eight Bezier curves each, about 250 characters) as
+    two arcs each (about 40): the dotted hatch of a bar is 80 kB otherwise."""
+    def circle(m):
+        xy = [float(v) for v in re.findall(r"-?[\d.]+", m.group(0))]
+        xs, ys = xy[0::2], xy[1::2]
+        w, h = max(xs) - min(xs), max(ys) - min(ys)
+        if not (0 < w < 4 and abs(w - h) < 0.3):
+            return m.group(0)
+        r, cx, cy = (w + h) / 4, (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
+        return f"M{cx - r:g} {cy:g}a{r:g} {r:g} 0 1 0 {2 * r:g} 0a{r:g} {r:g} 0 1 0 {-2 * r:g} 0z"
+    return re.sub(r"M[-\d. ]+(?:C[-\d. ]+){4,}z", circle, path)
+
+
+def shared_styles(text):
+    """(text, css): the page's SVG figures made smaller together. Hatch patterns drawn the same are
+    kept once; the ids something refers to (markers, clip paths, hatches) renamed short and unique
+    over the page, the rest (matplotlib names every group) dropped; then the style attributes (the
+    figure's own element aside) become classes of one style sheet, each distinct style once:
+    matplotlib repeats a few dozen styles on thousands of elements, two fifths of a figure's bytes."""
+    svg_re = re.compile(r"<svg.*?</svg>", re.S)
+    alias, patterns = {}, {}
+
+    def pattern(m):
+        first = patterns.setdefault(m.group(2), m.group(1))
+        if first == m.group(1):
+            return m.group(0)
+        alias[m.group(1)] = first
+        return ""
+    text = re.sub(r'<pattern id="([^"]+)"(.*?)</pattern>', pattern, text, flags=re.S)
+    text = re.sub(r"<pattern .*?</pattern>", lambda m: re.sub(r' d="([^"]*)"', lambda d: f' d="{dots(d.group(1))}"',
+                                                            m.group(0)), text, flags=re.S)
+    ref = re.compile(r'(url\(#|href="#)([^)"]+)')
+    used = {alias.get(r, r) for _, r in ref.findall(text)}
+    names = {}
+
+    def short_id(m):
+        if m.group(1) not in used:
+            return ""
+        return ' id="%s"' % names.setdefault(m.group(1), f"i{len(names):x}")
+
+    def figure_ids(m):
+        svg = re.sub(r' id="([^"]*)"', short_id, m.group(0))
+        return ref.sub(lambda r: r.group(1) + names.get(alias.get(r.group(2), r.group(2)), r.group(2)), svg)
+    text = svg_re.sub(figure_ids, text)
+    styles = {}
+
+    def to_class(m):
+        return ' class="%s"' % styles.setdefault(m.group(1), f"fs{len(styles):x}")
+
+    def figure(m):
+        svg = m.group(0)
+        i = svg.index(">")
+        return svg[:i] + re.sub(r' style="([^"]*)"', to_class, svg[i:])
+    text = svg_re.sub(figure, text)
+    # groups without attributes around elements without children say nothing
+    bare = re.compile(r"<g>((?:<[^<>]*/>|<text[^<>]*>[^<>]*</text>)*)</g>")
+    while True:
+        text, n = bare.subn(r"\1", text)
+        if not n:
+            break
+    return text, "".join(f"svg .{c} {{ {html.unescape(st)} }}\n" for st, c in styles.items())
+
+
 def sweep_section(plt, name, series):
     parts = [f'<section id="sweep-{esc(name)}"><h2>Sweep <code>{esc(name)}</code></h2>']
     for fig_name, fig in plot.figures(plt, series):
-        svg = plot.svg_text(fig, f"smembench-{name}-{fig_name}")
+        svg = svg_small(fig, f"smembench-{name}-{fig_name}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{esc(name)}-{esc(fig_name)}">{svg}<figcaption>smembench-plot: '
                      f"{esc(fig_name)}.svg</figcaption></figure>")
@@ -291,7 +512,7 @@ def sweep_section(plt, name, series):
     cols = ((("device", "text"),) if several else ()) + POINT_COLUMNS
     rows = [point_row(r, s.label if several else None) for s in series for r in s.doc["results"]]
     parts.append(f"<h3>Points ({len(rows)})</h3>")
-    parts.append(table(f"points-{name}", cols, rows))
+    parts.append(table(f"points-{name}", cols, rows, tools=True))
     bad = [(s, r) for s in series for r in s.doc["results"] if r["status"] not in ("ok", "predicted")]
     if bad:
         bcols = ((("device", "text"),) if several else ()) + (("benchmark", "text"), ("parameters", "text"),
@@ -306,35 +527,177 @@ def sweep_section(plt, name, series):
     return "".join(parts)
 
 
-def baseline_section(base_path, base, loaded, threshold, alpha):
+def gate_options(threshold, alpha):
+    """smembench-compare's options for BASE NEW --threshold T --alpha A (its defaults for the rest):
+    the report's gate is that command's. compare.Usage for values it refuses."""
+    return compare.parse_args(["base", "new", "--threshold", f"{threshold!r}", "--alpha", f"{alpha!r}"])
+
+
+def same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+# the order of the gate table: what changed first, then what the noise could not judge, then the rest
+ORDER = {"slower": 0, "stopped": 1, "faster": 2, "started": 3, "uncertain": 4, "same": 5}
+
+
+def gate_verdicts(base_path, base, loaded, opt):
+    """[(path, doc, outcome)] for every input against the baseline: outcome None for the baseline
+    itself, a str for a file the gate cannot judge (why), else compare.gate's (rows, mismatches,
+    counts, failing, rc)."""
+    out = []
+    for path, doc in loaded:
+        if same_file(path, base_path) or doc is base:
+            out.append((path, doc, None))
+        elif not reader.timed_points(doc):
+            out.append((path, doc, f"no timed point (a {doc['run'].get('mode')}-mode file): the gate compares times"))
+        else:
+            try:
+                out.append((path, doc, compare.gate(base_path, path, base, doc, opt)))
+            except compare.Usage as e:
+                if "no point in common" not in str(e):
+                    raise reader.ResultError(str(e)) from None     # a point twice: unusable, as for the gate
+                out.append((path, doc, "shares no point with the baseline: not compared"))
+    return out
+
+
+def gate_key(row):
+    if row["kind"] == "timed":
+        return row["verdict"]
+    return ("stopped" if row["lost"] else "started") if row["kind"] == "status" else row["kind"]
+
+
+def mismatch_text(kind, text, opt):
+    if kind in ("unit", "layout"):
+        return f"{kind}: {text} (does not fail the gate)", "warn"
+    if kind in opt.allow:
+        return f"{kind} mismatch: {text} (allowed by --allow)", "warn"
+    return f"{kind} mismatch: {text} (fails the gate; smembench-compare --allow {kind} accepts it)", "bad"
+
+
+def names_line(what, rows, cls):
+    if not rows:
+        return ""
+    names = ", ".join(r["name"] for r in rows)
+    what = what.format(s="" if len(rows) == 1 else "s", are="is" if len(rows) == 1 else "are")
+    return f'<details><summary class="{cls}">{len(rows)} {esc(what)}</summary><p>{esc(names)}</p></details>'
+
+
+def baseline_section(base_path, verdicts, opt):
     parts = [f'<section id="baseline"><h2>Against the baseline <code>{esc(base_path)}</code></h2>',
-             f"<p class=\"sub\">smembench-compare's decision per point, the gate's rule: a change of the "
-             f"median of {threshold:g} % or more that a one-sided Mann-Whitney U test (alpha {alpha:g}) confirms "
-             f"beyond the point's run-to-run drift; uncertain where the point's noise cannot judge it.</p>"]
+             f'<p class="sub">Per file the gate\'s verdict, the decision <code>smembench-compare BASE FILE</code> '
+             f"takes (exit 1 = fail): a change of the median of {opt.threshold:g} % or more that a one-sided "
+             f"Mann-Whitney U test (alpha {opt.alpha:g}) confirms beyond the point's run-to-run drift; points "
+             "missing, new or stopped, and a device, driver, clock or settings mismatch fail it too. Noise: the "
+             "robust spread (1.4826 MAD / median) of the baseline's and the file's samples.</p>"]
     cols = (("point", "text"), ("base median (us)", "num"), ("median (us)", "num"), ("change (%)", "num"),
-            ("p", "num"), ("verdict", "text"))
-    for i, (path, doc) in enumerate(loaded):
-        rows = compare.compare(base, doc, threshold / 100, alpha)
-        parts.append(f"<h3>{esc(path)}</h3>")
-        if not rows:
-            parts.append("<p>No point of the baseline ran in this file: nothing to compare.</p>")
+            ("noise base / file (%)", "text"), ("verdict", "text"))
+    skipped = []
+    for i, (path, doc, outcome) in enumerate(verdicts):
+        name = esc(os.path.basename(path))
+        if outcome is None:
+            skipped.append(f'<li class="self" data-file="{name}">{esc(path)}: the baseline itself, not compared '
+                           "with itself</li>")
             continue
-        counts = {}
-        for row in rows:
-            counts[row[5]] = counts.get(row[5], 0) + 1
-        parts.append("<p>" + esc(f"{len(rows)} points compared: " +
-                                 ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))) + "</p>")
-        trs = []
-        for name, mb, mn, change, p, verdict in rows:
-            cls = "bad" if verdict in ("slower", "missing") or verdict.startswith("stopped") else \
-                "good" if verdict == "faster" else "warn" if verdict.split()[0] in ("uncertain", "new") else None
-            trs.append("<tr>" + text_cell(name) + num_cell(mb / 1e3 if mb is not None else None, "{:,.2f}") +
+        if isinstance(outcome, str):
+            skipped.append(f'<li class="skip" data-file="{name}">{esc(path)}: {esc(outcome)}</li>')
+            continue
+        rows, found, count, failing, rc = outcome
+        verdict = "fail" if rc else "pass"
+        parts.append(f'<article class="gate" id="gate-{i}" data-file="{name}" data-verdict="{verdict}">'
+                     f"<h3>{esc(path)}: <span class=\"{'bad' if rc else 'good'}\">gate {verdict}"
+                     f"{' (exit 1): ' + esc(', '.join(failing)) if rc else ' (exit 0)'}</span></h3>")
+        if found:
+            parts.append('<ul class="mismatch">' + "".join(
+                f'<li class="{cls}">{esc(text)}</li>' for text, cls in (mismatch_text(k, t, opt) for k, t in found))
+                + "</ul>")
+        judged = sorted((r for r in rows if gate_key(r) in ORDER), key=lambda r: ORDER[gate_key(r)])
+        counts = ", ".join(f"{count.get(k, 0)} {k}" for k in ("slower", "faster", "same", "uncertain"))
+        others = ", ".join(f"{count[k]} {k}" for k in ("missing", "new", "stopped", "started", "untimed")
+                           if count.get(k))
+        parts.append(f"<p>{sum(1 for r in rows if r['kind'] == 'timed')} points compared: {esc(counts)}"
+                     f"{'; ' + esc(others) if others else ''}.</p>")
+        missing = [r for r in rows if r["kind"] == "missing"]
+        new = [r for r in rows if r["kind"] == "new"]
+        parts.append(names_line("point{s} of the baseline missing from this file", missing,
+                                "bad" if "missing" not in opt.allow else "warn"))
+        parts.append(names_line("point{s} new in this file (absent from the baseline)", new,
+                                "bad" if "new" not in opt.allow else "warn"))
+        trs, same = [], []
+        for r in judged:
+            k = gate_key(r)
+            b, n = r["base"], r["new"]
+            mb = reader.median_ns(b) if b is not None and reader.timed(b) else None
+            mn = reader.median_ns(n) if n is not None and reader.timed(n) else None
+            noise = r.get("noise")
+            ntext = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "")
+            text = compare.verdict_text(r)
+            cls = "bad" if k in ("slower", "stopped") else "good" if k == "faster" else \
+                "warn" if k in ("started", "uncertain") else None
+            (same if k == "same" else trs).append(f'<tr data-verdict="{k}">' + text_cell(r["name"]) +
+                       num_cell(mb / 1e3 if mb is not None else None, "{:,.2f}") +
                        num_cell(mn / 1e3 if mn is not None else None, "{:,.2f}") +
-                       num_cell(100 * change if change is not None else None, "{:+.2f}") +
-                       num_cell(p, "{:.2g}") + text_cell(verdict, cls) + "</tr>")
-        parts.append(table(f"baseline-{i}", cols, trs))
+                       num_cell(100 * r["change"] if r.get("change") is not None else None, "{:+.2f}") +
+                       text_cell(ntext) + text_cell(text, cls) + "</tr>")
+        if trs:
+            parts.append(f"<p>Changed, or not judged ({len(trs)}):</p>")
+            parts.append(table(f"gate-{i}-points", cols, trs, tools=True))
+        if same:
+            parts.append(f"<details><summary>{len(same)} points the same</summary>" +
+                         table(f"gate-{i}-same", cols, same, tools=True) + "</details>")
+        parts.append("</article>")
+    if skipped:
+        parts.insert(2, "<ul class=\"skipped\">" + "".join(skipped) + "</ul>")
     parts.append("</section>")
     return "".join(parts)
+
+
+def headline(loaded, verdicts, base_path):
+    # GPUs as the fleet section counts them: by uuid where every run of the model records one, else
+    # by node and PCI bus (two runs on one GPU are one GPU)
+    models = {m: fleet.distinct_gpus(units) for m, units in fleet.by_model(loaded).items()}
+    ngpus = sum(models.values())
+    npoints = sum(len(doc["results"]) for _, doc in loaded)
+    statuses = {}
+    for _, doc in loaded:
+        for r in doc["results"]:
+            k = "timed" if reader.timed(r) else r["status"]
+            statuses[k] = statuses.get(k, 0) + 1
+    items = [f'<li id="headline-devices" data-count="{ngpus}"><b>devices</b> {ngpus} GPU'
+             f"{'s' if ngpus != 1 else ''}: " +
+             esc(", ".join(f"{n} x {m}" if n > 1 else m for m, n in models.items())) + "</li>",
+             f'<li id="headline-points" data-count="{npoints}" data-timed="{statuses.get("timed", 0)}"><b>points</b> '
+             f"{npoints} in {len(loaded)} file{'s' if len(loaded) != 1 else ''}: " +
+             esc(", ".join(f"{v} {k}" for k, v in sorted(statuses.items(), key=lambda kv: (kv[0] != "timed", kv[0]))))
+             + "</li>"]
+    lost = sum(v for k, v in statuses.items() if k in compare.LOSS_STATUSES)
+    if verdicts is None:
+        state = "fail" if lost else "none"
+        text = (f"{lost} point{'s' if lost != 1 else ''} failed; " if lost else "") + \
+            "no baseline given (--baseline BASE.json judges every file as the gate does)"
+        cls = "bad" if lost else ""
+    else:
+        judged = [(p, o) for p, _, o in verdicts if isinstance(o, tuple)]
+        failed = [(p, o) for p, o in judged if o[4]]
+        apart = sum(1 for _, _, o in verdicts if isinstance(o, str))
+        itself = any(o is None for _, _, o in verdicts)
+        state = "fail" if failed else "pass" if judged else "none"
+        text = (f"against {os.path.basename(base_path)}: " +
+                (f"gate fail: {len(failed)} of {len(judged)} files fail (" +
+                 "; ".join(f"{os.path.basename(p)}: {', '.join(o[3])}" for p, o in failed[:3]) +
+                 (f"; and {len(failed) - 3} more" if len(failed) > 3 else "") + ")" if failed else
+                 f"gate pass: {len(judged)} file{'s pass' if len(judged) != 1 else ' passes'}" if judged else
+                 "no file shares a point with the baseline") +
+                (f"; {apart} not compared (no point in common, or no timed point)" if apart else "") +
+                ("; the baseline itself not compared with itself" if itself else "") +
+                (f"; {lost} point{'s' if lost != 1 else ''} failed" if lost else ""))
+        cls = "bad" if failed else "good" if judged else ""
+    items.append(f'<li id="headline-verdict" data-verdict="{state}"><b>verdict</b> '
+                 f'<span class="{cls}">{esc(text)}</span></li>')
+    return '<ul id="headline">' + "".join(items) + "</ul>"
 
 
 def fleet_sections(plt, loaded, threshold):
@@ -387,7 +750,7 @@ def fleet_sections(plt, loaded, threshold):
                 f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
         # the verdict above, the heatmap (a row per point) after it
         fig = fleet.heatmap(plt, fl)
-        svg = plot.svg_text(fig, f"smembench-{sid}")
+        svg = svg_small(fig, f"smembench-{sid}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
         pcols = (("point", "text"), ("fleet median (us)", "num"), ("spread (%)", "num")) + \
@@ -419,26 +782,32 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     sweeps = list(dict.fromkeys(r.get("sweep") or r["bench"] for s in series for r in s.doc["results"]))
     devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
     dates = sorted({reader.run_date(s.doc) for s in series})
+    opt = gate_options(threshold, alpha)
+    verdicts = gate_verdicts(baseline[0], baseline[1], loaded, opt) if baseline else None
     body = [f"<h1>smembench report</h1><p class=\"sub\">{esc(', '.join(devices))}; {esc(', '.join(dates))}; "
-            f"{len(loaded)} result file{'s' if len(loaded) != 1 else ''}</p>"]
-    links = ['<a href="#runs">devices and runs</a>'] + [f'<a href="#sweep-{esc(w)}">{esc(w)}</a>' for w in sweeps]
+            f"{len(loaded)} result file{'s' if len(loaded) != 1 else ''}</p>",
+            headline(loaded, verdicts, baseline[0] if baseline else None)]
+    links = (['<a href="#baseline">baseline</a>'] if baseline else []) + ['<a href="#runs">devices and runs</a>']
+    links += [f'<a href="#sweep-{esc(w)}">{esc(w)}</a>' for w in sweeps]
     fleets = fleet_sections(plt, loaded, threshold)
     links += [f'<a href="#{sid}">fleet</a>' for sid, _ in fleets]
-    if baseline:
-        links.append('<a href="#baseline">baseline</a>')
     body.append("<nav>" + "".join(links) + "</nav>")
+    if baseline:
+        body.append(baseline_section(baseline[0], verdicts, opt))
     body.append(runs_section(loaded))
     for w in sweeps:
         in_sweep = [s.only(lambda r, w=w: (r.get("sweep") or r["bench"]) == w) for s in series]
         body.append(sweep_section(plt, w, [s for s in in_sweep if s.doc["results"]]))
     body += [section for _, section in fleets]
-    if baseline:
-        body.append(baseline_section(baseline[0], baseline[1], loaded, threshold, alpha))
     body.append('<output id="selftest"></output>')
     title = f"smembench report: {', '.join(devices)}"
+    text, figure_css = shared_styles("\n".join(body))
+    columns = re.compile(r'<style class="columns">(.*?)</style>')
+    figure_css += "".join(rule + "\n" for rule in columns.findall(text))
+    text = columns.sub("", text)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n" + "\n".join(body) +
+            f"<title>{esc(title)}</title><style>{CSS}{figure_css}</style></head>\n<body>\n" + text +
             f"\n<script>{SCRIPT}</script>\n</body></html>\n")
 
 
@@ -449,15 +818,21 @@ def main(argv=None):
     p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
-    p.add_argument("--threshold", type=float, default=2.0, help="smallest change that counts, in percent (2)")
+    p.add_argument("--threshold", type=float, default=2.0,
+                   help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
     me = plot.prog()
 
     def body():
         a = p.parse_args(argv)
-        if not (0 <= a.threshold < 1000) or not (0 < a.alpha < 1):
-            print(f"{me}: --threshold must be in 0..1000 and --alpha in (0, 1)", file=sys.stderr)
+        try:
+            gate_options(a.threshold, a.alpha)     # the values smembench-compare takes
+        except compare.Usage as e:
+            text = str(e) if "--alpha" in str(e) else (
+                f"invalid value {a.threshold:g} for --threshold; expected more than 1 (smembench-compare's least "
+                "drift) and less than 1000")
+            print(f"{me}: {text.split('; see ')[0]}; see report.py --help", file=sys.stderr)
             return 2
         plt = plot.pyplot()
         loaded = plot.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))

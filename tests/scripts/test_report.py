@@ -45,6 +45,9 @@ class Page(html.parser.HTMLParser):
     def __init__(self, text):
         super().__init__()
         self.sections, self.tables, self.loads, self.output = {}, {}, [], None
+        self.elements = []            # (tag, attributes) of every element, in page order
+        self.rows = []                # (table id, its row's attributes, cells) of every body row, in page order
+        self.items = []               # (attributes, text) of every list item
         self._section = self._table = self._row = self._cell = None
         self._svg_depth = 0
         self._in_head = self._in_output = False
@@ -52,6 +55,12 @@ class Page(html.parser.HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if not self._svg_depth and tag != "svg":
+            self.elements.append((tag, a))
+        if tag == "br" and self._cell is not None:
+            self._cell += "\n"
+        if tag == "li":
+            self.items.append([a, ""])
         for k in ("src", "href", "xlink:href", "data"):
             if k in a and not (a[k] or "").startswith("#"):
                 self.loads.append((tag, k, a[k]))
@@ -73,6 +82,7 @@ class Page(html.parser.HTMLParser):
             self._in_head = tag == "thead"
         elif tag == "tr" and self._table:
             self._row = []
+            self._row_attrs = a
         elif tag in ("td", "th") and self._row is not None:
             self._cell = ""
             self._value = a.get("data-v")
@@ -95,6 +105,7 @@ class Page(html.parser.HTMLParser):
                 t["head"] = self._row
             else:
                 t["rows"].append(self._row)
+                self.rows.append((self._table, self._row_attrs, self._row))
             self._row = None
         elif tag == "output":
             self._in_output = False
@@ -108,6 +119,8 @@ class Page(html.parser.HTMLParser):
     def handle_data(self, data):
         if self._cell is not None and not self._svg_depth:
             self._cell += data
+        if self.items and not self._svg_depth:
+            self.items[-1][1] += data
         if self._in_output:
             self.output["text"] += data
 
@@ -144,6 +157,8 @@ def browse(url, *args):
 
 
 def without_svg(text):
+    """The page but for its figures' SVG and their style sheet (matplotlib's output by version)."""
+    text = re.sub(r"svg \.fs[0-9a-f]+ \{[^}]*\}\n", "", text)
     return re.sub(r"<svg.*?</svg>", "<svg/>", text, flags=re.S)
 
 
@@ -176,11 +191,18 @@ def the_session_report_holds_every_sweep_point_and_reason():
     assert [row[0] for row in runs] == [os.path.basename(f) for f in SESSION], runs
     assert all(row[1] == "NVIDIA H200" and row[3] == "132" for row in runs), runs
     base = reader.load(BASELINE)
-    for i, (f, doc) in enumerate(zip(SESSION, docs)):
+    for f, doc in zip(SESSION, docs):
         want = compare.compare(base, doc, 0.02, 0.01)
+        art = [a for t, a in page.elements if t == "article" and a.get("data-file") == os.path.basename(f)]
         if want:
-            rows = page.tables[f"baseline-{i}"]["rows"]
-            assert [(row[0], row[-1]) for row in rows] == [(w[0], w[5]) for w in want], f
+            assert len(art) == 1, f
+            i = art[0]["id"]
+            got = {(row[0], row[-1]) for t, _, row in page.rows if t in (f"{i}-points", f"{i}-same")}
+            judged = {(w[0], w[5]) for w in want if w[5] not in ("missing", "new")}
+            assert {(n, v.split()[0].rstrip(":")) for n, v in got} == {(n, v.split()[0]) for n, v in judged}, f
+        else:
+            assert not art and any(a.get("data-file") == os.path.basename(f) and "shares no point" in text
+                                   for a, text in page.items), f
     assert any(compare.compare(base, doc, 0.02, 0.01) for doc in docs), "the baseline shares points with a file"
     assert page.loads == [], f"the page loads something: {page.loads[:3]}"
 
@@ -206,7 +228,7 @@ def chromium_loads_renders_and_sorts_the_report_without_a_console_message():
             col = [t["values"][i * width + width - 1] for i in range(len(t["rows"]))]
             full = [v for v in col if v not in ("", "\u2013")]
             assert col[:len(full)] == full, f"{name}: empty cells come last"
-            key = (lambda v: float(v)) if t["types"][-1] == "num" else (lambda v: v.lower())
+            key = (lambda v: float(v.replace(",", ""))) if t["types"][-1] == "num" else (lambda v: v.lower())
             assert [key(v) for v in full] == sorted((key(v) for v in full), reverse=True), name
         assert dom.count('aria-sort="descending"') == len(page.tables)
         shot = os.path.join(d, "shot.png")
@@ -345,8 +367,295 @@ def bad_input_is_one_line_and_exit_2():
             p.stderr
 
 
+# the H200 files of one day as the issue viewed them: two `--sweep all` runs, a `--sweep all --quick`
+# run, the cluster and staging sweeps and the runs with extra --axis values (results/day/README.md);
+# the second full run the baseline (also among the inputs: it must not be compared with itself)
+DAY = [os.path.join(RESULTS, f) for f in (
+    "nvidia-h200_20261130_all.json", "nvidia-h200_20261130_all_run2.json", "day/nvidia-h200_20261130_quick.json",
+    "nvidia-h200_20261130_cluster.json", "nvidia-h200_20261130_staging.json",
+    "day/nvidia-h200_20261130_footprint_tile_bytes.json", "day/nvidia-h200_20261130_cluster_3_5_12.json",
+    "day/nvidia-h200_20261130_staging_bulk.json", "day/nvidia-h200_20261130_carveout_4.json")]
+DAY_BASE = DAY[1]
+_day = {}
+
+
+def day_report():
+    """(path, text, Page) of the day's report, made once for the tests that read it."""
+    if not _day:
+        d = tempfile.mkdtemp(prefix="smembench-report-")
+        rc, out, err = report(*DAY, "--baseline", DAY_BASE, "-o", d)
+        assert rc == 0, err
+        path = out.strip()
+        text = open(path, encoding="utf-8").read()
+        _day.update(path=path, text=text, page=Page(text))
+    return _day["path"], _day["text"], _day["page"]
+
+
+def gate_exit(base, new):
+    """What `smembench-compare BASE NEW` decides: 0 pass, 1 fail, None no point in common."""
+    try:
+        _, rc = compare.run([base, new])
+    except compare.Usage as e:
+        assert "no point in common" in str(e), e
+        return None
+    return rc
+
+
+def item(page, ident):
+    return next((a, text) for a, text in page.items if a.get("id") == ident)
+
+
+@test
+def the_headline_counts_gpus_points_and_gives_the_gates_verdict():
+    _, _, page = day_report()
+    docs = [reader.load(f) for f in DAY]
+    # GPUs: by uuid where every run of a model records one, else by host and PCI bus
+    by_model = {}
+    for doc in docs:
+        for dev in doc.get("devices") or [doc["device"]]:
+            by_model.setdefault(dev["name"], []).append((dev.get("uuid"), doc["run"].get("node") or doc["run"]["host"],
+                                                         dev.get("pci_bus_id")))
+    gpus = sum(len({u for u, _, _ in devs}) if all(u for u, _, _ in devs) else len({(h, b) for _, h, b in devs})
+               for devs in by_model.values())
+    points = sum(len(doc["results"]) for doc in docs)
+    timed = sum(1 for doc in docs for r in doc["results"]
+                if r["status"] == "ok" and (r["time_ns"]["stats"].get("median") or 0) > 0)
+    a, text = item(page, "headline-devices")
+    assert int(a["data-count"]) == gpus and re.search(f"{gpus} GPUs?: .*NVIDIA H200", text), (a, text, gpus)
+    a, text = item(page, "headline-points")
+    assert (int(a["data-count"]), int(a["data-timed"])) == (points, timed), (a, points, timed)
+    assert f"{points} in {len(DAY)} files: {timed} timed" in text, text
+    exits = {f: gate_exit(DAY_BASE, f) for f in DAY if f != DAY_BASE}
+    failing = [f for f, rc in exits.items() if rc == 1]
+    a, text = item(page, "headline-verdict")
+    assert failing and a["data-verdict"] == "fail", (a, exits)
+    judged = [f for f, rc in exits.items() if rc is not None]
+    assert f"gate fail: {len(failing)} of {len(judged)} files fail" in text, text
+    assert all(os.path.basename(f) in text for f in failing), text
+    # the headline comes first: before the baseline section and the first table
+    tags = [t for t, _ in page.elements]
+    assert tags.index("ul") < tags.index("section") and tags.index("ul") < tags.index("table")
+
+
+@test
+def every_baseline_file_gets_the_gates_verdict_and_the_baseline_is_not_compared_with_itself():
+    _, _, page = day_report()
+    arts = {a["data-file"]: a for t, a in page.elements if t == "article"}
+    for f in DAY:
+        name = os.path.basename(f)
+        if f == DAY_BASE:
+            assert name not in arts, "the baseline compared with itself"
+            assert any(a.get("class") == "self" and a.get("data-file") == name for a, _ in page.items)
+            continue
+        rc = gate_exit(DAY_BASE, f)
+        if rc is None:
+            # shares no point: one line, no table, no verdict
+            lines = [text for a, text in page.items if a.get("class") == "skip" and a.get("data-file") == name]
+            assert name not in arts and len(lines) == 1 and "shares no point" in lines[0], (name, lines)
+        else:
+            assert arts[name]["data-verdict"] == ("fail" if rc else "pass"), (name, rc, arts[name])
+    # the quick run's settings mismatch is shown, as failing the gate; its missing points are one line
+    quick = arts[os.path.basename(DAY[2])]["id"]
+    text = open(day_report()[0], encoding="utf-8").read()
+    art = text[text.index(f'id="{quick}"'):text.index("</article>", text.index(f'id="{quick}"'))]
+    assert re.search(r'<li class="bad">settings mismatch: [^<]*quick false -&gt; true \(fails the gate', art), art[:600]
+    rows = compare.compare(reader.load(DAY_BASE), reader.load(DAY[2]), 0.02, 0.01)
+    missing = sum(1 for w in rows if w[5] == "missing")
+    assert missing > 100 and f"{missing} points of the baseline missing from this file" in art, missing
+    assert art.count("<tr") < len(rows) - missing + 10, art.count("<tr")
+    assert not [r for t, a, r in page.rows if t.startswith(quick) and a.get("data-verdict") == "missing"]
+    # without the baseline among the inputs there is nothing to leave out
+    with tempfile.TemporaryDirectory() as d:
+        rc, _, err = report(DAY[0], DAY[2], "--baseline", DAY_BASE, "-o", d)
+        assert rc == 0, err
+        p = Page(open(os.path.join(d, "index.html"), encoding="utf-8").read())
+    assert [a["data-file"] for t, a in p.elements if t == "article"] == [os.path.basename(DAY[0]),
+                                                                        os.path.basename(DAY[2])]
+    assert not any(a.get("class") == "self" for a, _ in p.items)
+
+
+@test
+def a_changed_point_comes_before_the_unchanged_ones():
+    with tempfile.TemporaryDirectory() as d:
+        doc = json.load(open(DAY[0]))
+        r = [r for r in doc["results"] if r["bench"] == "bandwidth" and r["params"] == {"width_bytes": 8}][0]
+        r["time_ns"]["raw"] = [round(v * 1.10) for v in r["time_ns"]["raw"]]
+        for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
+            r["time_ns"]["stats"][k] = round(r["time_ns"]["stats"][k] * 1.10)
+        slow = os.path.join(d, "slow.json")
+        json.dump(doc, open(slow, "w"))
+        # the baseline's points in reverse: uninit's points, which the noise cannot judge, come first
+        # in the gate's order, and the page must still put the slower point above them
+        base = json.load(open(DAY_BASE))
+        base["results"].reverse()
+        rev = os.path.join(d, "base.json")
+        json.dump(base, open(rev, "w"))
+        assert gate_exit(rev, slow) == 1
+        assert [w[5].split()[0] for w in compare.compare(base, doc, 0.02, 0.01)][:2] == ["uncertain"] * 2
+        rc, _, err = report(slow, "--baseline", rev, "-o", d)
+        assert rc == 0, err
+        text = open(os.path.join(d, "index.html"), encoding="utf-8").read()
+        page = Page(text)
+    art = [a for t, a in page.elements if t == "article"]
+    assert len(art) == 1 and art[0]["data-verdict"] == "fail", art
+    rows = [(a.get("data-verdict"), row[0]) for t, a, row in page.rows if t.startswith(art[0]["id"] + "-")]
+    assert rows[0] == ("slower", "bandwidth/width_bytes=8"), rows[:3]
+    verdicts = [v for v, _ in rows]
+    assert "same" in verdicts and verdicts.index("same") > 0 and verdicts.count("slower") == 1, verdicts[:5]
+    assert all(v != "same" for v in verdicts[:verdicts.index("same")]), verdicts
+    assert "uncertain" in verdicts[1:verdicts.index("same")], verdicts[:6]
+    assert text.count("gate fail (exit 1): 1 slower") == 1, text[:300]
+
+
+@test
+def noise_is_the_robust_spread_everywhere():
+    _, text, page = day_report()
+    docs = [reader.load(f) for f in DAY]
+    checked = 0
+    # the points tables of the sweeps that one file ran (no device column): each row is its point
+    for tid, t in page.tables.items():
+        if not tid.startswith("points-") or t["head"][0] != "bench":
+            continue
+        sweep = tid[len("points-"):]
+        points = {(r["bench"], ", ".join(f"{k}={v}" for k, v in r["params"].items())): r
+                  for doc in docs for r in doc["results"] if (r.get("sweep") or r["bench"]) == sweep}
+        col = t["head"].index("noise (%)")
+        for row in t["rows"]:
+            r = points[(row[0], row[1])]
+            if row[col] == "\u2013":
+                assert not reader.timed(r) or reader.robust_spread(r) is None, row
+                continue
+            assert float(row[col]) == round(100 * reader.robust_spread(r), 2), (row, reader.robust_spread(r))
+            checked += 1
+    assert checked > 50, checked
+    # the gate's tables: the baseline's and the file's robust spread
+    base = {reader.point_name(r): r for r in reader.load(DAY_BASE)["results"]}
+    new = {reader.point_name(r): r for r in docs[0]["results"]}
+    art = next(a["id"] for t, a in page.elements if t == "article" and a["data-file"] == os.path.basename(DAY[0]))
+    col = page.tables[f"{art}-same"]["head"].index("noise base / file (%)")
+    for row in page.tables[f"{art}-same"]["rows"]:
+        want = f"{100 * reader.robust_spread(base[row[0]]):.2f} / {100 * reader.robust_spread(new[row[0]]):.2f}"
+        assert row[col] == want, (row, want)
+        checked += 1
+    # stdev/mean differs from it on these points: the check tells the two apart
+    timed = [r for doc in docs for r in doc["results"] if reader.timed(r)]
+    assert checked > 300 and any(round(100 * r["time_ns"]["stats"]["stdev"] / r["time_ns"]["stats"]["mean"], 2) !=
+                                 round(100 * reader.robust_spread(r), 2) for r in timed)
+    assert "stdev / mean" not in text and "stdev/mean" not in text
+
+
+@test
+def arrows_only_on_metrics_that_measure_speed():
+    _, _, page = day_report()
+    docs = [reader.load(f) for f in DAY]
+    meta = {}
+    for doc in docs:
+        for r in doc["results"]:
+            for name in r["metrics"]:
+                meta.setdefault((r["bench"], name), r)
+    seen = {"arrow": set(), "none": set()}
+    for tid, t in page.tables.items():
+        if not tid.startswith("points-"):
+            continue
+        mcol, pcol, bcol = t["head"].index("metrics"), t["head"].index("parameters"), t["head"].index("bench")
+        for row in t["rows"]:
+            assert not re.search("[\u2191\u2193]", row[pcol]), row[pcol]
+            for line in row[mcol].split("\n"):
+                if line in ("", "\u2013"):
+                    continue
+                name = line.split()[0]
+                r = meta[(row[bcol], name)]
+                want = reader.performance(r, name) and reader.better(r, name)
+                got = line.endswith(("\u2191", "\u2193"))
+                assert got == bool(want), (row[bcol], line)
+                if want:
+                    assert line.endswith({"higher": "\u2191", "lower": "\u2193"}[want]), line
+                seen["arrow" if got else "none"].add(name)
+    # descriptive quantities have none; speed has one (else the check above proves nothing)
+    assert {"alloc_bytes", "stages", "sms", "wavefronts"} <= seen["none"], seen["none"]
+    assert not {"alloc_bytes", "stages", "sms", "wavefronts"} & seen["arrow"]
+    assert {"gbytes_per_s", "bytes_per_clk_sm", "latency_cycles"} <= seen["arrow"], seen["arrow"]
+
+
+@test
+def every_point_table_has_a_filter_box_and_a_csv_link():
+    _, _, page = day_report()
+    points = [tid for tid in page.tables if tid.startswith("points-")]
+    inputs = {a["data-table"] for t, a in page.elements if t == "input" and "filter" in a.get("class", "")}
+    links = {a["data-table"]: a for t, a in page.elements if t == "a" and "csv" in a.get("class", "")}
+    assert len(points) >= 5 and set(points) <= inputs and set(points) <= set(links), (points, inputs)
+    assert all(links[tid]["download"] == f"{tid}.csv" for tid in points)
+    # and they work: the page's self-test filters every table and exports what is shown (chromium)
+    path = day_report()[0]
+    rc, dom, console = browse(f"file://{path}#selftest", "--dump-dom")
+    assert rc == 0 and console == [], console[:3]
+    out = Page(dom).output
+    m = re.match(r"selftest: pass, (\d+) tables, \d+ sorts checked, (\d+) filters checked", out.get("text", ""))
+    assert m and int(m.group(2)) == len(inputs), out
+
+
+@test
+def the_days_report_is_under_a_megabyte():
+    path, text, _ = day_report()
+    size = os.path.getsize(path)
+    svg = sum(map(len, re.findall(r"<svg.*?</svg>", text, re.S)))
+    print(f"# the day's report: {size:,} bytes, of which SVG {svg:,}")
+    assert size < 1_000_000, size
+    assert '"raw"' not in text and "data:image" not in text
+    # made smaller, the figures still draw what they drew: every marker, clip path and hatch they (or
+    # the style sheet) refer to is in the page, once, and every figure style is used
+    ids = re.findall(r' id="([^"]+)"', text)
+    refs = set(re.findall(r'(?:url\(#|href="#)([^)"]+)', text))
+    assert refs and not refs - set(ids) and len(ids) == len(set(ids)), (refs - set(ids), len(ids) - len(set(ids)))
+    assert len(re.findall(r"<pattern id=", text)) >= 3 and "fill: url(#" in text
+    classes = set(re.findall(r"svg \.(fs[0-9a-f]+) \{", text))
+    assert classes and classes <= set(re.findall(r' class="(fs[0-9a-f]+)"', text))
+
+
+def scroll_width(page_path, width):
+    """(scrollWidth, clientWidth) of the page in a frame `width` px wide, read by Chromium (its own
+    window cannot be narrower than 500 px)."""
+    frame = os.path.join(os.path.dirname(page_path), f"frame-{width}.html")
+    with open(frame, "w", encoding="utf-8") as f:
+        f.write(f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="{os.path.basename(page_path)}" '
+                f'style="width:{width}px;height:1200px;border:0"></iframe><script>document.getElementById("f").onload ='
+                ' function () { var d = this.contentDocument.documentElement; document.body.setAttribute('
+                '"data-width", d.scrollWidth + "," + d.clientWidth); };</script></body></html>')
+    rc, dom, console = browse(f"file://{frame}", "--dump-dom", "--allow-file-access-from-files",
+                              "--window-size=1000,1400")
+    m = re.search(r'data-width="(\d+),(\d+)"', dom)
+    assert rc == 0 and m, (rc, dom[:300], console[:3])
+    return int(m.group(1)), int(m.group(2))
+
+
+@test
+def the_page_is_no_wider_than_a_400_px_screen_and_renders_at_400_and_1400():
+    path, _, _ = day_report()
+    chromium()
+    scroll, client = scroll_width(path, 400)
+    assert client <= 400 and scroll <= client, (scroll, client)
+    # the check sees a page that is too wide
+    wide = os.path.join(os.path.dirname(path), "wide.html")
+    text = open(path, encoding="utf-8").read()
+    open(wide, "w").write(text.replace("<body>", '<body><div style="width:620px">x</div>'))
+    assert scroll_width(wide, 400)[0] >= 620
+    import matplotlib.image
+    for w in (400, 1400):
+        shot = os.path.join(os.path.dirname(path), f"shot-{w}.png")
+        rc, _, console = browse(f"file://{path}", f"--screenshot={shot}", f"--window-size={w},2000",
+                                "--hide-scrollbars")
+        assert rc == 0 and console == [], console[:3]
+        img = matplotlib.image.imread(shot)
+        assert img.shape[:2] == (2000, w), img.shape
+        dark = img[..., :3].min(axis=2) < 0.5
+        # text down the page, and something near the right edge at 400 px (the page fills the screen)
+        assert dark.mean() > 0.01 and dark[:, int(0.7 * w):].mean() > 0.002, (w, dark.mean())
+    _, text, page = day_report()
+    assert not re.search(r'<svg[^>]* width="[\d.]+pt"', text), "a figure with a fixed width"
+
+
 def main():
-    return tap.run()
+    return tap.run(cleanup=lambda: shutil.rmtree(os.path.dirname(_day["path"])) if _day else None)
 
 if __name__ == "__main__":
     sys.exit(main())
