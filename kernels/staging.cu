@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
+#include "mbarrier.cuh"
 #include "staging.h"
 
 template <int W> struct vec;
@@ -63,16 +64,6 @@ __device__ __forceinline__ void bulk_copy(uint32_t dst, const char *src, uint32_
                  ::"r"(dst), "l"(src), "r"(bytes), "r"(bar) : "memory");
 }
 
-__device__ __forceinline__ void bulk_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done;
-
-    do {
-        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-    } while (!done);
-}
 #endif
 
 /* Folds a tile into thread t's hash in the host's order (words t, t + B, t + 2B...), eight loads
@@ -170,7 +161,7 @@ staging_kernel(const uint32_t *in, uint32_t tile_bytes, uint32_t tiles_per_block
                 issue(k + stages - 1);
             }
             /* the slot's barrier completes once per use: use k / stages has parity (k / stages) & 1 */
-            bulk_wait(bar0 + 8 * (k % stages), (k / stages) & 1);
+            smem_mbarrier_wait(bar0 + 8 * (k % stages), (k / stages) & 1);
             h = consume(h, slots + (k % stages) * words, words);
             __syncthreads();
         }

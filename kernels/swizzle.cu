@@ -12,6 +12,7 @@
 #include <cudaTypedefs.h>
 
 #include "clock.cuh"
+#include "mbarrier.cuh"
 #include "swizzle.h"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
@@ -192,16 +193,6 @@ extern "C" int smem_swz_tile_launch(int op, int matrices, int trans, int layout,
 /* ---- TMA ---- */
 
 #if SWZ_HOPPER
-__device__ __forceinline__ void tma_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done;
-
-    do {
-        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-    } while (!done);
-}
 
 /* One stage: 128 / span boxes, each its span bytes of every row, one after the other. */
 __device__ __forceinline__ void tma_issue(const CUtensorMap *map, int swz, uint32_t dst, uint32_t tile, uint32_t bar)
@@ -250,7 +241,7 @@ swz_tma_kernel(const __grid_constant__ CUtensorMap map, int swz, uint32_t tiles_
             asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
             issue(k + S - 1);
         }
-        tma_wait(bar0 + 8 * (k % S), (k / S) & 1);
+        smem_mbarrier_wait(bar0 + 8 * (k % S), (k / S) & 1);
         if constexpr (CONSUMER == SMEM_SWZ_CONSUME_LOADS) {
             for (uint32_t c = threadIdx.x; c < SMEM_SWZ_TMA_TILE / 16; c += SMEM_SWZ_BLOCK) {
                 uint32_t x, y, z, w;

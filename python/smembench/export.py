@@ -58,7 +58,6 @@ import csv
 import io
 import json
 import math
-import os
 import re
 import sys
 

@@ -40,7 +40,6 @@ point twice in one unit, a bad option) or an output that cannot be written; 3 ma
 (-o only).
 """
 import argparse
-import json
 import math
 import os
 import statistics
@@ -141,21 +140,11 @@ def gather(paths, note):
         try:
             loaded.append((f, reader.load(f)))
         except reader.ResultError as e:
-            if not_results(f):
+            if reader.not_results(f):
                 note(f"skipping {f}: not a smembench result file")
                 continue
             raise Usage(str(e)) from None
     return loaded
-
-
-def not_results(path):
-    """JSON that does not claim to be a result file at all (a schema, a job's own record)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError, RecursionError):
-        return False
-    return not isinstance(doc, dict) or "schema" not in doc
 
 
 def units_of(loaded):

@@ -44,7 +44,6 @@ Debian package), 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an int
 """
 import argparse
 import io
-import json
 import os
 import sys
 
@@ -89,16 +88,6 @@ def pyplot():
 # ---------------------------------------------------------------------------------------------
 # inputs
 
-def _not_results(path):
-    """True when path holds JSON that is not a result file at all (a schema, a config): skipped."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError, RecursionError):
-        return False
-    return not isinstance(doc, dict) or "schema" not in doc
-
-
 def load(paths, note):
     """[(path, doc)] of the result files among paths; note(text) is told what was skipped and why.
     Raises reader.ResultError for a file that is (or claims to be) a result file but is unusable."""
@@ -107,7 +96,7 @@ def load(paths, note):
         try:
             doc = reader.load(p)
         except reader.ResultError:
-            if _not_results(p):
+            if reader.not_results(p):
                 note(f"skipping {p}: not a smembench result file")
                 continue
             raise

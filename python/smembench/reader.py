@@ -303,6 +303,17 @@ def _reject_constant(c, path):
     raise ResultError(f"{path}: {c} is not a JSON number (the format writes null)")
 
 
+def not_results(path):
+    """True when path holds JSON that is not a result file at all (a schema, a job's own record): the
+    tools skip it with a note rather than refuse it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return False
+    return not isinstance(doc, dict) or "schema" not in doc
+
+
 def load(path):
     """Reads and checks one result file."""
     try:
