@@ -474,6 +474,11 @@ def drawn_lines(ax):
         ys = [float(y) for y in ln.get_ydata()]
         if ln.get_label().startswith("_") or not any(x == x for x in xs):
             continue
+        # a line shows data only where it has a marker or two points to join (cuBLAS at the one n of
+        # a --quick file was a legend entry over nothing)
+        finite = sum(1 for x, y in zip(xs, ys) if x == x and y == y)
+        if ln.get_marker() in (None, "None", "", " ") and (finite < 2 or ln.get_linestyle() in ("None", "", " ")):
+            continue
         out.append((ln.get_label(), xs, ys))
     return out
 

@@ -53,7 +53,8 @@ def draw(plt, series, note):
         x, y = c.xy(s.timed("cublas"), n, tflops)
         if x:
             ns.update(x)
-            p.ax.plot(x, y, color="black", linewidth=2.5, label="cuBLAS SGEMM")
+            # a marker too: a --quick file has one n, and a one-point line without one draws nothing
+            p.ax.plot(x, y, color="black", linewidth=2.5, marker="D", markersize=5, label="cuBLAS SGEMM")
         ref = next((r for r in s.timed("matmul") + s.timed("cublas")
                     if c.metric(r, "pct_of_fp32_peak") and c.metric(r, "gflops")), None)
         if ref:
