@@ -711,6 +711,35 @@ def hopper_summary_puts_anchors_beside_figures_and_fails_on_a_broken_claim():
         assert "528/500!" in p.stdout and "1 points where API and measured differ" in p.stdout, p.stdout
 
 
+@test
+def the_package_reads_files_into_a_dataframe():
+    """smembench.to_dataframe: a row per point with its identity, parameters, time and every metric
+    with its unit; without pandas, an ImportError that names the package to install."""
+    import smembench
+    f = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
+    doc = smembench.load(f)
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        try:
+            smembench.to_dataframe([f])
+        except ImportError as e:
+            assert "python3-pandas" in str(e), e
+            return
+        raise AssertionError("to_dataframe without pandas raised nothing")
+    df = smembench.to_dataframe([f, (f, doc)])     # a path, and a (path, doc) already loaded
+    assert len(df) == 2 * len(doc["results"]), len(df)
+    r = next(r for r in doc["results"] if reader.timed(r) and r["params"] and r["metrics"])
+    row = df[df["point"] == reader.point_name(r)].iloc[0]
+    assert row["median_ns"] == reader.median_ns(r) and row["bench"] == r["bench"], row
+    assert abs(row["robust_spread"] - reader.robust_spread(r)) < 1e-15
+    for name, m in r["metrics"].items():
+        assert row[f"{name} [{m['unit']}]"] == m["value"], name
+    for k, v in r["params"].items():
+        assert row[f"param.{k}"] == v, k
+    assert set(df["device"]) == {doc["device"]["name"]} and set(df["commit"]) == {doc["tool"]["git"]}
+
+
 def main():
     print(f"1..{len(TESTS)}")
     failed = 0
