@@ -122,6 +122,7 @@ void smem_gemm_teardown(struct smem_case *c)
     smem_gpu_input_release(g->b, g->h_b);
     cudaFree(g->c);
     free(g->h_c);
+    free(g->maps);
     free(g);
     c->priv = NULL;
 }

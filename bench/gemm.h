@@ -9,6 +9,7 @@
 #include "bench.h"
 #include "common.h"
 #include "smem.h"
+#include "swizzle.h"
 
 /* The matrix edge: C = A B, all n x n fp32. */
 extern const int64_t smem_gemm_sizes[3], smem_gemm_sizes_quick[1];
@@ -33,6 +34,7 @@ struct smem_gemm {
     int n;
     float *a, *b, *c, *h_a, *h_b, *h_c;
     void *cublas;
+    struct smem_tensor_map *maps;   /* sgemm_tma: the tensor maps of A and B (two), or NULL */
 };
 
 /* Allocates c->priv as a struct smem_gemm for the case's n; SMEM_ESKIP when they do not fit. */

@@ -22,6 +22,8 @@
     X(matmul)           \
     X(matmul_rb)        \
     X(reduction)        \
+    X(sgemm_cp_async)   \
+    X(sgemm_tma)        \
     X(staging_bulk)     \
     X(staging_cp_async) \
     X(staging_plain)    \

@@ -297,6 +297,8 @@ Test(scratchpad, tiles_beat_global_and_every_kernel_verifies)
     const struct smem_result *nopad = find(r, n, "transpose", "padding_words", 0);
 
     for (size_t i = 0; i < n; i++) {
+        if (r[i].status == SMEM_POINT_SKIPPED && r[i].point->bench->min_cc > 10 * dev.cc_major + dev.cc_minor)
+            continue;   /* sgemm_tma before cc 9.0 */
         cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", r[i].point->bench->name, r[i].reason);
         cr_assert(r[i].verified);
     }

@@ -1,0 +1,68 @@
+#!/bin/bash
+# The tile sweep at the state of the art on the GPU host (issue 22), for the device tool's 10-minute
+# calls. Results and logs under OUT (default ./tile-session).
+#   tests/scripts/tile.sh tune [TAG]   build (release, sm_90); the sgemm tests; the sgemm kernels over
+#                                      every built shape, depth and 2-8 stages at n = 2048 and 4096
+#                                      beside cuBLAS (tune_TAG.json, tune_TAG.txt: one line a point,
+#                                      best first); ncu's shared wavefronts per load of one point
+#                                      of each depth
+#   tests/scripts/tile.sh sweep [TAG]  the default `--sweep tile` (tile_TAG.json), its table
+#   tests/scripts/tile.sh check        `--sweep tile --check` at n = 1024 under compute-sanitizer
+#                                      memcheck and racecheck
+# On an offline host, first: source .devdeps/env.sh; on a copy of the tree whose .git is not the
+# commit built, export SMEM_GIT_REV=<commit> (read when meson configures).
+set -uo pipefail
+out=${OUT:-tile-session}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+log() { echo "== $(date -u +%T) $*" | tee -a "$out/session.log"; }
+build() {
+  [ -f build-gpu/build.ninja ] || meson setup build-gpu -Dbuildtype=release -Dgpu_arch=90 >"$out/setup.log" 2>&1 ||
+    { tail -30 "$out/setup.log"; return 1; }
+  ninja -C build-gpu >"$out/build.log" 2>&1 || { tail -30 "$out/build.log"; return 1; }
+}
+nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version,clocks.sm,temperature.gpu,power.draw \
+  --format=csv 2>&1 | tee -a "$out/session.log"
+build || exit 1
+log "built $(build-gpu/smembench --version)"
+table() { python3 "$here/tile_table.py" "$@"; }
+case "${1:-}" in
+tune)
+  tag=${2:-tune}
+  log "sgemm GPU tests"
+  build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "rc $?" >>"$out/test_sgemm.txt"
+  tail -3 "$out/test_sgemm.txt"
+  log "tune"
+  for shape in "bm=128,256 -a bn=128" "bm=128 -a bn=256"; do
+    for b in sgemm_cp_async sgemm_tma; do
+      # shellcheck disable=SC2086
+      build-gpu/smembench --bench $b -a n=2048,4096 -a $shape -a bk=8,16,32 -a stages=2,3,4,5,6,8 --quiet \
+        -o "$out/tune_${tag}_${b}_${shape%% *}_${shape##*=}.json" 2>>"$out/tune.log"
+    done
+  done
+  build-gpu/smembench --bench cublas -a n=2048,4096 --quiet -o "$out/tune_${tag}_cublas.json" 2>>"$out/tune.log"
+  build-gpu/smembench --bench matmul_rb -a n=2048,4096 --quiet -o "$out/tune_${tag}_rb.json" 2>>"$out/tune.log"
+  table "$out"/tune_"${tag}"_*.json | tee "$out/tune_${tag}.txt" | head -40
+  log "ncu"
+  ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem \
+    --csv build-gpu/smembench --bench sgemm_cp_async -a n=1024 -a bm=128 -a bn=128 -a bk=8,16,32 -a stages=3 --check \
+    --quiet -o "$out/ncu_points.json" >"$out/ncu_sgemm.csv" 2>"$out/ncu.log"
+  grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | cut -c1-400 | head -20
+  ;;
+sweep)
+  tag=${2:-sweep}
+  build-gpu/smembench --sweep tile --quiet -o "$out/tile_$tag.json" 2>>"$out/sweep.log"
+  echo "rc $?"
+  table "$out/tile_$tag.json" | tee "$out/tile_$tag.txt" | head -30
+  ;;
+check)
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=1024 -a mib=16 --check \
+      --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
+    echo "$tool rc $?" | tee -a "$out/session.log"
+    tail -3 "$out/check_$tool.log"
+  done
+  ;;
+*) echo "usage: tile.sh tune|sweep|check [TAG]" >&2; exit 2 ;;
+esac
