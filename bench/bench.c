@@ -120,6 +120,11 @@ int smem_bench_check(const struct smem_bench *const *benches, size_t n, const st
                     smem_fmt(why, why_len, "metric %s of %s declares no direction", mine.m[k].name, b->name);
                     return SMEM_EINVAL;
                 }
+        if (b->best_family && (!b->best_metric || !b->best_axis || smem_bench_axis(b, b->best_axis) < 0)) {
+            smem_fmt(why, why_len, "benchmark %s names best family %s without a metric or with axis \"%s\", which it "
+                     "does not have", b->name, b->best_family, b->best_axis ? b->best_axis : "(none)");
+            return SMEM_EINVAL;
+        }
         if (!bl)
             continue;
         if (!is_direction(bl->better)) {

@@ -174,6 +174,9 @@ struct smem_bench {
     void (*model_metrics)(const struct smem_point *pt, struct smem_metrics *m);
     void (*teardown)(struct smem_case *c);   /* accepts a case whose setup failed half-way */
     const struct smem_baseline *baseline;    /* NULL: none */
+    /* The family whose best point the table names, per value of best_axis, by best_metric (its
+     * better direction): the sgemm kernels' fastest configuration at each n (NULL: none) */
+    const char *best_family, *best_metric, *best_axis;
     /* plan.work under --check, where a sanitizer instruments every access: a short launch that
      * still walks every access pattern (0: the planned work) */
     int64_t check_work;

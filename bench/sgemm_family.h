@@ -47,7 +47,8 @@ int smem_sgemm_run(struct smem_case *c);
 #define SMEM_SGEMM_COMMON                                                                                  \
     .axes = smem_sgemm_axes, .n_axes = SMEM_ARRAY_LEN(smem_sgemm_axes), .sweeps = { "tile" },              \
     .variation = SMEM_VARIATION_COMPUTE, .predictable = true, .kernel_file = "sgemm",                      \
-    .metrics = smem_gemm_metrics, .baseline = &smem_vs_cublas,                                             \
+    .metrics = smem_gemm_metrics, .baseline = &smem_vs_cublas, .best_family = "sgemm",                     \
+    .best_metric = "gflops", .best_axis = "n",                                                             \
     SMEM_SGEMM_GPU_OPS
 
 #if SMEM_HAVE_CUDA

@@ -2,15 +2,17 @@
  * SGEMM and the cp.async / TMA pipelines of CUTLASS do, written for this suite.
  *
  * Shared memory. A is row-major, so its slab keeps rows of bk floats (A[m][k0 .. k0 + bk)) and a
- * thread reads four k at once as a float4 of each of its eight rows; the rows of one thread are m,
- * m + 8, ..., m + 56, and the eight threads of a warp that read different rows would all hit the same
- * bank group (rows 4 bk bytes apart, a multiple of 32) without the XOR swizzle of the row's 4 bk
- * bytes, which is also the pattern TMA writes (smem_sgemm_a_offset). B's slab keeps rows of bn floats
- * and a warp reads 4 float4 of one row (64 contiguous bytes). Both are one wavefront per load.
+ * thread reads two k at once as a float2 of each of its eight rows; the rows of one thread are m,
+ * m + 8, ..., m + 56, and the eight row groups of a warp would all hit the same bank group (rows
+ * 4 bk bytes apart, a multiple of 32) without the XOR swizzle of the row's 4 bk bytes, which is
+ * also the pattern TMA writes (smem_sgemm_a_offset). B's slab keeps rows of bn floats and a warp
+ * reads 4 float4 of one row (64 contiguous bytes). Neither conflicts, and the lanes are mapped so
+ * that neighbours share their addresses and the returns pack (smem_sgemm_lane_tm).
  *
- * Registers. Each thread holds 8 x 8 accumulators, 32 floats of A (8 rows x 4 k) and 8 of B; every
- * float4 read from shared memory feeds 16 FMAs. Every shape asks __launch_bounds__ for 128
- * registers (two blocks of 256 threads, one of 512), so occupancy is the sweep's to show.
+ * Registers. Each thread holds 8 x 8 accumulators, 16 floats of A (8 rows x 2 k) and 8 of B, and
+ * asks __launch_bounds__ for 128 registers (two blocks of 256 threads, one of 512) where that does
+ * not spill (smem_sgemm_regs), so occupancy is the sweep's to show. float4 loads of A would need
+ * 16 registers more: they spilled in the cp.async kernels on sm_90.
  *
  * Pipeline. stages slabs are in flight: the block computes on slab kt while slabs kt + 1 ..
  * kt + stages - 1 are landing. One __syncthreads per slab orders the reuse of a slot: the slot
@@ -103,7 +105,7 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
     const uint32_t bar0 = base + (uint32_t)stages * STAGE;
     (void)bar0;   /* the TMA copy's */
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    const int wm = warp / (BN / 32), wn = warp % (BN / 32), tm = lane / 4, tn = lane % 4;
+    const int wm = warp / (BN / 32), wn = warp % (BN / 32), tm = smem_sgemm_lane_tm(lane), tn = smem_sgemm_lane_tn(lane);
     /* block raster: GROUP_M block rows at a time, column by column within the group */
     const int blocks_n = n / BN, blocks_m = n / BM, per_group = GROUP_M * blocks_n;
     const int group = blockIdx.x / per_group, first_m = group * GROUP_M;

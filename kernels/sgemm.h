@@ -73,6 +73,24 @@ static inline SMEM_HOST_DEVICE uint32_t smem_sgemm_a_offset(int bk, uint32_t m, 
     return smem_swz_xor(m * 4u * (uint32_t)bk + b, 4 * bk);
 }
 
+/* Which of its warp's 8 x 4 threads lane is: row group tm (0-7) and column group tn (0-3). A warp
+ * returns 128 bytes (one register of every lane) per shared-memory wavefront, so a float4 load
+ * takes four and a float2 load two, unless lanes n and n ^ 1 (or n and n ^ 2) of the whole warp ask
+ * for the same address: then two lanes share each return and it takes half (NVIDIA's rule for cc
+ * 7.x and later, forums.developer.nvidia.com/t/77228; ncu on the H200 counted 2.0 wavefronts per
+ * load with lane = 4 tm + tn, where only A's loads paired; this mapping pairs both, 1.33 expected). Bit 0 of lane is a tm bit, so n and n ^ 1
+ * read the same B columns (tn); bits 1-2 are tn, so n and n ^ 2 read the same A rows (tm): A's
+ * float2 loads take one wavefront, B's float4 loads two. */
+static inline SMEM_HOST_DEVICE int smem_sgemm_lane_tm(int lane)
+{
+    return (lane & 1) | (lane >> 3) << 1;
+}
+
+static inline SMEM_HOST_DEVICE int smem_sgemm_lane_tn(int lane)
+{
+    return (lane >> 1) & 3;
+}
+
 /* The kernel of a tile shape (bm, bn) in {(128, 128), (256, 128), (128, 256)}, bk 8, 16 or 32, and a
  * copy, or NULL. */
 const void *smem_sgemm_fn(int copy, int bm, int bn, int bk);

@@ -124,6 +124,61 @@ static void table_row(const struct smem_result *r, struct table_row *row)
     row->cells[T_METRICS] = row->metrics;
 }
 
+static const struct smem_metric *find_metric(const struct smem_result *r, const char *name)
+{
+    for (size_t k = 0; k < r->metrics.n; k++)
+        if (!strcmp(r->metrics.m[k].name, name))
+            return &r->metrics.m[k];
+    return NULL;
+}
+
+/* Whether a and b are of one best family and group (the same best_axis value). */
+static bool same_group(const struct smem_result *a, const struct smem_result *b)
+{
+    const struct smem_bench *x = a->point->bench, *y = b->point->bench;
+
+    return x->best_family && y->best_family && !strcmp(x->best_family, y->best_family) &&
+           smem_axis_value(a->point, x->best_axis) == smem_axis_value(b->point, y->best_axis);
+}
+
+/* A line per family and group: its best measured point, the metrics, shared memory and residency. */
+static void best_lines(FILE *f, const struct smem_result *res, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct smem_bench *b = res[i].point->bench;
+        const struct smem_result *best = NULL;
+        bool first = true;
+        if (!b->best_family)
+            continue;
+        for (size_t j = 0; j < n && first; j++)
+            first = j >= i || !same_group(&res[j], &res[i]);
+        if (!first)
+            continue;   /* the group was reported at its first point */
+        for (size_t j = i; j < n; j++) {
+            const struct smem_metric *m = find_metric(&res[j], b->best_metric), *bm;
+            if (res[j].status != SMEM_POINT_OK || !res[j].verified || !same_group(&res[j], &res[i]) || !m)
+                continue;
+            bm = best ? find_metric(best, b->best_metric) : NULL;
+            if (!bm || (m->better == SMEM_LOWER_IS_BETTER ? m->value < bm->value : m->value > bm->value))
+                best = &res[j];
+        }
+        if (best) {
+            char params[256], metrics[512] = "";
+            smem_point_describe(best->point, params, sizeof(params));
+            for (size_t k = 0; k < best->metrics.n; k++) {
+                char v[32];
+                smem_fmt_value(v, sizeof(v), best->metrics.m[k].value, 4);
+                smem_append(metrics, sizeof(metrics), ", ", "%s=%s %s", best->metrics.m[k].name, v,
+                            best->metrics.m[k].unit);
+            }
+            fprintf(f, "best %s at %s=%lld: %s %s: %s; %zu B shared/block, %d/%d/%d blocks/SM a/p/m\n", b->best_family,
+                    b->best_axis, (long long)smem_axis_value(best->point, b->best_axis), best->point->bench->name,
+                    params, metrics, best->static_smem + best->dyn_smem, best->occ.api, best->occ.predicted,
+                    best->occ.measured);
+        }
+    }
+}
+
 void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *res, size_t n)
 {
     static const char *const header[T_N] = { "bench", "params", "status", "median_us", "spread%", "MHz",
@@ -149,6 +204,7 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
     }
     if (any_override)
         fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
+    best_lines(f, res, n);
     smem_table_published(f, dev);
 }
 

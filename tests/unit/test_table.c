@@ -252,3 +252,60 @@ Test(table, model_list_columns_fit)
     cr_assert_eq(cc, 2 + strlen("a_long_model_key") + 1 + strlen(models[1].dev.name));
     free(o.text);
 }
+
+/* The best line: per family and value of the best axis, the best verified point by the best metric. */
+static const int64_t ns[] = { 1 };
+static const struct smem_axis best_axes[] = {
+    { .name = "n", .unit = "elements", .help = "", .defaults = ns, .n_defaults = 1, .min = 0, .max = 1 << 20 },
+    { .name = "k", .unit = "x", .help = "", .defaults = ns, .n_defaults = 1, .min = 0, .max = 9 },
+};
+static const struct smem_bench fam_a = {
+    .name = "fam_a", .summary = "", .axes = best_axes, .n_axes = 2, .best_family = "fam",
+    .best_metric = "gflops", .best_axis = "n",
+};
+static const struct smem_bench fam_b = {
+    .name = "fam_b", .summary = "", .axes = best_axes, .n_axes = 2, .best_family = "fam",
+    .best_metric = "gflops", .best_axis = "n",
+};
+
+Test(table, names_the_best_verified_point_of_a_family_at_each_n)
+{
+    struct smem_point pts[5] = {
+        { .bench = &fam_a, .values = { 2048, 1 } }, { .bench = &fam_b, .values = { 2048, 2 } },
+        { .bench = &fam_a, .values = { 4096, 3 } }, { .bench = &fam_b, .values = { 4096, 4 } },
+        { .bench = &short_bench, .values = { 5 } },
+    };
+    const double gflops[5] = { 100, 300, 900, 950, 5000 };
+    struct smem_result res[5];
+    struct smem_device dev = h200();
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    size_t best = 0;
+
+    memset(res, 0, sizeof(res));
+    for (int i = 0; i < 5; i++) {
+        res[i].point = &pts[i];
+        res[i].status = SMEM_POINT_OK;
+        res[i].verified = true;
+        res[i].carveout_requested = -1;
+        res[i].dyn_smem = 1000u * (unsigned)(i + 1);
+        res[i].occ.api = res[i].occ.predicted = res[i].occ.measured = 1 + i % 2;
+        smem_metrics_add(&res[i].metrics, "gflops", "GFLOP/s", gflops[i], 0, SMEM_HIGHER_IS_BETTER);
+    }
+    res[3].verified = false;   /* the fastest at 4096 computed something wrong: not the best */
+    smem_table_print(f, &dev, res, 5);
+    lines(&o, f);
+    for (size_t i = 0; i < o.n; i++) {
+        if (strncmp(o.line[i], "best ", 5))
+            continue;
+        if (best++ == 0) {
+            cr_assert(strstr(o.line[i], "best fam at n=2048: fam_b n=2048 k=2: gflops=300 GFLOP/s; 2000 B shared/block, "
+                                        "2/2/2 blocks/SM"), "%s", o.line[i]);
+        } else {
+            cr_assert(strstr(o.line[i], "best fam at n=4096: fam_a n=4096 k=3: gflops=900 GFLOP/s; 3000 B"), "%s",
+                      o.line[i]);
+        }
+    }
+    cr_assert_eq(best, 2, "one best line per n of the family, none for a benchmark outside it");
+    free(o.text);
+}

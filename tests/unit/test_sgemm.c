@@ -1,0 +1,129 @@
+/* The pipelined SGEMM's layouts and plan, with no GPU: the A slab's swizzle is a permutation of
+ * each stage's 16-byte chunks and puts a warp's eight row groups in eight bank groups; the lane
+ * mapping makes neighbouring lanes share addresses so shared-memory returns pack; the plan spans
+ * 16 KiB to the opt-in, skips what does not fit or is not built with the reason, and predicts for
+ * every GPU model what fits under its opt-in. */
+#include <stdint.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "bench.h"
+#include "device.h"
+#include "gpus.h"
+#include "sgemm.h"
+#include "sgemm_family.h"
+
+static const int bks[] = { 8, 16, 32 };
+
+Test(sgemm_layout, the_a_swizzle_permutes_the_chunks_of_every_depth)
+{
+    for (int d = 0; d < 3; d++) {
+        int bk = bks[d];
+        uint32_t chunks = 256u * (uint32_t)bk / 4;   /* a 256-row slab */
+        static uint8_t seen[256 * 32 / 4];
+
+        memset(seen, 0, sizeof(seen));
+        for (uint32_t m = 0; m < 256; m++)
+            for (uint32_t b = 0; b < 4u * (uint32_t)bk; b += 16) {
+                uint32_t off = smem_sgemm_a_offset(bk, m, b);
+                cr_assert_eq(off % 16, 0);
+                cr_assert_lt(off / 16, chunks, "bk %d: row %u byte %u lands past the slab", bk, m, b);
+                cr_assert_eq(seen[off / 16]++, 0, "bk %d: chunk %u written twice", bk, off / 16);
+                /* a row stays in its own 4 bk bytes: the TMA box's rows */
+                cr_assert_eq(off / (4u * (uint32_t)bk), m, "bk %d: row %u leaves its row", bk, m);
+            }
+    }
+}
+
+Test(sgemm_layout, a_warps_a_loads_fall_in_eight_bank_groups)
+{
+    for (int d = 0; d < 3; d++)
+        for (int wm = 0; wm < 4; wm++)
+            for (uint32_t b = 0; b < 4u * (uint32_t)bks[d]; b += 8) {
+                int groups = 0;
+                for (int tm = 0; tm < 8; tm++) {
+                    uint32_t m = 64u * (uint32_t)wm + (uint32_t)tm + 8u * 3u;   /* row i = 3 of each */
+                    groups |= 1 << (smem_sgemm_a_offset(bks[d], m, b & ~15u) / 16 % 8);
+                }
+                cr_assert_eq(groups, 0xff, "bk %d, warp row %d, byte %u: bank groups %#x", bks[d], wm, b, groups);
+            }
+    /* and without the swizzle they would not: rows 4 bk bytes apart */
+    cr_assert_eq((0u * 4 * 32) / 16 % 8, (1u * 4 * 32) / 16 % 8);
+}
+
+Test(sgemm_layout, neighbouring_lanes_share_their_addresses)
+{
+    int count[8][4] = { { 0 } };
+
+    for (int lane = 0; lane < 32; lane++) {
+        int tm = smem_sgemm_lane_tm(lane), tn = smem_sgemm_lane_tn(lane);
+        cr_assert(tm >= 0 && tm < 8 && tn >= 0 && tn < 4);
+        count[tm][tn]++;
+        /* B (by tn): lanes n and n ^ 1; A (by tm): lanes n and n ^ 2 */
+        cr_assert_eq(smem_sgemm_lane_tn(lane ^ 1), tn, "lane %d", lane);
+        cr_assert_eq(smem_sgemm_lane_tm(lane ^ 2), tm, "lane %d", lane);
+    }
+    for (int tm = 0; tm < 8; tm++)
+        for (int tn = 0; tn < 4; tn++)
+            cr_assert_eq(count[tm][tn], 1, "thread (%d, %d) of the 8 x 4 warp tile", tm, tn);
+}
+
+static const struct smem_bench *bench(const char *name)
+{
+    const struct smem_bench *b = smem_bench_find(name);
+
+    cr_assert(b, "no benchmark %s", name);
+    return b;
+}
+
+static int plan(const struct smem_bench *b, const struct smem_device *dev, int64_t n, int64_t bm, int64_t bn,
+                int64_t bk, int64_t stages, struct smem_plan *p, char *why)
+{
+    struct smem_point pt = { .bench = b, .values = { n, bm, bn, bk, stages } };
+
+    memset(p, 0, sizeof(*p));
+    return b->plan(&pt, dev, p, why, SMEM_REASON_LEN);
+}
+
+Test(sgemm_plan, shared_memory_runs_from_16_kib_to_the_opt_in)
+{
+    const struct smem_device *h200 = &smem_gpu_find("h200")->dev;
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+
+    cr_assert_eq(plan(bench("sgemm_cp_async"), h200, 4096, 128, 128, 8, 2, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.dyn_smem, 2 * 8 * 256 * 4 + SMEM_SGEMM_ALIGN + 16);
+    cr_assert(!p.optin);
+    cr_assert_eq(p.block, 256);
+    cr_assert_eq(p.grid, 32 * 32);
+    cr_assert_eq(plan(bench("sgemm_tma"), h200, 4096, 128, 128, 32, 7, &p, why), SMEM_OK, "%s", why);
+    cr_assert(p.optin);
+    cr_assert_leq((int64_t)p.dyn_smem, h200->smem_per_block_optin);
+    cr_assert_gt(p.dyn_smem, 224 * 1024, "7 stages of 32 KiB");
+    cr_assert_eq(plan(bench("sgemm_tma"), h200, 4096, 128, 128, 32, 8, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "opt-in ceiling is 232448"), "%s", why);
+    cr_assert_eq(plan(bench("sgemm_tma"), h200, 4096, 256, 256, 8, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "256 x 256 block tile is not built"), "%s", why);
+    cr_assert_eq(plan(bench("sgemm_cp_async"), h200, 4160, 128, 128, 8, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "not a multiple"), "%s", why);
+}
+
+Test(sgemm_plan, every_model_plans_what_fits_under_its_opt_in)
+{
+    for (size_t i = 0; i < smem_n_gpu_models; i++) {
+        const struct smem_device *dev = &smem_gpu_models[i].dev;
+        for (int64_t stages = 2; stages <= SMEM_SGEMM_MAX_STAGES; stages++)
+            for (int d = 0; d < 3; d++) {
+                struct smem_plan p;
+                char why[SMEM_REASON_LEN];
+                size_t need = smem_sgemm_smem_bytes(128, 128, bks[d], (int)stages);
+                int rc = plan(bench("sgemm_cp_async"), dev, 2048, 128, 128, bks[d], stages, &p, why);
+                cr_assert_eq(rc, (int64_t)need <= dev->smem_per_block_optin ? SMEM_OK : SMEM_ESKIP,
+                             "%s: %zu bytes, opt-in %lld: %s", dev->name, need,
+                             (long long)dev->smem_per_block_optin, why);
+                if (rc == SMEM_OK)
+                    cr_assert_eq(p.regs, smem_sgemm_regs(dev->cc_major, 128, 128));
+            }
+    }
+}
