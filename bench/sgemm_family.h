@@ -12,7 +12,7 @@
 #include "sgemm.h"
 #include "smem.h"
 
-extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[2], smem_sgemm_bns[1],
+extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[1], smem_sgemm_bns[1],
     smem_sgemm_bks[3], smem_sgemm_stages[3], smem_sgemm_stages_quick[2];
 
 /* n from 2048: at 1024 a 128 x 128 tile gives 64 blocks, half the H200's 132 SMs */

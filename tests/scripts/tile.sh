@@ -9,6 +9,9 @@
 #   tests/scripts/tile.sh sweep [TAG]  the default `--sweep tile` (tile_TAG.json), its table
 #   tests/scripts/tile.sh check        `--sweep tile --check` at n = 1024 under compute-sanitizer
 #                                      memcheck and racecheck
+#   tests/scripts/tile.sh final [TAG]  the default tile sweep, the GPU tests of its kernels, memcheck
+#                                      and racecheck at n = 256, ncu's wavefronts of the sgemm loads
+#                                      and ncu_check.py of the tile sweep; all in tile_TAG.tgz
 # On an offline host, first: source .devdeps/env.sh; on a copy of the tree whose .git is not the
 # commit built, export SMEM_GIT_REV=<commit> (read when meson configures).
 set -uo pipefail
@@ -64,5 +67,37 @@ check)
     tail -3 "$out/check_$tool.log"
   done
   ;;
-*) echo "usage: tile.sh tune|sweep|check [TAG]" >&2; exit 2 ;;
+final)
+  # everything issue 22 shows, in one call: the default tile sweep, the GPU tests of the tile kernels,
+  # memcheck and racecheck of the tile sweep at small sizes, ncu's shared wavefronts per load of the
+  # sgemm kernels and the ncu check of the transpose's model; then one tarball (the tool returns 8 files)
+  tag=${2:-final}
+  log "tile sweep"
+  timeout 120 build-gpu/smembench --sweep tile -o "$out/tile_$tag.json" >"$out/tile_$tag.table" 2>>"$out/sweep.log"
+  echo "tile sweep rc $?" | tee -a "$out/session.log"
+  table "$out/tile_$tag.json" >"$out/tile_$tag.txt"; head -12 "$out/tile_$tag.txt"; grep "^best" "$out/tile_$tag.table"
+  log "GPU tests"
+  timeout 90 build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "sgemm tests rc $?" | tee -a "$out/session.log"
+  timeout 90 build-gpu/tests/test_gpu --filter 'scratchpad/*' >"$out/test_scratchpad.txt" 2>&1
+  echo "scratchpad tests rc $?" | tee -a "$out/session.log"
+  tail -1 "$out/test_sgemm.txt" "$out/test_scratchpad.txt"
+  for tool in memcheck racecheck; do
+    log "$tool"
+    timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 -a mib=16 \
+      --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
+    echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
+  done
+  log "ncu sgemm"
+  timeout 60 ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread \
+    --csv build-gpu/smembench --sweep tile -a n=1024 -a bk=8,32 -a stages=2 -a mib=16 --check --quiet \
+    -o "$out/ncu_points.json" >"$out/ncu_sgemm.csv" 2>"$out/ncu.log"
+  grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | grep wavefronts | cut -d, -f5,15- | head
+  log "ncu check of the tile sweep"
+  timeout 100 python3 "$here/ncu_check.py" build-gpu/smembench --sweep tile --axis mib=16 --axis n=256 \
+    >"$out/ncu_check_tile.txt" 2>&1
+  echo "ncu_check rc $?" | tee -a "$out/session.log"; tail -4 "$out/ncu_check_tile.txt"
+  log "done"
+  tar -C "$out" -czf "$out/../tile_$tag.tgz" . && mv "$out/../tile_$tag.tgz" "$out/"
+  ;;
+*) echo "usage: tile.sh tune|sweep|check|final [TAG]" >&2; exit 2 ;;
 esac
