@@ -9,8 +9,12 @@ occupancy.*  blocks per SM (API, predicted, measured) against dynamic shared mem
              the dynamic and static-array kernels
 bank.*       measured slowdown against stride for each access width, with the bank model
 bandwidth.*  shared-memory bytes per clock per SM against the 128 ceiling, and latency in cycles
-tile.*       matrix-multiply TFLOP/s against n for every tile and the register-blocked kernel, with
-             cuBLAS and the fp32 peak as reference lines, a panel per series
+tile.*       matrix-multiply TFLOP/s: with sgemm_cp_async/sgemm_tma points, a panel per series and n
+             against shared memory per block (a line per copy and bm x bn x bk over its stages, rings
+             for the measured blocks per SM, the tiled and register-blocked kernels below, cuBLAS as
+             the line to reach, the fp32 peak, the best point starred and named); without them,
+             against n for every tile and the register-blocked kernel, with cuBLAS and the fp32 peak,
+             a panel per series
 memory.*     transposes and reductions in GB/s beside a device-to-device copy of the same bytes
 cluster.*    distributed shared memory by cluster size (cc 9.0): remote, own-block-through-the-cluster
              and ld.shared latency with the published H800 anchors, load bandwidth against the 128

@@ -230,6 +230,169 @@ def the_tile_plot_reads_1024_and_has_one_title():
     plt.close(fig)
 
 
+# ---- the tile figure with the pipelined SGEMM (issue 22) ------------------------------------------
+#
+# No committed file has sgemm_cp_async / sgemm_tma points yet. The fixture is the committed H200 tile
+# sweep (its matmul, matmul_rb and cuBLAS points as measured) plus the SGEMM points that `smembench
+# --predict h200 --sweep tile` plans (params, launch and shared memory, predicted blocks per SM,
+# skipped points with their reasons), timed here with made-up rates: a share of the real cuBLAS rate
+# at the same n that grows with the stages, favours bk 16 and TMA, and loses with bm 256.
+
+SGEMMS = ("sgemm_cp_async", "sgemm_tma")
+
+
+def fixture_share(r):
+    """The fixture's rate of an SGEMM point as a share of cuBLAS at its n (made up, see above)."""
+    import math
+    p = r["params"]
+    return (0.50 + 0.06 * math.log2(p["stages"]) + {8: 0.0, 16: 0.05, 32: 0.02}[p["bk"]] +
+            (0.03 if r["bench"] == "sgemm_tma" else 0.0) - (0.05 if p["bm"] == 256 else 0.0))
+
+
+def sgemm_tile_file(d):
+    """The fixture file in d: the committed tile sweep plus the planned SGEMM points, timed."""
+    if not SMEMBENCH:
+        raise Skip("no smembench program given (the SGEMM points come from its --predict plans)")
+    pred = os.path.join(d, "pred.json")
+    p = subprocess.run([SMEMBENCH, "--predict", "h200", "--sweep", "tile", "-q", "-o", pred], capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    doc = copy.deepcopy(reader.load(H200["tile"]))
+    cublas = {r["params"]["n"]: r for r in doc["results"] if r["bench"] == "cublas" and r["status"] == "ok"}
+    added = 0
+    for plan in reader.load(pred)["results"]:
+        if plan["bench"] not in SGEMMS:
+            continue
+        r = copy.deepcopy(plan)
+        r.pop("between_run", None)      # the committed file predates it
+        if r["status"] == "predicted":
+            ref = cublas[r["params"]["n"]]
+            c_gflops = reader.metric(ref, "gflops")
+            gflops = c_gflops * fixture_share(r)
+            peak = c_gflops / reader.metric(ref, "pct_of_fp32_peak") * 100
+            ns = round(2 * r["params"]["n"] ** 3 / gflops)
+            raw = [ns + k for k in (-300, -100, 0, 100, 300)]
+            r["status"] = "ok"
+            r["time_ns"] = {"stats": {"min": raw[0], "q1": raw[1], "median": ns, "q3": raw[3], "max": raw[-1],
+                                      "mean": ns, "stdev": 224, "noise": 224 / ns, "count": len(raw)}, "raw": raw}
+            r["clock_mhz"] = ref["clock_mhz"]
+            r["metrics"] = {"gflops": {"value": gflops, "unit": "GFLOP/s", "ceiling": peak},
+                            "pct_of_fp32_peak": {"value": 100 * gflops / peak, "unit": "%", "ceiling": 100},
+                            "pct_of_cublas": {"value": 100 * gflops / c_gflops, "unit": "%", "ceiling": None}}
+            blocks = r["occupancy"]["predicted"]
+            r["occupancy"].update(api=blocks, measured=blocks, measured_sms=doc["device"]["sm_count"])
+            r["verified"] = True
+            added += 1
+        doc["results"].append(r)
+    assert added >= 24, f"the plan has {added} SGEMM points to time"
+    doc["run"]["argv"] += ["(fixture: SGEMM points added by tests/scripts/test_plot.py)"]
+    path = os.path.join(d, "sgemm_tile.json")
+    json.dump(doc, open(path, "w"))
+    reader.load(path)   # a valid result file
+    return path
+
+
+def smem_kib(r):
+    return (r["launch"]["static_smem"] + r["launch"]["dynamic_smem"]) / 1024
+
+
+def xy_of(pts):
+    return sorted((smem_kib(r), r["metrics"]["gflops"]["value"] / 1e3) for r in pts)
+
+
+@test
+def the_sgemm_tile_figure_is_tflops_against_shared_memory_per_block_with_cublas_the_line():
+    with tempfile.TemporaryDirectory() as d:
+        f = sgemm_tile_file(d)
+        doc = reader.load(f)
+        ok = [r for r in doc["results"] if r["status"] == "ok"]
+        sgemm = [r for r in ok if r["bench"] in SGEMMS]
+        ns = sorted({r["params"]["n"] for r in sgemm})
+        plt, figs = figures_of([f])
+        fig = figs["tile"]
+        fig.canvas.draw()
+        assert [ax.get_title() for ax in fig.axes] == [f"NVIDIA H200, n = {v}" for v in ns], \
+            "a panel per n of the SGEMM points: " + str([ax.get_title() for ax in fig.axes])
+        boxes = [ax.get_window_extent() for ax in fig.axes]
+        for ax, at in zip(fig.axes, ns):
+            where = ax.get_title()
+            assert "shared memory per block" in ax.get_xlabel() and ax.get_xscale() == "log", ax.get_xlabel()
+            assert "TFLOP/s" in ax.get_ylabel()
+            lines = {lab: sorted(zip(xs, ys)) for lab, xs, ys in drawn_lines(ax)}
+            legend = [t.get_text() for t in ax.get_legend().get_texts()]
+            assert sorted(legend) == sorted(lines), f"{where}: every line in the legend, each drawn: {legend}"
+            here = [r for r in sgemm if r["params"]["n"] == at]
+            configs = {}
+            for r in here:
+                p = r["params"]
+                configs.setdefault((r["bench"], p["bm"], p["bn"], p["bk"]), []).append(r)
+            assert len(configs) >= 12, configs.keys()
+            for (bench, bm, bn, bk), pts in configs.items():
+                copy_ = "TMA" if bench == "sgemm_tma" else "cp.async"
+                stages = ", ".join(str(s) for s in sorted(r["params"]["stages"] for r in pts))
+                label = f"{copy_} {bm} x {bn} x {bk}, stages {stages}"
+                assert label in lines, f"{where}: no line {label!r} in {sorted(lines)}"
+                assert lines[label] == xy_of(pts), f"{where}: {label} is not drawn at its stage points"
+            # the teaching kernels at their own shared memory, global-only as a dotted floor
+            tiled = [r for r in ok if r["bench"] == "matmul" and r["params"]["n"] == at and r["params"]["tile"]]
+            rb = [r for r in ok if r["bench"] == "matmul_rb" and r["params"]["n"] == at]
+            for name, pts in (("tiled matmul, tile", tiled), ("register-blocked, bk", rb)):
+                got = [v for lab, v in lines.items() if lab.startswith(name)]
+                assert got == [xy_of(pts)], f"{where}: {name} drawn at {got}, measured at {xy_of(pts)}"
+            floor = next(r for r in ok if r["bench"] == "matmul" and r["params"]["n"] == at
+                         and r["params"]["tile"] == 0)
+            gl = next(ln for ln in ax.get_lines() if ln.get_label().startswith("global memory only"))
+            assert abs(gl.get_ydata()[0] - floor["metrics"]["gflops"]["value"] / 1e3) < 1e-9 and \
+                gl.get_linestyle() == ":"
+            # cuBLAS: a black horizontal line at its rate, labelled with it on the plot
+            cub = next(r for r in ok if r["bench"] == "cublas" and r["params"]["n"] == at)
+            tf = cub["metrics"]["gflops"]["value"] / 1e3
+            line = next(ln for ln in ax.get_lines() if ln.get_label().startswith("cuBLAS"))
+            assert set(line.get_ydata()) == {tf} and line.get_color() == "black", line.get_ydata()
+            assert any(t.get_text() == f"cuBLAS {tf:.1f} TFLOP/s" for t in ax.texts), [t.get_text() for t in ax.texts]
+            # the best point: the SGEMM point of most GFLOP/s, starred and named
+            best = max(here, key=lambda r: r["metrics"]["gflops"]["value"])
+            star = next(ln for ln in ax.get_lines() if ln.get_marker() == "*")
+            assert list(zip(star.get_xdata(), star.get_ydata())) == xy_of([best]), f"{where}: the star is elsewhere"
+            p = best["params"]
+            name = (f"best: {best['bench']} {p['bm']} x {p['bn']} x {p['bk']}, {p['stages']} stages, "
+                    f"{smem_kib(best):.1f} KiB, {best['occupancy']['measured']} blocks/SM:\n"
+                    f"{best['metrics']['gflops']['value'] / 1e3:.1f} TFLOP/s, "
+                    f"{best['metrics']['pct_of_cublas']['value']:.0f} % of cuBLAS")
+            assert [t.get_text() for t in ax.texts if t.get_text().startswith("best")] == [name], \
+                f"{where}: {[t.get_text() for t in ax.texts]}"
+            # blocks per SM: every SGEMM point ringed by the shape of its measured value
+            for r in here:
+                b = r["occupancy"]["measured"]
+                want = f"ring: {b} block{'' if b == 1 else 's'}/SM (measured)"
+                assert xy_of([r])[0] in lines.get(want, []), f"{where}: {reader.point_name(r)} not ringed as {want}"
+            # readable: no legend over an axes or off the figure, no text over another
+            lb = ax.get_legend().get_window_extent()
+            assert not any(lb.overlaps(b) for b in boxes) and fig.bbox.contains(lb.x1 - 1, lb.y0 + 1), where
+            texts = [t.get_window_extent() for t in ax.texts]
+            assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1:]), where
+            ab = ax.get_window_extent()
+            for t, box in zip(ax.texts, texts):
+                assert ab.x0 <= box.x0 and box.x1 <= ab.x1 and ab.y0 <= box.y0 and box.y1 <= ab.y1, \
+                    f"{where}: {t.get_text()!r} runs out of its panel"
+        close(plt, figs)
+
+
+@test
+def smembench_plot_draws_the_sgemm_tile_figure_as_png():
+    with tempfile.TemporaryDirectory() as d:
+        f = sgemm_tile_file(d)
+        out = os.path.join(d, "plots")
+        rc, stdout, err = run_plot(f, "-o", out, "--format", "png")
+        assert rc == 0 and "Traceback" not in err, (rc, err)
+        assert "tile.png" in os.listdir(out), os.listdir(out)
+        from PIL import Image
+        with Image.open(os.path.join(out, "tile.png")) as img:
+            assert img.size[0] >= 1000 and img.size[1] >= 900, img.size
+            shown = img.text.get("Description", "")
+        assert "shared memory per block" in shown and "best: sgemm_tma" in shown, shown[:400]
+
+
 @test
 def the_memory_plot_colours_kernels_and_its_labels_do_not_overlap():
     plt, figs = figures_of([H200["tile"], H200["reduction"]])
@@ -615,13 +778,16 @@ def a_file_a_figure_cannot_show_is_a_line_and_no_image():
 
 
 def every_figure():
-    """The figures of the day: the session's files, the quick run, the swizzle sweep's files, and two of
-    each to overlay."""
+    """The figures of the day: the session's files, the quick run, the swizzle sweep's files, two of each
+    to overlay, and (given the program) the SGEMM tile fixture."""
     with tempfile.TemporaryDirectory() as d:
         extra = [day_file(k, d) for k in ("tile_bytes", "cluster_3_5_12", "quick_staging")]
         sets = ([DAY["all"]], [DAY["cluster"]], [DAY["staging"]], [QUICK],
                 [DAY["all"], DAY["all_run2"], DAY["cluster"], DAY["staging"], DAY["dynamic"], QUICK] + extra,
                 [DAY["all"], A100], [SWIZZLE], [SWIZZLE, SWIZZLE_PTX80, DAY["staging"]])
+        if SMEMBENCH:   # the tile figure against shared memory, alone and beside a file without SGEMM points
+            sgemm = sgemm_tile_file(d)
+            sets += ([sgemm], [sgemm, DAY["all"]])
         for paths in sets:
             plt, figs = figures_of(paths)
             for name, fig in figs.items():
