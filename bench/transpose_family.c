@@ -45,7 +45,8 @@ int smem_transpose_plan(const struct smem_point *pt, struct smem_plan *p, char *
         if ((g.edge != 32 && g.edge != 64) || (width != 4 && width != 8 && width != 16) ||
             smem_axis_value(pt, "width_bytes") != width) {
             smem_fmt(why, why_len, "no kernel for edge_elems %d and width_bytes %lld: the tiles are 32 or 64 "
-                     "floats wide, the accesses 4, 8 or 16 bytes", g.edge, (long long)smem_axis_value(pt, "width_bytes"));
+                     "floats wide, the accesses 4, 8 or 16 bytes", g.edge,
+                     (long long)smem_axis_value(pt, "width_bytes"));
             return SMEM_ESKIP;
         }
         if (n % g.edge || (n / g.edge) % g.band) {

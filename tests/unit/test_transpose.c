@@ -87,8 +87,9 @@ Test(transpose_layout, every_layout_holds_each_element_once_and_the_swizzle_keep
                         cr_assert_not(used[at], "layout %d edge %d vec %d: (%u, %u) on another element", layout,
                                       edge, vec, r, c);
                         used[at] = 1;
-                        if (layout != SMEM_TRANSPOSE_PADDED && c % (uint32_t)vec)
-                            cr_assert_eq(at, smem_transpose_at(layout, edge, vec, r, c - c % (uint32_t)vec) + c % (uint32_t)vec,
+                        uint32_t k = c % (uint32_t)vec;
+                        if (layout != SMEM_TRANSPOSE_PADDED && k)
+                            cr_assert_eq(at, smem_transpose_at(layout, edge, vec, r, c - k) + k,
                                          "layout %d vec %d: a vector split", layout, vec);
                     }
                 free(used);
@@ -100,18 +101,19 @@ Test(transpose_layout, the_lanes_move_each_element_once)
 {
     for (size_t e = 0; e < 2; e++)
         for (size_t v = 0; v < 3; v++) {
-            int edge = edges[e], vec = vecs[v], passes = smem_transpose_passes(edge, vec);
-            char *seen = calloc((size_t)(edge * edge), 1);
-            cr_assert_eq(passes * SMEM_TRANSPOSE_BLOCK * vec, edge * edge);
+            uint32_t edge = (uint32_t)edges[e], vec = (uint32_t)vecs[v];
+            int passes = smem_transpose_passes(edges[e], vecs[v]);
+            char *seen = calloc(edge * edge, 1);
+            cr_assert_eq((uint32_t)passes * SMEM_TRANSPOSE_BLOCK * vec, edge * edge);
             for (int j = 0; j < passes; j++)
                 for (int w = 0; w < SMEM_TRANSPOSE_WARPS; w++)
                     for (int lane = 0; lane < 32; lane++) {
                         uint32_t a, b;
-                        smem_transpose_place(edge, vec, j, w, lane, &a, &b);
-                        cr_assert(a < (uint32_t)edge && b + (uint32_t)vec <= (uint32_t)edge && b % (uint32_t)vec == 0);
-                        for (int k = 0; k < vec; k++) {
-                            cr_assert_not(seen[a * (uint32_t)edge + b + (uint32_t)k], "edge %d vec %d: twice", edge, vec);
-                            seen[a * (uint32_t)edge + b + (uint32_t)k] = 1;
+                        smem_transpose_place(edges[e], vecs[v], j, w, lane, &a, &b);
+                        cr_assert(a < edge && b + vec <= edge && b % vec == 0);
+                        for (uint32_t k = 0; k < vec; k++) {
+                            cr_assert_not(seen[a * edge + b + k], "edge %u vec %u: twice", edge, vec);
+                            seen[a * edge + b + k] = 1;
                         }
                     }
             free(seen);
