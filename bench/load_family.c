@@ -35,17 +35,17 @@ int smem_bank_wavefronts(int width_bytes, int stride)
     return worst > min_passes ? worst : min_passes;
 }
 
-int smem_bank_phase_wavefronts(const uint32_t *addrs, int n)
+int smem_bank_request_wavefronts(const uint32_t *addrs, int n, int width_bytes)
 {
-    int total = 0;
+    int lanes = 128 / width_bytes, words = width_bytes / 4, total = 0;
 
-    for (int p = 0; p < n; p += 8) {
+    for (int p = 0; p < n; p += lanes) {
         int worst = 0;
         for (int bank = 0; bank < 32; bank++) {
             uint32_t seen[32];
             int k = 0;
-            for (int lane = p; lane < p + 8 && lane < n; lane++)
-                for (uint32_t w = 0; w < 4; w++) {
+            for (int lane = p; lane < p + lanes && lane < n; lane++)
+                for (uint32_t w = 0; w < (uint32_t)words; w++) {
                     uint32_t word = addrs[lane] / 4 + w;
                     bool dup = false;
                     if (word % 32 != (uint32_t)bank)
@@ -61,6 +61,11 @@ int smem_bank_phase_wavefronts(const uint32_t *addrs, int n)
         total += worst;
     }
     return total;
+}
+
+int smem_bank_phase_wavefronts(const uint32_t *addrs, int n)
+{
+    return smem_bank_request_wavefronts(addrs, n, 16);
 }
 
 /* The access of a point or case: its width, and its stride where the benchmark has that axis. */

@@ -18,11 +18,15 @@
  * request's bytes over 128. */
 int smem_bank_wavefronts(int width_bytes, int stride);
 
-/* Wavefronts of one warp instruction whose n lanes each access 16 bytes at byte addrs[lane], as the
- * hardware serves 16-byte accesses: in phases of 8 lanes (128 bytes), each phase taking as many passes
- * as the most distinct 4-byte words any bank holds among its lanes' bytes (a word read twice is one:
- * broadcast). ldmatrix and stmatrix are such instructions: each 8x8 matrix is one phase of the eight
- * 16-byte rows whose addresses lanes 8m..8m+7 supply, so an .x4 takes at least 4. */
+/* Wavefronts of one warp instruction whose n lanes each access width_bytes (4, 8, 16) at byte
+ * addrs[lane]: in phases of 128 / width_bytes lanes (128 bytes), each phase taking as many passes as
+ * the most distinct 4-byte words any bank holds among its lanes' bytes (a word read twice is one:
+ * broadcast). A 4-byte request is one phase of 32 lanes; a conflict-free 8- or 16-byte one takes 2 or 4. */
+int smem_bank_request_wavefronts(const uint32_t *addrs, int n, int width_bytes);
+
+/* The same for 16-byte accesses, in phases of 8 lanes. ldmatrix and stmatrix are such instructions:
+ * each 8x8 matrix is one phase of the eight 16-byte rows whose addresses lanes 8m..8m+7 supply, so an
+ * .x4 takes at least 4. */
 int smem_bank_phase_wavefronts(const uint32_t *addrs, int n);
 
 /* The plan of a load-family point on dev: blocks that fill every thread slot of an SM

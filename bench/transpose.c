@@ -1,28 +1,66 @@
-/* Transpose through a 32 x 32 shared-memory tile: padding_words 0 stores the tile as [32][32] and
- * its column reads hit one bank 32 times over; padding_words 1 stores it as [32][33] and the same
- * reads spread over all 32 banks. GB/s (bytes read + written) against a device-to-device copy of
- * the same bytes (pct_of_copy). */
+/* Transpose through a shared-memory tile whose column reads decide its speed: layout 0 stores the
+ * tile row-major and a warp's column read hits one bank over and over; layout 1 pads each row by
+ * one word and layout 2 XOR-swizzles it (kernels/transpose.h), both conflict-free, the swizzle
+ * without the extra word and with vector stores kept whole. The geometry (tile edge, global access
+ * width, block order) is an axis, so the layouts compare at equal geometry and a GPU can be tuned in
+ * one run. GB/s (bytes read + written) against a device-to-device copy of the same bytes
+ * (pct_of_copy); the bank model's wavefronts per shared store and load from the kernel's addresses. */
 #include "transpose_family.h"
 
-static const int64_t pads[] = { 0, 1 };
+static const int64_t layouts[] = { SMEM_TRANSPOSE_ROW_MAJOR, SMEM_TRANSPOSE_PADDED, SMEM_TRANSPOSE_SWIZZLED };
+/* the defaults: 64 bytes of loads in flight per thread (the 32-float edge holds 16) and 256-byte runs of
+ * each output row per tile; 16-byte accesses, a quarter of the instructions of 4-byte ones */
+static const int64_t edges[] = { 64 }, widths[] = { 16 }, bands[] = { 1 };
 
 static const struct smem_axis transpose_axes[] = {
     SMEM_TRANSPOSE_MIB_AXIS,
-    { .name = "padding_words", .unit = "words", .help = "0: tile[32][32]; 1: tile[32][33]", .defaults = pads,
-      .n_defaults = SMEM_ARRAY_LEN(pads), .min = 0, .max = 1, .defaults_only = true },
+    { .name = "layout", .unit = "code", .help = "the tile in shared memory: 0 [e][e] (a column is one bank), "
+      "1 [e][e + 1] (padded), 2 [e][e] XOR-swizzled", .defaults = layouts, .n_defaults = SMEM_ARRAY_LEN(layouts),
+      .min = 0, .max = 2, .defaults_only = true },
+    { .name = "edge_elems", .unit = "floats", .help = "the tile's edge: 32 or 64 floats (256 threads move it)",
+      .defaults = edges, .n_defaults = SMEM_ARRAY_LEN(edges), .min = 32, .max = 64 },
+    { .name = "width_bytes", .unit = "bytes", .help = "bytes per global access: 4, 8 or 16 (float, float2, float4)",
+      .defaults = widths, .n_defaults = SMEM_ARRAY_LEN(widths), .min = 4, .max = 16 },
+    { .name = "band_tiles", .unit = "tiles", .help = "block order: tile rows walked down each column of tiles "
+      "before the next column (1: along each tile row)", .defaults = bands, .n_defaults = SMEM_ARRAY_LEN(bands),
+      .min = 1, .max = 1024 },
 };
 
 static int transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                           size_t len)
 {
     (void)dev;
-    return smem_transpose_plan(pt, smem_axis_value(pt, "padding_words") ? SMEM_TRANSPOSE_PADDED : SMEM_TRANSPOSE_TILED,
-                               p, why, len);
+    return smem_transpose_plan(pt, p, why, len);
+}
+
+/* The bank model's passes per shared store and per shared load (the column read) of one warp. */
+static void model(const struct smem_transpose_geom *g, struct smem_metrics *m)
+{
+    smem_metrics_add(m, "store_wavefronts", "passes/request", smem_transpose_wavefronts(g, true), 0,
+                     SMEM_LOWER_IS_BETTER);
+    smem_metrics_add(m, "load_wavefronts", "passes/request", smem_transpose_wavefronts(g, false), 0,
+                     SMEM_LOWER_IS_BETTER);
+}
+
+static void transpose_model(const struct smem_point *pt, struct smem_metrics *m)
+{
+    struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(pt);
+
+    model(&g, m);
+}
+
+static void transpose_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(c);
+
+    smem_transpose_metrics(c, t, m);
+    model(&g, m);
 }
 
 const struct smem_bench smem_transpose_bench = {
     .name = "transpose",
-    .summary = "transpose through a shared tile: [32][32] (32-way conflicts) vs padded [32][33], against a copy",
+    .summary = "transpose through a shared tile: [e][e] (column reads conflict) vs padded vs XOR-swizzled, against "
+               "a copy",
     .axes = transpose_axes,
     .n_axes = SMEM_ARRAY_LEN(transpose_axes),
     .sweeps = { "tile" },
@@ -30,7 +68,8 @@ const struct smem_bench smem_transpose_bench = {
     .predictable = true,
     .kernel_file = "transpose",
     .plan = transpose_plan,
-    .metrics = smem_transpose_metrics,
+    .metrics = transpose_metrics,
+    .model_metrics = transpose_model,
     .baseline = &smem_vs_copy,
 #if SMEM_HAVE_CUDA
     .kernel = smem_transpose_kernel,

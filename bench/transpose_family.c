@@ -1,7 +1,9 @@
-/* The transpose family's plan, host reference and GPU operations (bench/transpose_family.h). */
+/* The transpose family's plan, bank model, host reference and GPU operations (bench/transpose_family.h). */
 #include "transpose_family.h"
 
 #include <math.h>
+
+#include "load_family.h"
 
 const int64_t smem_transpose_mibs[2] = { 64, 256 };
 const int64_t smem_transpose_mibs_quick[1] = { 64 };
@@ -14,23 +16,74 @@ int smem_transpose_edge(int64_t mib)
     return n * n == floats && n % 32 == 0 ? (int)n : 0;
 }
 
-int smem_transpose_plan(const struct smem_point *pt, int variant, struct smem_plan *p, char *why, size_t why_len)
+struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, const int64_t *values)
+{
+    struct smem_transpose_geom g = { SMEM_TRANSPOSE_NAIVE, 32, 1, 1 };
+
+    if (smem_bench_axis(b, "layout") >= 0) {
+        g.layout = (int)smem_axis_get(b, values, "layout");
+        g.edge = (int)smem_axis_get(b, values, "edge_elems");
+        g.vec = (int)smem_axis_get(b, values, "width_bytes") / 4;
+        g.band = (int)smem_axis_get(b, values, "band_tiles");
+    }
+    return g;
+}
+
+int smem_transpose_plan(const struct smem_point *pt, struct smem_plan *p, char *why, size_t why_len)
 {
     int64_t mib = smem_axis_value(pt, "mib");
     int n = smem_transpose_edge(mib);
+    struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(pt);
+    int width = 4 * g.vec;
 
     if (!n) {
         smem_fmt(why, why_len, "%lld MiB is not a square fp32 matrix with an edge divisible by 32 "
                  "(1, 4, 16, 64, 256, 1024 or 4096 MiB are)", (long long)mib);
         return SMEM_ESKIP;
     }
-    p->block = 32 * 8;
-    p->grid = (unsigned)(n / 32) * (unsigned)(n / 32);
-    p->static_smem = variant == SMEM_TRANSPOSE_NAIVE ? 0 : 32 * (32 + (variant == SMEM_TRANSPOSE_PADDED)) * 4;
-    p->regs = 24;
-    p->variant = variant;
+    if (g.layout != SMEM_TRANSPOSE_NAIVE) {
+        if ((g.edge != 32 && g.edge != 64) || (width != 4 && width != 8 && width != 16) ||
+            smem_axis_value(pt, "width_bytes") != width) {
+            smem_fmt(why, why_len, "no kernel for edge_elems %d and width_bytes %lld: the tiles are 32 or 64 "
+                     "floats wide, the accesses 4, 8 or 16 bytes", g.edge,
+                     (long long)smem_axis_value(pt, "width_bytes"));
+            return SMEM_ESKIP;
+        }
+        if (n % g.edge || (n / g.edge) % g.band) {
+            smem_fmt(why, why_len, "a %d x %d matrix is not %d-float tiles in bands of %d tile rows", n, n, g.edge,
+                     g.band);
+            return SMEM_ESKIP;
+        }
+    }
+    p->block = g.layout == SMEM_TRANSPOSE_NAIVE ? 32 * 8 : SMEM_TRANSPOSE_BLOCK;
+    p->grid = (unsigned)(n / g.edge) * (unsigned)(n / g.edge);
+    p->static_smem = g.layout == SMEM_TRANSPOSE_NAIVE ? 0 : smem_transpose_tile_words(g.layout, g.edge) * 4;
+    /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32, 32 at edge 64 but 40 with float2 */
+    p->regs = g.layout == SMEM_TRANSPOSE_NAIVE ? 24 : g.edge == 64 && g.vec == 2 ? 40 : 32;
+    p->variant = g.layout;
     p->work = n;
     return SMEM_OK;
+}
+
+double smem_transpose_wavefronts(const struct smem_transpose_geom *g, bool store)
+{
+    /* a vector goes to the row-major and swizzled tiles as one store, to the padded one word by word
+     * (its rows of edge + 1 words would misalign it); the column read is always word by word */
+    int width = store && g->layout != SMEM_TRANSPOSE_PADDED ? 4 * g->vec : 4, total = 0, requests = 0;
+
+    for (int j = 0; j < smem_transpose_passes(g->edge, g->vec); j++)
+        for (int warp = 0; warp < SMEM_TRANSPOSE_WARPS; warp++)
+            for (int k = 0; k < g->vec; k += width / 4, requests++) {
+                uint32_t addrs[32];
+                for (int lane = 0; lane < 32; lane++) {
+                    uint32_t a, b;
+                    smem_transpose_place(g->edge, g->vec, j, warp, lane, &a, &b);
+                    addrs[lane] = 4 * (store ? smem_transpose_at(g->layout, g->edge, g->vec, a, b + (uint32_t)k)
+                                             : smem_transpose_at(g->layout, g->edge, g->vec, b + (uint32_t)k, a));
+                }
+                total += smem_bank_request_wavefronts(addrs, 32, width);
+            }
+    return (double)total / requests;
 }
 
 void smem_transpose_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
@@ -44,7 +97,9 @@ void smem_transpose_metrics(const struct smem_case *c, const struct smem_timing 
 
 const void *smem_transpose_kernel(const struct smem_case *c)
 {
-    return smem_transpose_fn(c->plan->variant);
+    struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(c);
+
+    return smem_transpose_fn(&g);
 }
 
 int smem_transpose_setup(struct smem_case *c)
@@ -57,9 +112,10 @@ int smem_transpose_setup(struct smem_case *c)
 int smem_transpose_run(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
+    struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(c);
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_transpose_launch(c->plan->variant, (int)c->plan->work, io->in, io->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_transpose_launch(&g, (int)c->plan->work, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;

@@ -1,9 +1,10 @@
 /* The transpose family (kernels/transpose.cu), shared by transpose and transpose_naive: an n x n
- * fp32 matrix of mib MiB (n a multiple of 32), its plan, host reference and GPU operations, and GB/s
- * (bytes read + written) against the copy baseline. */
+ * fp32 matrix of mib MiB (n a multiple of 32), its plan, the bank model of the tiled kernels, host
+ * reference and GPU operations, and GB/s (bytes read + written) against the copy baseline. */
 #ifndef SMEM_BENCH_TRANSPOSE_FAMILY_H
 #define SMEM_BENCH_TRANSPOSE_FAMILY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "bench.h"
@@ -22,14 +23,26 @@ extern const int64_t smem_transpose_mibs[2], smem_transpose_mibs_quick[1];
 /* The edge of a square fp32 matrix of mib MiB, or 0 when there is none that is a multiple of 32. */
 int smem_transpose_edge(int64_t mib);
 
-/* The plan of a point's mib axis with kernel variant (SMEM_TRANSPOSE_*); plan.work is the edge. */
-int smem_transpose_plan(const struct smem_point *pt, int variant, struct smem_plan *p, char *why, size_t why_len);
+/* The kernel and geometry of a point or case (x) of either benchmark: the transpose benchmark's
+ * layout, edge_elems, width_bytes and band_tiles axes; for transpose_naive, which has none of them,
+ * the naive kernel. */
+struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, const int64_t *values);
+#define SMEM_TRANSPOSE_GEOM(x) smem_transpose_geom_of((x)->bench, (x)->values)
+
+/* The plan of a point: the kernel of its geometry over its mib axis's matrix; plan.work is the
+ * matrix's edge n. Skipped with the reason where the geometry has no kernel or does not divide n. */
+int smem_transpose_plan(const struct smem_point *pt, struct smem_plan *p, char *why, size_t why_len);
+
+/* The bank model of a tiled kernel of g: wavefronts per shared store request (store) or per shared
+ * load request (the column read), from the addresses the kernel's lanes use (smem_transpose_place,
+ * smem_transpose_at), averaged over every request of one block (smem_bank_request_wavefronts). */
+double smem_transpose_wavefronts(const struct smem_transpose_geom *g, bool store);
 
 /* GB/s, bytes read plus bytes written. */
 void smem_transpose_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 
 #if SMEM_HAVE_CUDA
-/* The family's GPU operations: the kernel of the plan's variant, a random matrix in and a poisoned
+/* The family's GPU operations: the kernel of the case's geometry, a random matrix in and a poisoned
  * one out, one launch, and the exact check of every element. */
 const void *smem_transpose_kernel(const struct smem_case *c);
 int smem_transpose_setup(struct smem_case *c);

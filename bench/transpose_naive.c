@@ -8,7 +8,7 @@ static int transpose_naive_plan(const struct smem_point *pt, const struct smem_d
                                 char *why, size_t len)
 {
     (void)dev;
-    return smem_transpose_plan(pt, SMEM_TRANSPOSE_NAIVE, p, why, len);
+    return smem_transpose_plan(pt, p, why, len);
 }
 
 const struct smem_bench smem_transpose_naive_bench = {

@@ -1,21 +1,95 @@
-/* transpose.cu, the transpose family (transpose, transpose_naive): n x n fp32, n a multiple of 32.
- * The launcher returns a cudaError_t as int and never synchronizes. */
+/* transpose.cu, the transpose family (transpose, transpose_naive): n x n fp32, n a multiple of the
+ * tile's edge. The tiled kernels' shared-memory layout, thread placement and block order are the
+ * inline functions below, shared with the host (the bank model), so both see the same addresses.
+ * Launchers return a cudaError_t as int and never synchronize. */
 #ifndef SMEM_KERNELS_TRANSPOSE_H
 #define SMEM_KERNELS_TRANSPOSE_H
 
+#include <stdint.h>
+
 #include "clock.h"
+#include "portable.h"
+
+#define SMEM_TRANSPOSE_BLOCK 256    /* threads of a tiled kernel's block: eight warps */
+#define SMEM_TRANSPOSE_WARPS (SMEM_TRANSPOSE_BLOCK / 32)
+
+/* The tile's layout in shared memory, the transpose benchmark's layout axis: row-major [e][e] (a
+ * column is one bank), rows padded by one word [e][e + 1], or XOR-swizzled [e][e] (below). */
+enum smem_transpose_layout {
+    SMEM_TRANSPOSE_ROW_MAJOR = 0,
+    SMEM_TRANSPOSE_PADDED = 1,
+    SMEM_TRANSPOSE_SWIZZLED = 2,
+};
+#define SMEM_TRANSPOSE_NAIVE (-1)   /* the kernel without a tile, in place of a layout */
+
+/* A kernel and its geometry: the layout (or SMEM_TRANSPOSE_NAIVE), the tile's edge in floats (32 or
+ * 64), floats per global access (1, 2, 4: float, float2, float4) and the block order's band (tile rows
+ * walked down each tile column before the next one; 1: along each tile row). The naive kernel has
+ * edge 32, vec 1 and band 1. */
+struct smem_transpose_geom {
+    int layout, edge, vec, band;
+};
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { SMEM_TRANSPOSE_NAIVE, SMEM_TRANSPOSE_TILED, SMEM_TRANSPOSE_PADDED };
+/* The word of a tile at which element (r, c) lives under layout. The swizzle XORs the index of c's
+ * vec-float chunk with the chunk row r / vec (modulo the 32 / vec chunks one 128-byte bank line holds):
+ * a vec-float chunk stays whole (one aligned vector store), and the 32 / vec chunk rows a warp reads a
+ * column of land on different chunks of the bank line, so the column read is conflict-free without
+ * the padding's extra word per row (which would also misalign the vector stores). vec 1: c ^ (r % 32). */
+static inline SMEM_HOST_DEVICE uint32_t smem_transpose_at(int layout, int edge, int vec, uint32_t r, uint32_t c)
+{
+    if (layout == SMEM_TRANSPOSE_PADDED)
+        return r * (uint32_t)(edge + 1) + c;
+    if (layout == SMEM_TRANSPOSE_SWIZZLED)
+        return r * (uint32_t)edge + (c ^ (r / (uint32_t)vec % (32u / (uint32_t)vec) * (uint32_t)vec));
+    return r * (uint32_t)edge + c;
+}
 
-/* The kernel of one variant, or NULL. */
-const void *smem_transpose_fn(int variant);
+/* Words of a tile under layout. */
+static inline SMEM_HOST_DEVICE uint32_t smem_transpose_tile_words(int layout, int edge)
+{
+    return (uint32_t)edge * (uint32_t)(edge + (layout == SMEM_TRANSPOSE_PADDED));
+}
 
-/* out = in transposed. */
-int smem_transpose_launch(int variant, int n, const float *in, float *out, struct smem_clock *clk, void *stream);
+/* Passes of a tiled kernel: each moves one vec-float vector per thread in and one out. */
+static inline SMEM_HOST_DEVICE int smem_transpose_passes(int edge, int vec)
+{
+    return edge * edge / (SMEM_TRANSPOSE_BLOCK * vec);
+}
+
+/* Where lane of warp works in pass j: a warp covers vec rows of 32 floats (a 128-byte line of each),
+ * its lanes 32 / vec vectors along a row. Reading in, the lane loads tile row *a, floats *b .. *b +
+ * vec - 1; writing out, it stores out row *a (tile column a) from tile rows *b .. *b + vec - 1. */
+static inline SMEM_HOST_DEVICE void smem_transpose_place(int edge, int vec, int j, int warp, int lane, uint32_t *a,
+                                                         uint32_t *b)
+{
+    uint32_t slot = (uint32_t)(j * SMEM_TRANSPOSE_WARPS + warp), per_row = (uint32_t)edge / 32u;
+    uint32_t lanes = 32u / (uint32_t)vec;
+
+    *a = slot / per_row * (uint32_t)vec + (uint32_t)lane / lanes;
+    *b = slot % per_row * 32u + (uint32_t)lane % lanes * (uint32_t)vec;
+}
+
+/* The tile (column tx, row ty) of block in a matrix of tiles x tiles tiles under band: bands of band
+ * tile rows, each walked column by column (band 1: row by row, as a 2-D grid runs). */
+static inline SMEM_HOST_DEVICE void smem_transpose_tile_of(uint32_t block, uint32_t tiles, uint32_t band, uint32_t *tx,
+                                                           uint32_t *ty)
+{
+    uint32_t in_band = block % (band * tiles);
+
+    *tx = in_band / band;
+    *ty = block / (band * tiles) * band + in_band % band;
+}
+
+/* The kernel of g (its layout, edge and vec), or NULL. */
+const void *smem_transpose_fn(const struct smem_transpose_geom *g);
+
+/* out = in transposed by the kernel of g, its tiles in g's block order. */
+int smem_transpose_launch(const struct smem_transpose_geom *g, int n, const float *in, float *out,
+                          struct smem_clock *clk, void *stream);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Holds smembench's occupancy and bank model against Nsight Compute on the GPU.
 
-Two runs of the carveout, dynamic, bank and swizzle sweeps:
+Two runs of the carveout, dynamic, bank and swizzle sweeps (or those --sweep names, with --axis's values):
   1. smembench alone, timed: measured residency, the smallest configuration that holds it, and the
      bank model's passes per request (the metrics need a timed run);
   2. smembench --check under ncu: one launch per point, with ncu's launch metrics (the shared-memory
@@ -19,13 +19,18 @@ twin in run 1 by benchmark and parameters. Per point:
   - bank: the wavefronts metric (passes per request) against ncu's shared-load wavefronts per
     shared-load instruction;
   - swizzle_ldmatrix / swizzle_stmatrix: the wavefronts metric (the bank model's passes per ldmatrix
-    or stmatrix) against ncu's LDSM (STSM) wavefronts per LDSM (STSM) instruction.
+    or stmatrix) against ncu's LDSM (STSM) wavefronts per LDSM (STSM) instruction;
+  - transpose (the tile sweep): load_wavefronts and store_wavefronts (the bank model's passes per
+    shared load, the tile's column read, and per shared store, from the kernel's addresses) against
+    ncu's shared-load and shared-store wavefronts per instruction.
 ldmatrix/stmatrix counters this ncu does not have on the GPU (ncu --query-metrics) are left out of
 the profile; a point that needs one counts as a disagreement that names it.
 Prints a table and "N disagreements"; exit 0 none, 1 any (a point that failed or found no ncu
 record counts), 2 bad input, 77 no GPU or no ncu (or under a sanitizer setup).
 
-    tests/scripts/ncu_check.py build/smembench [--ncu PATH] [--keep DIR] [--sweep LIST]
+    tests/scripts/ncu_check.py build/smembench [--ncu PATH] [--keep DIR] [--sweep LIST] [--axis NAME=LIST]...
+    tests/scripts/ncu_check.py build/smembench --sweep tile --axis mib=16 --axis n=1024 \
+        --axis edge_elems=32,64 --axis width_bytes=4,8,16     # every transpose geometry, small and quick
 """
 import argparse
 import csv
@@ -43,14 +48,25 @@ LIMITS = ["launch__occupancy_limit_blocks", "launch__occupancy_limit_registers",
 CONFIG = "launch__shared_mem_config_size"
 WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
 LOADS = "smsp__sass_inst_executed_op_shared_ld.sum"
+ST_SHARED_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+STORES = "smsp__sass_inst_executed_op_shared_st.sum"
 # ldmatrix and stmatrix: their own wavefront and instruction counters (ncu 2025 on the H200 lists
 # them; LDSM and STSM are not "shared ld/st" to the sass counters)
 LD_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"
 ST_WAVEFRONTS = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum"
 LDSM = "smsp__sass_inst_executed_op_ldsm.sum"
 STSM = "smsp__sass_inst_executed_op_shared_stsm.sum"
-MATRIX = {"swizzle_ldmatrix": (LD_WAVEFRONTS, LDSM), "swizzle_stmatrix": (ST_WAVEFRONTS, STSM)}
-METRICS = GEOMETRY + LIMITS + [CONFIG, WAVEFRONTS, LOADS, LD_WAVEFRONTS, ST_WAVEFRONTS, LDSM, STSM]
+# per benchmark, each access its bank model predicts: (its name in the verdict, the timed run's metric
+# of passes, ncu's wavefronts, ncu's instructions); the row shows "model/ncu", named where there are two
+PASSES = {
+    "bank": [("passes per request", "wavefronts", WAVEFRONTS, LOADS)],
+    "swizzle_ldmatrix": [("passes per instruction", "wavefronts", LD_WAVEFRONTS, LDSM)],
+    "swizzle_stmatrix": [("passes per instruction", "wavefronts", ST_WAVEFRONTS, STSM)],
+    "transpose": [("passes per shared load", "load_wavefronts", WAVEFRONTS, LOADS),
+                  ("passes per shared store", "store_wavefronts", ST_SHARED_WAVEFRONTS, STORES)],
+}
+METRICS = GEOMETRY + LIMITS + [CONFIG, WAVEFRONTS, LOADS, ST_SHARED_WAVEFRONTS, STORES, LD_WAVEFRONTS, ST_WAVEFRONTS,
+                               LDSM, STSM]
 WAVEFRONT_TOLERANCE = 1e-3   # relative; the kernel issues no shared load but the measured ones
 
 
@@ -145,28 +161,21 @@ def judge(point, rec, timed):
         bad.append(f"configuration: predicted {kib(pred)} KiB, ncu {kib(cfg)} KiB")
     if cfg is not None and low is not None and low > cfg:
         bad.append(f"configuration: the measured residency needs {kib(low)} KiB, ncu {kib(cfg)} KiB")
-    model = ((timed or {}).get("metrics") or {}).get("wavefronts")
-    if point["bench"] in MATRIX:
-        waves, insts = MATRIX[point["bench"]]
+    cells = []
+    for what, name, waves, insts in PASSES.get(point["bench"], []):
+        model = (((timed or {}).get("metrics") or {}).get(name) or {}).get("value")
         seen = rec[waves] / rec[insts] if rec.get(waves) is not None and rec.get(insts) else None
-        row["passes model/ncu"] = ("-" if model is None or model.get("value") is None else f"{model['value']:g}") + \
-            "/" + ("-" if seen is None else f"{seen:.4g}")
-        if model is None or model.get("value") is None:
-            bad.append("no wavefronts metric in the timed run")
+        cells.append(("-" if model is None else f"{model:g}") + "/" + ("-" if seen is None else f"{seen:.4g}"))
+        if model is None:
+            bad.append(f"no {name} metric in the timed run")
         elif seen is None:
             bad.append(f"ncu reported no {waves} or {insts}")
-        elif abs(seen / model["value"] - 1) > WAVEFRONT_TOLERANCE:
-            bad.append(f"passes per instruction: model {model['value']:g}, ncu {seen:.4g}")
-    if point["bench"] == "bank":
-        seen = rec[WAVEFRONTS] / rec[LOADS] if rec.get(WAVEFRONTS) is not None and rec.get(LOADS) else None
-        row["passes model/ncu"] = ("-" if model is None or model.get("value") is None else f"{model['value']:g}") + \
-            "/" + ("-" if seen is None else f"{seen:.4g}")
-        if model is None or model.get("value") is None:
-            bad.append("no wavefronts metric in the timed run")
-        elif seen is None:
-            bad.append("ncu reported no shared loads")
-        elif abs(seen / model["value"] - 1) > WAVEFRONT_TOLERANCE:
-            bad.append(f"passes per request: model {model['value']:g}, ncu {seen:.4g}")
+        elif abs(seen / model - 1) > WAVEFRONT_TOLERANCE:
+            bad.append(f"{what}: model {model:g}, ncu {seen:.4g}")
+    if len(cells) == 1:
+        row["passes model/ncu"] = cells[0]
+    elif cells:     # the transpose: its shared loads, then its stores
+        row["passes model/ncu"] = ", ".join(f"{k} {c}" for k, c in zip(("ld", "st"), cells))
     return row, bad, unmodelled
 
 
@@ -207,7 +216,11 @@ def main(argv=None):
     ap.add_argument("--ncu", default=None, help="the ncu executable (default: ncu on PATH, then the CUDA toolkit's)")
     ap.add_argument("--keep", metavar="DIR", help="leave both result files and ncu's CSV in DIR")
     ap.add_argument("--sweep", default=SWEEPS, help=f"the sweeps to check (default {SWEEPS})")
-    ap.add_argument("--timed", metavar="FILE", help="a timed result file of the same sweeps to use instead of run 1")
+    ap.add_argument("--axis", action="append", default=[], metavar="NAME=LIST",
+                    help="an axis of both runs, as smembench --axis takes it (repeatable): --axis mib=16 keeps the "
+                         "tile sweep's transposes small")
+    ap.add_argument("--timed", metavar="FILE", help="a timed result file of the same sweeps and axes to use instead "
+                                                    "of run 1")
     args = ap.parse_args(argv)
     if os.environ.get("SMEM_SANITIZER"):
         print(f"ncu_check: skipped under {os.environ['SMEM_SANITIZER']}")
@@ -223,7 +236,7 @@ def main(argv=None):
     work = args.keep or tempfile.mkdtemp(prefix="ncu_check.")
     try:
         os.makedirs(work, exist_ok=True)
-        return cross_check(args.smembench, ncu, work, args.sweep, args.timed)
+        return cross_check(args.smembench, ncu, work, args.sweep, args.timed, args.axis)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -245,14 +258,20 @@ def available(ncu, metrics):
     return kept
 
 
-def cross_check(smembench, ncu, work, sweeps=SWEEPS, timed_file=None):
+def plan_args(sweeps, axes=()):
+    """smembench's arguments for the points of both runs."""
+    return ["--sweep", sweeps] + [a for axis in axes for a in ("--axis", axis)]
+
+
+def cross_check(smembench, ncu, work, sweeps=SWEEPS, timed_file=None, axes=()):
     timed_path, checked_path, csv_path = (os.path.join(work, n) for n in ("timed.json", "checked.json", "ncu.csv"))
     for p in (timed_path, checked_path, csv_path):
         if os.path.exists(p):
             os.remove(p)
     if timed_file:
         timed_path = timed_file
-    rc = 0 if timed_file else run([smembench, "--sweep", sweeps, "--require-gpu", "-q", "-o", timed_path]).returncode
+    rc = 0 if timed_file else run([smembench, *plan_args(sweeps, axes), "--require-gpu", "-q", "-o",
+                                   timed_path]).returncode
     if rc == 3:
         print("ncu_check: skipped, no GPU")
         return 77
@@ -261,7 +280,7 @@ def cross_check(smembench, ncu, work, sweeps=SWEEPS, timed_file=None):
         return 1
     rc = run([ncu, "--clock-control", "none", "--csv", "--print-units", "base", "--log-file", csv_path,
               "--metrics", ",".join(available(ncu, METRICS)),
-              smembench, "--sweep", sweeps, "--check", "--require-gpu", "-q", "-o", checked_path]).returncode
+              smembench, *plan_args(sweeps, axes), "--check", "--require-gpu", "-q", "-o", checked_path]).returncode
     if rc != 0 or not os.path.exists(checked_path):
         print(f"ncu_check: smembench --check under ncu exited {rc} (ncu's log: {csv_path})", file=sys.stderr)
         return 1

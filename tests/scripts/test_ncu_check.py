@@ -1,13 +1,20 @@
 #!/usr/bin/env python3
 """The ncu cross-check's own logic without a GPU (TAP): reading ncu's CSV, pairing points with kernel
-records in launch order, and the verdicts. The fixtures are written here, value by value."""
+records in launch order, and the verdicts. The fixtures are written here, value by value, but for the
+tile sweep's transposes: fixtures/ncu_tile_transpose.{json,csv}, a --check run, its timed twin and
+ncu's CSV as the files are (its "about" says what is in it)."""
 import contextlib
+import copy
 import io
+import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import ncu_check  # noqa: E402
+
+FIXTURES = os.path.join(HERE, "fixtures")
 
 TESTS = []
 
@@ -155,6 +162,65 @@ def ldmatrix_and_stmatrix_passes_against_their_own_wavefronts_per_instruction():
     assert rows[0]["verdict"] == "agrees" and rows[0]["passes model/ncu"] == "32/32", rows[0]
     assert rows[1]["verdict"] == "agrees" and rows[1]["passes model/ncu"] == "4/4", rows[1]
     assert bad == 1 and "model 8, ncu 16" in rows[2]["verdict"], rows[2]
+
+
+def transpose_fixture():
+    with open(os.path.join(FIXTURES, "ncu_tile_transpose.json")) as f:
+        doc = json.load(f)
+    with open(os.path.join(FIXTURES, "ncu_tile_transpose.csv")) as f:
+        return doc["checked"], doc["timed"], ncu_check.parse_ncu_csv(f)
+
+
+def transpose_row(rows, layout, edge, width):
+    want = f"transpose mib=16 layout={layout} edge_elems={edge} width_bytes={width} band_tiles=1"
+    return next(r for r in rows if r["point"] == want)
+
+
+@test
+def transpose_loads_and_stores_against_shared_wavefronts_per_instruction():
+    checked, timed, recs = transpose_fixture()
+    assert [r["name"].split("(")[0] for r in recs[:2]] == ["smem_clock_kernel", "fill_kernel"], "the fixture's order"
+    pairs = ncu_check.match(checked["results"], recs)
+    assert len(pairs) == 13, "twelve tiled points and the naive one; the copy launches no kernel of ours"
+    for p, r in pairs:
+        if p["bench"] == "transpose":
+            g = p["params"]
+            want = f"transpose_tiled_kernel<{g['layout']}, {g['edge_elems']}, {g['width_bytes'] // 4}>"
+            assert r is not None and want in r["name"], (g, r and r["name"])
+    rows, bad, unmodelled = ncu_check.check(checked, timed, recs)
+    assert unmodelled == 0, rows
+    assert transpose_row(rows, 0, 32, 4)["passes model/ncu"] == "ld 32/32, st 1/1", "the [32][32] column read"
+    assert transpose_row(rows, 0, 64, 16)["passes model/ncu"] == "ld 8/8, st 4/4"
+    assert transpose_row(rows, 1, 64, 16)["passes model/ncu"] == "ld 1/1, st 1/1", "padded: word stores"
+    ok = transpose_row(rows, 2, 64, 16)
+    assert ok["passes model/ncu"] == "ld 1/1, st 4/4" and ok["verdict"] == "agrees", ok
+    planted = transpose_row(rows, 2, 64, 4)
+    assert planted["verdict"] == "passes per shared load: model 1, ncu 2", planted
+    naive = next(r for r in rows if r["point"].startswith("transpose_naive"))
+    assert naive["verdict"] == "agrees" and "passes model/ncu" not in naive, "no shared memory, no passes"
+    assert bad == 1, [r["verdict"] for r in rows]
+
+
+@test
+def a_transpose_without_its_model_or_ncu_counters_disagrees():
+    checked, timed, recs = transpose_fixture()
+    timed = copy.deepcopy(timed)
+    del timed["results"][0]["metrics"]["store_wavefronts"]
+    for r in recs:
+        if "<1, 32, 1>" in r["name"]:
+            del r[ncu_check.STORES]
+    rows, bad, _ = ncu_check.check(checked, timed, recs)
+    assert "no store_wavefronts metric in the timed run" in transpose_row(rows, 0, 32, 4)["verdict"], rows[0]
+    v = transpose_row(rows, 1, 32, 4)["verdict"]
+    assert v == f"ncu reported no {ncu_check.ST_SHARED_WAVEFRONTS} or {ncu_check.STORES}", v
+    assert bad == 3, "the two and the planted one"
+
+
+@test
+def both_runs_take_the_axes():
+    args = ncu_check.plan_args("tile", ["mib=16", "edge_elems=32,64"])
+    assert args == ["--sweep", "tile", "--axis", "mib=16", "--axis", "edge_elems=32,64"], args
+    assert ncu_check.plan_args(ncu_check.SWEEPS) == ["--sweep", ncu_check.SWEEPS]
 
 
 @test

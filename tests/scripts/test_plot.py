@@ -415,6 +415,34 @@ def the_memory_plot_colours_kernels_and_its_labels_do_not_overlap():
 
 
 @test
+def the_memory_plot_names_each_transpose_layout_and_geometry_and_reads_padding_words():
+    with tempfile.TemporaryDirectory() as d:
+        new = day_file("transpose_layouts", d)
+        plt, figs = figures_of([H200["tile"], new])
+    fig = figs["memory"]
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    labels_ = [t.get_text() for t in ax.get_yticklabels()]
+    for want in ("transpose, tile [32][33], 256 MiB", "transpose, tile [32][32], 64 MiB",
+                 "transpose, tile [32][32] XOR-swizzled, float accesses, 256 MiB",
+                 "transpose, tile [64][65], float4 accesses, 256 MiB",
+                 "transpose, tile [64][64] XOR-swizzled, float4 accesses, 64 MiB"):
+        assert any(lab.startswith(want) for lab in labels_), (want, labels_)
+    bars = list(zip(ax.containers[0].patches, labels_))     # one bar per row, in the rows' order
+    colours = {}
+    for p, lab in bars:
+        if lab.startswith("transpose, tile"):
+            kind = "swizzled" if "XOR" in lab else "padded" if "[32][33]" in lab or "[64][65]" in lab else "row-major"
+            colours.setdefault(kind, set()).add(p.get_facecolor())
+    assert sorted(colours) == ["padded", "row-major", "swizzled"], colours
+    assert all(len(c) == 1 for c in colours.values()), colours
+    assert len(set.union(*colours.values())) == 3, "a colour per layout"
+    hatches = {p.get_hatch() for p in ax.patches if p.get_hatch()}
+    assert len(hatches) == 1, "two files, two hatch patterns: the geometry axes are drawn, not split"
+    plt.close(fig)
+
+
+@test
 def overlaying_files_keeps_the_latency_ticks_and_labels_each_file_once():
     # the last file has no latency points: it once cleared the latency axis' ticks
     files = [H200["bandwidth-latency-bank"], H200["bank-bandwidth_run1"], H200["bank-bandwidth_run2"]]
@@ -582,6 +610,8 @@ def real_day_file(kind):
             return f
         if kind == "quick_staging" and doc["run"]["settings"].get("quick") and "staging_bulk" in benches:
             return f
+        if kind == "transpose_layouts" and len(_params(doc, "transpose", "layout")) > 2:
+            return f
     return None
 
 
@@ -623,6 +653,27 @@ def day_file(kind, d):
             r["params"]["mib"] = 64
         doc["run"]["settings"]["quick"] = True
         doc["run"]["started"] = doc["run"]["started"][:11] + "09:58:00Z"
+    elif kind == "transpose_layouts":
+        # the layout axis (0 row-major, 1 padded, 2 swizzled) and the geometry axes in place of
+        # padding_words: the 32-float tile's points as they were, a swizzled twin of the padded one and
+        # the three layouts at the 64-float edge with float4 accesses, their GB/s made up
+        doc = copy.deepcopy(reader.load(H200["tile"]))
+        pts = [r for r in doc["results"] if r["bench"] in ("copy", "transpose_naive")]
+        for r in doc["results"]:
+            if r["bench"] != "transpose":
+                continue
+            pad = r["params"].pop("padding_words")
+            for layout, edge, width, scale in ((pad, 32, 4, 1.0), (2, 32, 4, 1.01), (pad, 64, 16, 1.08),
+                                               (2, 64, 16, 1.1)):
+                if layout == 2 and not pad:
+                    continue
+                t = copy.deepcopy(r)
+                t["params"] = dict(r["params"], layout=layout, edge_elems=edge, width_bytes=width, band_tiles=1)
+                for m in ("gbytes_per_s", "pct_of_copy"):
+                    t["metrics"][m]["value"] *= scale
+                pts.append(t)
+        doc["results"] = pts
+        doc["run"]["argv"] += ["--axis", "edge_elems=32,64", "--axis", "width_bytes=4,16"]
     path = os.path.join(d, f"{kind}.json")
     json.dump(doc, open(path, "w"))
     reader.load(path)   # a valid result file
@@ -781,7 +832,7 @@ def every_figure():
     """The figures of the day: the session's files, the quick run, the swizzle sweep's files, two of each
     to overlay, and (given the program) the SGEMM tile fixture."""
     with tempfile.TemporaryDirectory() as d:
-        extra = [day_file(k, d) for k in ("tile_bytes", "cluster_3_5_12", "quick_staging")]
+        extra = [day_file(k, d) for k in ("tile_bytes", "cluster_3_5_12", "quick_staging", "transpose_layouts")]
         sets = ([DAY["all"]], [DAY["cluster"]], [DAY["staging"]], [QUICK],
                 [DAY["all"], DAY["all_run2"], DAY["cluster"], DAY["staging"], DAY["dynamic"], QUICK] + extra,
                 [DAY["all"], A100], [SWIZZLE], [SWIZZLE, SWIZZLE_PTX80, DAY["staging"]])

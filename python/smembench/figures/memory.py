@@ -4,13 +4,34 @@ from smembench.figures import common as c
 
 NAME = "memory"
 BENCHES = ("transpose", "transpose_naive", "reduction", "copy")
-DRAWN = {"transpose": ("mib", "padding_words"), "transpose_naive": ("mib",), "reduction": ("mib", "method"),
-         "copy": ("mib",)}
-KERNELS = (  # (benchmark, parameter test, label, colour) in the order they are listed
+# the transpose's layout and geometry are in each bar's label; files before the layout axis had
+# padding_words (0: [32][32], 1: [32][33]) at one geometry
+DRAWN = {"transpose": ("mib", "layout", "padding_words", "edge_elems", "width_bytes", "band_tiles"),
+         "transpose_naive": ("mib",), "reduction": ("mib", "method"), "copy": ("mib",)}
+ACCESS = {4: "float", 8: "float2", 16: "float4"}
+
+
+def layout(p):
+    """A transpose point's layout code (0 row-major, 1 padded, 2 swizzled), from either file format."""
+    return p["layout"] if "layout" in p else (1 if p.get("padding_words") else 0)
+
+
+def transpose_label(p):
+    if "layout" not in p:
+        return "transpose, tile [32][33]" if p.get("padding_words") else "transpose, tile [32][32]"
+    e, w, band = p.get("edge_elems", 32), p.get("width_bytes", 4), p.get("band_tiles", 1)
+    tile = {0: f"[{e}][{e}]", 1: f"[{e}][{e + 1}]", 2: f"[{e}][{e}] XOR-swizzled"}.get(p["layout"],
+                                                                                   f"layout {p['layout']}")
+    return f"transpose, tile {tile}, {ACCESS.get(w, f'{w}-byte')} accesses" + \
+        (f", bands of {band} tile rows" if band != 1 else "")
+
+
+KERNELS = (  # (benchmark, parameter test, label or a function of the parameters, colour) in the order listed
     ("copy", lambda p: True, "device-to-device copy", "0.35"),
     ("transpose_naive", lambda p: True, "transpose, no shared memory", "tab:red"),
-    ("transpose", lambda p: not p.get("padding_words"), "transpose, tile [32][32]", "tab:orange"),
-    ("transpose", lambda p: bool(p.get("padding_words")), "transpose, tile [32][33]", "tab:green"),
+    ("transpose", lambda p: layout(p) == 0, transpose_label, "tab:orange"),
+    ("transpose", lambda p: layout(p) == 1, transpose_label, "tab:green"),
+    ("transpose", lambda p: layout(p) == 2, transpose_label, "tab:olive"),
     ("reduction", lambda p: p.get("method") == 0, "reduce, shared tree + __syncthreads", "tab:blue"),
     ("reduction", lambda p: p.get("method") == 1, "reduce, warp shuffles", "tab:cyan"),
     ("reduction", lambda p: p.get("method") == 2, "reduce, shared atomics", "tab:purple"),
@@ -32,11 +53,12 @@ def draw(plt, series, note):
         for b in COMPARED:
             compared |= {c.param(r, "mib") for r in s.timed(b)}
         before = len(rows)
-        for order, (bench, test, name, colour) in enumerate(KERNELS):
+        for order, (bench, test, label, colour) in enumerate(KERNELS):
             for r in s.timed(bench):
                 v, mib = c.metric(r, "gbytes_per_s"), c.param(r, "mib")
                 if v is None or mib is None or not test(r["params"]) or (bench == "copy" and mib not in compared):
                     continue    # a copy nothing is compared with is left out
+                name = label if isinstance(label, str) else label(r["params"])
                 pct = None if bench == "copy" else c.metric(r, "pct_of_copy")
                 if pct is None and bench != "copy" and copy.get(mib):
                     pct = 100 * v / copy[mib]

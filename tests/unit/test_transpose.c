@@ -1,0 +1,208 @@
+/* The transpose benchmark's bank model, layouts and plan, with no GPU: wavefronts per shared store and
+ * per column read of each layout and geometry, computed from the addresses the kernels' lanes use
+ * (the row-major tile's column read 32 / vec-way, the padded and swizzled ones conflict-free), the
+ * layouts and the lanes' places as permutations of the tile, the block order as a permutation of the
+ * tiles, and the points the plan must skip. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "gpus.h"
+#include "load_family.h"
+#include "sweep.h"
+#include "transpose_family.h"
+
+static const int edges[] = { 32, 64 }, vecs[] = { 1, 2, 4 };
+
+Test(transpose_model, a_request_takes_the_most_distinct_words_of_one_bank_per_phase)
+{
+    uint32_t column[32], same[32], row[32];
+
+    for (uint32_t i = 0; i < 32; i++) {
+        column[i] = 128 * i;    /* one bank, 32 words */
+        same[i] = 64;
+        row[i] = 16 * i;        /* 16-byte accesses: 512 contiguous bytes */
+    }
+    cr_assert_eq(smem_bank_request_wavefronts(column, 32, 4), 32);
+    cr_assert_eq(smem_bank_request_wavefronts(same, 32, 4), 1, "one word read by every lane is a broadcast");
+    cr_assert_eq(smem_bank_request_wavefronts(row, 32, 16), 4, "four phases of one line each");
+    for (uint32_t i = 0; i < 32; i++)
+        row[i] = 8 * i;
+    cr_assert_eq(smem_bank_request_wavefronts(row, 32, 8), 2, "two phases of one line each");
+    for (uint32_t i = 0; i < 32; i++)
+        row[i] = 8 * (i % 16) * 2;      /* each half-warp two lines' worth on 16 banks */
+    cr_assert_eq(smem_bank_request_wavefronts(row, 32, 8), 4);
+    cr_assert_eq(smem_bank_phase_wavefronts(column, 8), 8, "the 16-byte form is the same model");
+}
+
+Test(transpose_model, the_row_major_column_read_is_32_over_vec_way)
+{
+    /* a warp reads vec tile columns at once, each 32 / vec rows deep, all in one bank per column */
+    for (size_t e = 0; e < 2; e++)
+        for (size_t v = 0; v < 3; v++) {
+            struct smem_transpose_geom g = { SMEM_TRANSPOSE_ROW_MAJOR, edges[e], vecs[v], 1 };
+            cr_assert_float_eq(smem_transpose_wavefronts(&g, false), 32.0 / vecs[v], 1e-12, "edge %d, vec %d",
+                               edges[e], vecs[v]);
+            cr_assert_float_eq(smem_transpose_wavefronts(&g, true), vecs[v], 1e-12,
+                               "edge %d: a %d-byte row store takes what its bytes need", edges[e], 4 * vecs[v]);
+        }
+}
+
+Test(transpose_model, padding_and_the_swizzle_read_the_column_conflict_free)
+{
+    for (size_t e = 0; e < 2; e++)
+        for (size_t v = 0; v < 3; v++) {
+            struct smem_transpose_geom pad = { SMEM_TRANSPOSE_PADDED, edges[e], vecs[v], 1 };
+            struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, edges[e], vecs[v], 1 };
+            cr_assert_float_eq(smem_transpose_wavefronts(&pad, false), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
+            cr_assert_float_eq(smem_transpose_wavefronts(&swz, false), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
+            /* padded: vec word stores of one pass each; swizzled: one vector store of vec passes, its minimum */
+            cr_assert_float_eq(smem_transpose_wavefronts(&pad, true), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
+            cr_assert_float_eq(smem_transpose_wavefronts(&swz, true), vecs[v], 1e-12, "edge %d, vec %d", edges[e],
+                               vecs[v]);
+        }
+}
+
+Test(transpose_model, the_block_order_does_not_move_a_bank)
+{
+    struct smem_transpose_geom g = { SMEM_TRANSPOSE_SWIZZLED, 64, 4, 16 };
+
+    cr_assert_float_eq(smem_transpose_wavefronts(&g, false), 1, 1e-12);
+}
+
+Test(transpose_layout, every_layout_holds_each_element_once_and_the_swizzle_keeps_vectors_whole)
+{
+    for (int layout = 0; layout <= 2; layout++)
+        for (size_t e = 0; e < 2; e++)
+            for (size_t v = 0; v < 3; v++) {
+                int edge = edges[e], vec = vecs[v];
+                uint32_t words = smem_transpose_tile_words(layout, edge);
+                char *used = calloc(words, 1);
+                for (uint32_t r = 0; r < (uint32_t)edge; r++)
+                    for (uint32_t c = 0; c < (uint32_t)edge; c++) {
+                        uint32_t at = smem_transpose_at(layout, edge, vec, r, c);
+                        cr_assert_lt(at, words, "layout %d edge %d vec %d: (%u, %u) outside the tile", layout, edge,
+                                     vec, r, c);
+                        cr_assert_not(used[at], "layout %d edge %d vec %d: (%u, %u) on another element", layout,
+                                      edge, vec, r, c);
+                        used[at] = 1;
+                        uint32_t k = c % (uint32_t)vec;
+                        if (layout != SMEM_TRANSPOSE_PADDED && k)
+                            cr_assert_eq(at, smem_transpose_at(layout, edge, vec, r, c - k) + k,
+                                         "layout %d vec %d: a vector split", layout, vec);
+                    }
+                free(used);
+            }
+    cr_assert_eq(smem_transpose_at(SMEM_TRANSPOSE_SWIZZLED, 32, 1, 5, 3), 5 * 32 + (3 ^ 5), "tile[r][c ^ r]");
+}
+
+Test(transpose_layout, the_lanes_move_each_element_once)
+{
+    for (size_t e = 0; e < 2; e++)
+        for (size_t v = 0; v < 3; v++) {
+            uint32_t edge = (uint32_t)edges[e], vec = (uint32_t)vecs[v];
+            int passes = smem_transpose_passes(edges[e], vecs[v]);
+            char *seen = calloc(edge * edge, 1);
+            cr_assert_eq((uint32_t)passes * SMEM_TRANSPOSE_BLOCK * vec, edge * edge);
+            for (int j = 0; j < passes; j++)
+                for (int w = 0; w < SMEM_TRANSPOSE_WARPS; w++)
+                    for (int lane = 0; lane < 32; lane++) {
+                        uint32_t a, b;
+                        smem_transpose_place(edges[e], vecs[v], j, w, lane, &a, &b);
+                        cr_assert(a < edge && b + vec <= edge && b % vec == 0);
+                        for (uint32_t k = 0; k < vec; k++) {
+                            cr_assert_not(seen[a * edge + b + k], "edge %u vec %u: twice", edge, vec);
+                            seen[a * edge + b + k] = 1;
+                        }
+                    }
+            free(seen);
+        }
+}
+
+Test(transpose_order, every_band_visits_every_tile_once)
+{
+    const uint32_t tiles = 16, bands[] = { 1, 2, 4, 8, 16 };
+
+    for (size_t i = 0; i < 5; i++) {
+        char seen[16 * 16] = { 0 };
+        for (uint32_t block = 0; block < tiles * tiles; block++) {
+            uint32_t tx, ty;
+            smem_transpose_tile_of(block, tiles, bands[i], &tx, &ty);
+            cr_assert(tx < tiles && ty < tiles);
+            cr_assert_not(seen[ty * tiles + tx], "band %u: tile (%u, %u) twice", bands[i], tx, ty);
+            seen[ty * tiles + tx] = 1;
+            if (bands[i] == 1)
+                cr_assert(tx == block % tiles && ty == block / tiles, "band 1 runs as a 2-D grid");
+        }
+    }
+    uint32_t tx, ty;
+    smem_transpose_tile_of(5, tiles, 4, &tx, &ty);
+    cr_assert(tx == 1 && ty == 1, "band 4: blocks 4..7 are the second column of the first band");
+}
+
+/* The plan of transpose at mib, layout, edge, width and band, SMEM_ESKIP with the reason in why. */
+static int plan_of(int64_t mib, int64_t layout, int64_t edge, int64_t width, int64_t band, struct smem_plan *p,
+                   char *why)
+{
+    const struct smem_bench *b = smem_bench_find("transpose");
+    struct smem_point pt = { .bench = b };
+    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles" };
+    int64_t v[] = { mib, layout, edge, width, band };
+
+    for (size_t i = 0; i < 5; i++) {
+        int a = smem_bench_axis(b, names[i]);
+        cr_assert_geq(a, 0, "transpose has no axis %s", names[i]);
+        pt.values[a] = v[i];
+    }
+    memset(p, 0, sizeof(*p));
+    return b->plan(&pt, &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+}
+
+Test(transpose_plan, geometries_without_a_kernel_are_skipped_with_the_reason)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+
+    cr_assert_eq(plan_of(256, 2, 48, 16, 1, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "edge_elems 48"), "%s", why);
+    cr_assert_eq(plan_of(256, 2, 64, 12, 1, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "width_bytes 12"), "%s", why);
+    cr_assert_eq(plan_of(256, 2, 64, 16, 3, &p, why), SMEM_ESKIP, "128 tile rows are not bands of 3");
+    cr_assert(strstr(why, "bands of 3"), "%s", why);
+    cr_assert_eq(plan_of(2, 2, 64, 16, 1, &p, why), SMEM_ESKIP);
+    cr_assert_eq(plan_of(256, 2, 64, 16, 128, &p, why), SMEM_OK, "one band of every tile row: %s", why);
+}
+
+Test(transpose_plan, the_launch_is_one_block_per_tile_with_the_layouts_tile)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+
+    cr_assert_eq(plan_of(256, 1, 64, 16, 1, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.work, 8192);
+    cr_assert_eq(p.grid, 128 * 128);
+    cr_assert_eq(p.block, SMEM_TRANSPOSE_BLOCK);
+    cr_assert_eq(p.static_smem, 64 * 65 * 4);
+    cr_assert_eq(plan_of(256, 2, 32, 4, 1, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 256 * 256);
+    cr_assert_eq(p.static_smem, 32 * 32 * 4, "the swizzle costs no memory");
+    cr_assert_eq(p.variant, SMEM_TRANSPOSE_SWIZZLED);
+}
+
+Test(transpose_plan, the_default_plan_is_every_layout_at_two_sizes)
+{
+    struct smem_plan_request r = { .bench = "transpose" };
+    struct smem_point *p;
+    size_t n;
+
+    cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
+    cr_assert_eq(n, 6, "--sweep all stays short: one geometry by default");
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(smem_axis_value(&p[i], "layout"), (int64_t)(i % 3));
+    free(p);
+    r.quick = true;
+    cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
+    cr_assert_eq(n, 3);
+    free(p);
+}
