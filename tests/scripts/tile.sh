@@ -68,36 +68,50 @@ check)
   done
   ;;
 final)
-  # everything issue 22 shows, in one call: the default tile sweep, the GPU tests of the tile kernels,
-  # memcheck and racecheck of the tile sweep at small sizes, ncu's shared wavefronts per load of the
-  # sgemm kernels and the ncu check of the transpose's model; then one tarball (the tool returns 8 files)
+  # everything issue 22 shows, in one call, most important first; after each step everything so far
+  # is packed into PACK (default OUT/../tile_TAG.tgz): a call cut short still brings back what it did
   tag=${2:-final}
+  pack=${PACK:-$out/../tile_$tag.tgz}
+  packit() { tar -C "$out" -czf "$pack.tmp" . && mv "$pack.tmp" "$pack"; }
   log "tile sweep"
   timeout 120 build-gpu/smembench --sweep tile -o "$out/tile_$tag.json" >"$out/tile_$tag.table" 2>>"$out/sweep.log"
   echo "tile sweep rc $?" | tee -a "$out/session.log"
   table "$out/tile_$tag.json" >"$out/tile_$tag.txt"; head -12 "$out/tile_$tag.txt"; grep "^best" "$out/tile_$tag.table"
+  packit
   log "GPU tests"
   timeout 90 build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "sgemm tests rc $?" | tee -a "$out/session.log"
   timeout 90 build-gpu/tests/test_gpu --filter 'scratchpad/*' >"$out/test_scratchpad.txt" 2>&1
   echo "scratchpad tests rc $?" | tee -a "$out/session.log"
   tail -1 "$out/test_sgemm.txt" "$out/test_scratchpad.txt"
-  for tool in memcheck racecheck; do
-    log "$tool"
-    timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 -a mib=16 \
-      --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
-    echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
-  done
+  packit
   log "ncu sgemm"
   timeout 60 ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread \
-    --csv build-gpu/smembench --sweep tile -a n=1024 -a bk=8,32 -a stages=2 -a mib=16 --check --quiet \
+    --csv build-gpu/smembench --bench sgemm_tma -a n=1024 -a bk=8,32 -a stages=2 --check --quiet \
     -o "$out/ncu_points.json" >"$out/ncu_sgemm.csv" 2>"$out/ncu.log"
-  grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | grep wavefronts | cut -d, -f5,15- | head
+  timeout 60 ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread \
+    --csv build-gpu/smembench --bench sgemm_cp_async -a n=1024 -a bk=8,32 -a stages=2 --check --quiet \
+    -o "$out/ncu_points_cp.json" >>"$out/ncu_sgemm.csv" 2>>"$out/ncu.log"
+  grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | grep -E "wavefronts|inst_executed" | awk -F'","' '{print $5, $(NF-2), $NF}' | cut -c1-160
+  packit
+  log "transpose geometry"
+  TUNE_STEPS=geometry timeout 60 bash "$here/transpose_tune.sh" build-gpu/smembench "$out/transpose" >"$out/transpose.log" 2>&1
+  echo "transpose_tune rc $?" | tee -a "$out/session.log"; tail -14 "$out/transpose/summary.txt" 2>/dev/null
+  packit
+  for tool in memcheck racecheck; do
+    log "$tool"
+    # every sgemm kernel (the three tile shapes, three depths) and every transpose layout and geometry
+    timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
+      -a bm=128,256 -a bn=128,256 -a stages=3 -a mib=1 -a layout=0,1,2 -a edge_elems=32,64 -a width_bytes=4,8,16 \
+      --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
+    echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
+    packit
+  done
   log "ncu check of the tile sweep"
   timeout 100 python3 "$here/ncu_check.py" build-gpu/smembench --sweep tile --axis mib=16 --axis n=256 \
     >"$out/ncu_check_tile.txt" 2>&1
   echo "ncu_check rc $?" | tee -a "$out/session.log"; tail -4 "$out/ncu_check_tile.txt"
   log "done"
-  tar -C "$out" -czf "$out/../tile_$tag.tgz" . && mv "$out/../tile_$tag.tgz" "$out/"
+  packit
   ;;
 *) echo "usage: tile.sh tune|sweep|check|final [TAG]" >&2; exit 2 ;;
 esac
