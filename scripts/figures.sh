@@ -2,7 +2,8 @@
 # Makes what results/ shows from the committed result files: the README's figures (plots/), the
 # generations figure (plots/generations/: the H200's measured carveout and dynamic sweeps beside the
 # predicted ones of other GPUs in predict/), and the HTML report of the H200 session (report/, with
-# a screenshot by headless Chromium where it is installed), all from the session of 2026-11-30; and
+# a screenshot by headless Chromium where it is installed), all from the session of 2026-11-30, and
+# plots/tile/ from the tile sweep of 2026-12-01; and
 # the fleet report of the two GPUs of an H200 x2 host (fleet/: fleet.py's files, the HTML report of the
 # two files, a screenshot of its fleet section).
 #   scripts/figures.sh [DIR [plots|report|fleet]]   into DIR instead of results/ (the tests compare the two)
@@ -17,8 +18,10 @@ session=(results/nvidia-h200_20261130_{all,cluster,staging}.json)
 if [ "$what" = all ] || [ "$what" = plots ]; then
   "$python" scripts/plot.py -o "$out/plots" "${session[@]}"
   "$python" scripts/plot.py -o "$out/plots/generations" results/nvidia-h200_20261130_all.json results/predict/*.json
+  # the tile sweep of 2026-12-01 with the pipelined SGEMM and the swizzled transpose (issue 22)
+  "$python" scripts/plot.py -o "$out/plots/tile" results/tile/nvidia-h200_20261201_tile_083c67a.json
   # the README shows the PNGs; plot.py's SVGs of the same figures are not kept
-  rm -f "$out"/plots/*.svg "$out"/plots/generations/*.svg
+  rm -f "$out"/plots/*.svg "$out"/plots/generations/*.svg "$out"/plots/tile/*.svg
 fi
 if [ "$what" = all ] || [ "$what" = report ]; then
   "$python" scripts/report.py -o "$out/report" "${session[@]}" --baseline results/nvidia-h200_20261130_all_run2.json
