@@ -27,6 +27,7 @@
 #include <cudaTypedefs.h>
 
 #include "clock.cuh"
+#include "cp_async.cuh"
 #include "mbarrier.cuh"
 #include "sgemm.h"
 
@@ -46,29 +47,6 @@
 __device__ __forceinline__ uint32_t smem_u32(const void *p)
 {
     return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-__device__ __forceinline__ void cp_async16(uint32_t dst, const float *src)
-{
-#if SG_BUILT
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
-#endif
-}
-
-/* Waits until at most pending cp.async groups of this thread are in flight (an immediate in PTX). */
-__device__ __forceinline__ void cp_async_wait(int pending)
-{
-#if SG_BUILT
-    switch (pending) {
-    case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
-    case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
-    case 2: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
-    case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
-    case 4: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
-    case 5: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
-    default: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
-    }
-#endif
 }
 
 /* Blocks per SM __launch_bounds__ asks for: two of 256 threads (128 registers) where ptxas fits the
@@ -153,14 +131,14 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
 #pragma unroll
             for (int it = 0; it < (A_CHUNKS + THREADS - 1) / THREADS; it++)
                 if (A_CHUNKS % THREADS == 0 || tid + it * THREADS < A_CHUNKS)
-                    cp_async16(slot + a_dst + it * A_STEP * ROW, a + a_src + (uint32_t)(it * A_STEP) * (uint32_t)n +
+                    smem_cp_async<16>(slot + a_dst + it * A_STEP * ROW, a + a_src + (uint32_t)(it * A_STEP) * (uint32_t)n +
                                                                      (uint32_t)(kt * BK));
 #pragma unroll
             for (int it = 0; it < (B_CHUNKS + THREADS - 1) / THREADS; it++)
                 if (B_CHUNKS % THREADS == 0 || tid + it * THREADS < B_CHUNKS)
-                    cp_async16(slot + A_BYTES + b_dst + it * B_STEP * BN * 4,
+                    smem_cp_async<16>(slot + A_BYTES + b_dst + it * B_STEP * BN * 4,
                                b + b_src + (uint32_t)(kt * BK + it * B_STEP) * (uint32_t)n);
-            asm volatile("cp.async.commit_group;" ::: "memory");
+            smem_cp_async_commit();
         }
     };
 
@@ -191,12 +169,12 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
             }
 #endif
         } else {
-            cp_async_wait(stages - 2);
+            smem_cp_async_wait(stages - 2);
             __syncthreads();   /* every thread's copies of slab kt landed; everyone is past slab kt - 1 */
             if (kt + stages - 1 < kt_count)
                 load(kt + stages - 1);
             else
-                asm volatile("cp.async.commit_group;" ::: "memory");
+                smem_cp_async_commit();
         }
 
         const unsigned char *sa = sbase + (uint32_t)s * STAGE + a_row0;
@@ -224,7 +202,7 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
         }
     }
     if constexpr (COPY != SMEM_SGEMM_TMA)
-        cp_async_wait(0);   /* the empty groups: nothing may be in flight when the block exits */
+        smem_cp_async_wait(0);   /* the empty groups: nothing may be in flight when the block exits */
 
 #pragma unroll
     for (int i = 0; i < 8; i++) {

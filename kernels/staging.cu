@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
+#include "cp_async.cuh"
 #include "mbarrier.cuh"
 #include "staging.h"
 
@@ -28,32 +29,6 @@ template <> struct vec<16> { typedef uint4 t; };
 #define STAGING_BULK 1
 #else
 #define STAGING_BULK 0
-#endif
-
-#if STAGING_CP_ASYNC
-/* 16-byte copies bypass L1 (.cg, the only size it takes); 4 and 8 can only use .ca */
-template <int W> __device__ __forceinline__ void cp_async(uint32_t dst, const char *src)
-{
-    if constexpr (W == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2;" ::"r"(dst), "l"(src), "n"(W) : "memory");
-}
-
-/* wait_group takes an immediate: at most `pending` of this thread's groups may still be in flight */
-__device__ __forceinline__ void cp_async_wait(int pending)
-{
-    switch (pending) {
-    case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
-    case 1: asm volatile("cp.async.wait_group 1;" ::: "memory"); break;
-    case 2: asm volatile("cp.async.wait_group 2;" ::: "memory"); break;
-    case 3: asm volatile("cp.async.wait_group 3;" ::: "memory"); break;
-    case 4: asm volatile("cp.async.wait_group 4;" ::: "memory"); break;
-    case 5: asm volatile("cp.async.wait_group 5;" ::: "memory"); break;
-    case 6: asm volatile("cp.async.wait_group 6;" ::: "memory"); break;
-    default: asm volatile("cp.async.wait_group 7;" ::: "memory"); break;
-    }
-}
 #endif
 
 #if STAGING_BULK
@@ -118,19 +93,19 @@ staging_kernel(const uint32_t *in, uint32_t tile_bytes, uint32_t tiles_per_block
             const char *s = src + k * step;
             uint32_t d = base + (k % stages) * tile_bytes;
             for (uint32_t off = threadIdx.x * W; off < tile_bytes; off += blockDim.x * W)
-                cp_async<W>(d + off, s + off);
+                smem_cp_async<W>(d + off, s + off);
         };
         /* one commit group per tile, empty ones included, so group k always holds tile k */
         for (int k = 0; k < stages - 1; k++) {
             if ((uint32_t)k < tiles_per_block)
                 issue((uint32_t)k);
-            asm volatile("cp.async.commit_group;" ::: "memory");
+            smem_cp_async_commit();
         }
         for (uint32_t k = 0; k < tiles_per_block; k++) {
             if (k + stages - 1 < tiles_per_block)
                 issue(k + stages - 1);
-            asm volatile("cp.async.commit_group;" ::: "memory");
-            cp_async_wait(stages - 1);
+            smem_cp_async_commit();
+            smem_cp_async_wait(stages - 1);
             __syncthreads();
             h = consume(h, slots + (k % stages) * words, words);
             __syncthreads();
