@@ -300,82 +300,92 @@ def xy_of(pts):
     return sorted((smem_kib(r), r["metrics"]["gflops"]["value"] / 1e3) for r in pts)
 
 
+# the tile sweep of the H200 with the pipelined SGEMM (commit 083c67a)
+H200_SGEMM = os.path.join(RESULTS, "tile", "nvidia-h200_20261201_tile_083c67a.json")
+
+
 @test
 def the_sgemm_tile_figure_is_tflops_against_shared_memory_per_block_with_cublas_the_line():
-    with tempfile.TemporaryDirectory() as d:
-        f = sgemm_tile_file(d)
-        doc = reader.load(f)
-        ok = [r for r in doc["results"] if r["status"] == "ok"]
-        sgemm = [r for r in ok if r["bench"] in SGEMMS]
-        ns = sorted({r["params"]["n"] for r in sgemm})
-        plt, figs = figures_of([f])
-        fig = figs["tile"]
-        fig.canvas.draw()
-        assert [ax.get_title() for ax in fig.axes] == [f"NVIDIA H200, n = {v}" for v in ns], \
-            "a panel per n of the SGEMM points: " + str([ax.get_title() for ax in fig.axes])
-        boxes = [ax.get_window_extent() for ax in fig.axes]
-        for ax, at in zip(fig.axes, ns):
-            where = ax.get_title()
-            assert "shared memory per block" in ax.get_xlabel() and ax.get_xscale() == "log", ax.get_xlabel()
-            assert "TFLOP/s" in ax.get_ylabel()
-            lines = {lab: sorted(zip(xs, ys)) for lab, xs, ys in drawn_lines(ax)}
-            legend = [t.get_text() for t in ax.get_legend().get_texts()]
-            assert sorted(legend) == sorted(lines), f"{where}: every line in the legend, each drawn: {legend}"
-            here = [r for r in sgemm if r["params"]["n"] == at]
-            configs = {}
-            for r in here:
-                p = r["params"]
-                configs.setdefault((r["bench"], p["bm"], p["bn"], p["bk"]), []).append(r)
-            assert len(configs) >= 12, configs.keys()
-            for (bench, bm, bn, bk), pts in configs.items():
-                copy_ = "TMA" if bench == "sgemm_tma" else "cp.async"
-                stages = ", ".join(str(s) for s in sorted(r["params"]["stages"] for r in pts))
-                label = f"{copy_} {bm} x {bn} x {bk}, stages {stages}"
-                assert label in lines, f"{where}: no line {label!r} in {sorted(lines)}"
-                assert lines[label] == xy_of(pts), f"{where}: {label} is not drawn at its stage points"
-            # the teaching kernels at their own shared memory, global-only as a dotted floor
-            tiled = [r for r in ok if r["bench"] == "matmul" and r["params"]["n"] == at and r["params"]["tile"]]
-            rb = [r for r in ok if r["bench"] == "matmul_rb" and r["params"]["n"] == at]
-            for name, pts in (("tiled matmul, tile", tiled), ("register-blocked, bk", rb)):
-                got = [v for lab, v in lines.items() if lab.startswith(name)]
-                assert got == [xy_of(pts)], f"{where}: {name} drawn at {got}, measured at {xy_of(pts)}"
-            floor = next(r for r in ok if r["bench"] == "matmul" and r["params"]["n"] == at
-                         and r["params"]["tile"] == 0)
-            gl = next(ln for ln in ax.get_lines() if ln.get_label().startswith("global memory only"))
-            assert abs(gl.get_ydata()[0] - floor["metrics"]["gflops"]["value"] / 1e3) < 1e-9 and \
-                gl.get_linestyle() == ":"
-            # cuBLAS: a black horizontal line at its rate, labelled with it on the plot
-            cub = next(r for r in ok if r["bench"] == "cublas" and r["params"]["n"] == at)
-            tf = cub["metrics"]["gflops"]["value"] / 1e3
-            line = next(ln for ln in ax.get_lines() if ln.get_label().startswith("cuBLAS"))
-            assert set(line.get_ydata()) == {tf} and line.get_color() == "black", line.get_ydata()
-            assert any(t.get_text() == f"cuBLAS {tf:.1f} TFLOP/s" for t in ax.texts), [t.get_text() for t in ax.texts]
-            # the best point: the SGEMM point of most GFLOP/s, starred and named
-            best = max(here, key=lambda r: r["metrics"]["gflops"]["value"])
-            star = next(ln for ln in ax.get_lines() if ln.get_marker() == "*")
-            assert list(zip(star.get_xdata(), star.get_ydata())) == xy_of([best]), f"{where}: the star is elsewhere"
-            p = best["params"]
-            name = (f"best: {best['bench']} {p['bm']} x {p['bn']} x {p['bk']}, {p['stages']} stages, "
-                    f"{smem_kib(best):.1f} KiB, {best['occupancy']['measured']} blocks/SM:\n"
-                    f"{best['metrics']['gflops']['value'] / 1e3:.1f} TFLOP/s, "
-                    f"{best['metrics']['pct_of_cublas']['value']:.0f} % of cuBLAS")
-            assert [t.get_text() for t in ax.texts if t.get_text().startswith("best")] == [name], \
-                f"{where}: {[t.get_text() for t in ax.texts]}"
-            # blocks per SM: every SGEMM point ringed by the shape of its measured value
-            for r in here:
-                b = r["occupancy"]["measured"]
-                want = f"ring: {b} block{'' if b == 1 else 's'}/SM (measured)"
-                assert xy_of([r])[0] in lines.get(want, []), f"{where}: {reader.point_name(r)} not ringed as {want}"
-            # readable: no legend over an axes or off the figure, no text over another
-            lb = ax.get_legend().get_window_extent()
-            assert not any(lb.overlaps(b) for b in boxes) and fig.bbox.contains(lb.x1 - 1, lb.y0 + 1), where
-            texts = [t.get_window_extent() for t in ax.texts]
-            assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1:]), where
-            ab = ax.get_window_extent()
-            for t, box in zip(ax.texts, texts):
-                assert ab.x0 <= box.x0 and box.x1 <= ab.x1 and ab.y0 <= box.y0 and box.y1 <= ab.y1, \
-                    f"{where}: {t.get_text()!r} runs out of its panel"
-        close(plt, figs)
+    # the real H200 file, then (with smembench to plan them) every shape's points on a fixture
+    check_sgemm_figure(H200_SGEMM, 6)
+    if SMEMBENCH:
+        with tempfile.TemporaryDirectory() as d:
+            check_sgemm_figure(sgemm_tile_file(d), 6)
+
+
+def check_sgemm_figure(f, min_configs):
+    doc = reader.load(f)
+    ok = [r for r in doc["results"] if r["status"] == "ok"]
+    sgemm = [r for r in ok if r["bench"] in SGEMMS]
+    ns = sorted({r["params"]["n"] for r in sgemm})
+    plt, figs = figures_of([f])
+    fig = figs["tile"]
+    fig.canvas.draw()
+    assert [ax.get_title() for ax in fig.axes] == [f"NVIDIA H200, n = {v}" for v in ns], \
+        "a panel per n of the SGEMM points: " + str([ax.get_title() for ax in fig.axes])
+    boxes = [ax.get_window_extent() for ax in fig.axes]
+    for ax, at in zip(fig.axes, ns):
+        where = ax.get_title()
+        assert "shared memory per block" in ax.get_xlabel() and ax.get_xscale() == "log", ax.get_xlabel()
+        assert "TFLOP/s" in ax.get_ylabel()
+        lines = {lab: sorted(zip(xs, ys)) for lab, xs, ys in drawn_lines(ax)}
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert sorted(legend) == sorted(lines), f"{where}: every line in the legend, each drawn: {legend}"
+        here = [r for r in sgemm if r["params"]["n"] == at]
+        configs = {}
+        for r in here:
+            p = r["params"]
+            configs.setdefault((r["bench"], p["bm"], p["bn"], p["bk"]), []).append(r)
+        assert len(configs) >= min_configs, configs.keys()
+        for (bench, bm, bn, bk), pts in configs.items():
+            copy_ = "TMA" if bench == "sgemm_tma" else "cp.async"
+            stages = ", ".join(str(s) for s in sorted(r["params"]["stages"] for r in pts))
+            label = f"{copy_} {bm} x {bn} x {bk}, stages {stages}"
+            assert label in lines, f"{where}: no line {label!r} in {sorted(lines)}"
+            assert lines[label] == xy_of(pts), f"{where}: {label} is not drawn at its stage points"
+        # the teaching kernels at their own shared memory, global-only as a dotted floor
+        tiled = [r for r in ok if r["bench"] == "matmul" and r["params"]["n"] == at and r["params"]["tile"]]
+        rb = [r for r in ok if r["bench"] == "matmul_rb" and r["params"]["n"] == at]
+        for name, pts in (("tiled matmul, tile", tiled), ("register-blocked, bk", rb)):
+            got = [v for lab, v in lines.items() if lab.startswith(name)]
+            assert got == [xy_of(pts)], f"{where}: {name} drawn at {got}, measured at {xy_of(pts)}"
+        floor = next(r for r in ok if r["bench"] == "matmul" and r["params"]["n"] == at
+                     and r["params"]["tile"] == 0)
+        gl = next(ln for ln in ax.get_lines() if ln.get_label().startswith("global memory only"))
+        assert abs(gl.get_ydata()[0] - floor["metrics"]["gflops"]["value"] / 1e3) < 1e-9 and \
+            gl.get_linestyle() == ":"
+        # cuBLAS: a black horizontal line at its rate, labelled with it on the plot
+        cub = next(r for r in ok if r["bench"] == "cublas" and r["params"]["n"] == at)
+        tf = cub["metrics"]["gflops"]["value"] / 1e3
+        line = next(ln for ln in ax.get_lines() if ln.get_label().startswith("cuBLAS"))
+        assert set(line.get_ydata()) == {tf} and line.get_color() == "black", line.get_ydata()
+        assert any(t.get_text() == f"cuBLAS {tf:.1f} TFLOP/s" for t in ax.texts), [t.get_text() for t in ax.texts]
+        # the best point: the SGEMM point of most GFLOP/s, starred and named
+        best = max(here, key=lambda r: r["metrics"]["gflops"]["value"])
+        star = next(ln for ln in ax.get_lines() if ln.get_marker() == "*")
+        assert list(zip(star.get_xdata(), star.get_ydata())) == xy_of([best]), f"{where}: the star is elsewhere"
+        p = best["params"]
+        name = (f"best: {best['bench']} {p['bm']} x {p['bn']} x {p['bk']}, {p['stages']} stages, "
+                f"{smem_kib(best):.1f} KiB, {best['occupancy']['measured']} blocks/SM:\n"
+                f"{best['metrics']['gflops']['value'] / 1e3:.1f} TFLOP/s, "
+                f"{best['metrics']['pct_of_cublas']['value']:.0f} % of cuBLAS")
+        assert [t.get_text() for t in ax.texts if t.get_text().startswith("best")] == [name], \
+            f"{where}: {[t.get_text() for t in ax.texts]}"
+        # blocks per SM: every SGEMM point ringed by the shape of its measured value
+        for r in here:
+            b = r["occupancy"]["measured"]
+            want = f"ring: {b} block{'' if b == 1 else 's'}/SM (measured)"
+            assert xy_of([r])[0] in lines.get(want, []), f"{where}: {reader.point_name(r)} not ringed as {want}"
+        # readable: no legend over an axes or off the figure, no text over another
+        lb = ax.get_legend().get_window_extent()
+        assert not any(lb.overlaps(b) for b in boxes) and fig.bbox.contains(lb.x1 - 1, lb.y0 + 1), where
+        texts = [t.get_window_extent() for t in ax.texts]
+        assert not any(a.overlaps(b) for i, a in enumerate(texts) for b in texts[i + 1:]), where
+        ab = ax.get_window_extent()
+        for t, box in zip(ax.texts, texts):
+            assert ab.x0 <= box.x0 and box.x1 <= ab.x1 and ab.y0 <= box.y0 and box.y1 <= ab.y1, \
+                f"{where}: {t.get_text()!r} runs out of its panel"
+    close(plt, figs)
 
 
 @test
