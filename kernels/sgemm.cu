@@ -93,8 +93,8 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
     /* the A rows this thread reads are tm + 8 i of its warp's 64: their swizzle term is the same */
     const uint32_t a_row0 = (uint32_t)(wm * 64 + tm) * ROW, a_xor = smem_sgemm_a_offset(BK, (uint32_t)tm, 0) ^
                                                                      ((uint32_t)tm * ROW);
-    /* the thread's first cp.async chunk of each slab, in global and shared memory */
-    /* as 32-bit element offsets from a and b (n <= 32768): a register each, not two */
+    /* the thread's first cp.async chunk of each slab, in global memory as 32-bit element offsets
+     * from a and b (n <= 32768: a register each, not two) and in shared memory */
     const uint32_t a_src = (uint32_t)(by * BM + tid / (BK / 4)) * (uint32_t)n + 4u * (uint32_t)(tid % (BK / 4));
     const uint32_t b_src = (uint32_t)(tid / (BN / 4)) * (uint32_t)n + (uint32_t)(bx * BN) + 4u * (uint32_t)(tid % (BN / 4));
     const uint32_t a_dst = smem_sgemm_a_offset(BK, (uint32_t)(tid / (BK / 4)), 16u * (uint32_t)(tid % (BK / 4)));
