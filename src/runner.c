@@ -151,7 +151,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
     return SMEM_OK;
 }
 
-static const struct smem_metric *find_metric(const struct smem_result *r, const char *name)
+const struct smem_metric *smem_result_metric(const struct smem_result *r, const char *name)
 {
     for (size_t i = 0; i < r->metrics.n; i++)
         if (!strcmp(r->metrics.m[i].name, name))
@@ -188,11 +188,11 @@ void smem_run_derive(struct smem_result *results, size_t n)
         const struct smem_bench *want;
         const struct smem_metric *mine, *theirs;
 
-        if (!bl || r->status != SMEM_POINT_OK || !(mine = find_metric(r, bl->metric)) || mine->value <= 0)
+        if (!bl || r->status != SMEM_POINT_OK || !(mine = smem_result_metric(r, bl->metric)) || mine->value <= 0)
             continue;
         want = bl->bench ? smem_bench_find(bl->bench) : r->point->bench;
         for (size_t k = 0; k < n; k++) {
-            if (!is_baseline(r, &results[k], bl, want) || !(theirs = find_metric(&results[k], bl->metric)) ||
+            if (!is_baseline(r, &results[k], bl, want) || !(theirs = smem_result_metric(&results[k], bl->metric)) ||
                 theirs->value <= 0)
                 continue;
             smem_metrics_add(&r->metrics, bl->derived, bl->unit,

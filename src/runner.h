@@ -76,4 +76,7 @@ void smem_point_fail(struct smem_result *r, int rc, const char *what, const char
 /* Frees what results own. */
 void smem_results_free(struct smem_result *results, size_t n);
 
+/* The metric of r called name, or NULL. */
+const struct smem_metric *smem_result_metric(const struct smem_result *r, const char *name);
+
 #endif

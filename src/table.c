@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "arch.h"
+#include "runner.h"
 #include "smem.h"
 
 void smem_cols_init(struct smem_cols *c, const char *align)
@@ -81,6 +82,17 @@ struct table_row {
     const char *cells[T_N];
 };
 
+/* "name=value unit, ..." of the first max metrics of r. */
+static void format_metrics(const struct smem_result *r, size_t max, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t k = 0; k < r->metrics.n && k < max; k++) {
+        char v[32];
+        smem_fmt_value(v, sizeof(v), r->metrics.m[k].value, 4);
+        smem_append(buf, len, ", ", "%s=%s %s", r->metrics.m[k].name, v, r->metrics.m[k].unit);
+    }
+}
+
 static void table_row(const struct smem_result *r, struct table_row *row)
 {
     char a[16], p[16], m[16];
@@ -94,13 +106,7 @@ static void table_row(const struct smem_result *r, struct table_row *row)
         smem_fmt(row->carve, sizeof(row->carve), "dflt");
     else
         smem_fmt(row->carve, sizeof(row->carve), "%d", r->carveout_requested);
-    row->metrics[0] = '\0';
-    for (size_t k = 0; k < r->metrics.n && k < 4; k++) {
-        char v[32];
-        smem_fmt_value(v, sizeof(v), r->metrics.m[k].value, 4);
-        smem_append(row->metrics, sizeof(row->metrics), ", ", "%s=%s %s", r->metrics.m[k].name, v,
-                    r->metrics.m[k].unit);
-    }
+    format_metrics(r, 4, row->metrics, sizeof(row->metrics));
     if (r->status != SMEM_POINT_OK && r->status != SMEM_POINT_PREDICTED && r->reason[0])
         smem_fmt(row->metrics, sizeof(row->metrics), "%s", r->reason);
     if (r->n_samples) {
@@ -122,14 +128,6 @@ static void table_row(const struct smem_result *r, struct table_row *row)
     row->cells[T_CARVE] = row->carve;
     row->cells[T_LIMITER] = r->occ.limiter;
     row->cells[T_METRICS] = row->metrics;
-}
-
-static const struct smem_metric *find_metric(const struct smem_result *r, const char *name)
-{
-    for (size_t k = 0; k < r->metrics.n; k++)
-        if (!strcmp(r->metrics.m[k].name, name))
-            return &r->metrics.m[k];
-    return NULL;
 }
 
 /* Whether a and b are of one best family and group (the same best_axis value). */
@@ -155,22 +153,17 @@ static void best_lines(FILE *f, const struct smem_result *res, size_t n)
         if (!first)
             continue;   /* the group was reported at its first point */
         for (size_t j = i; j < n; j++) {
-            const struct smem_metric *m = find_metric(&res[j], b->best_metric), *bm;
+            const struct smem_metric *m = smem_result_metric(&res[j], b->best_metric), *bm;
             if (res[j].status != SMEM_POINT_OK || !res[j].verified || !same_group(&res[j], &res[i]) || !m)
                 continue;
-            bm = best ? find_metric(best, b->best_metric) : NULL;
+            bm = best ? smem_result_metric(best, b->best_metric) : NULL;
             if (!bm || (m->better == SMEM_LOWER_IS_BETTER ? m->value < bm->value : m->value > bm->value))
                 best = &res[j];
         }
         if (best) {
-            char params[256], metrics[512] = "";
+            char params[256], metrics[512];
             smem_point_describe(best->point, params, sizeof(params));
-            for (size_t k = 0; k < best->metrics.n; k++) {
-                char v[32];
-                smem_fmt_value(v, sizeof(v), best->metrics.m[k].value, 4);
-                smem_append(metrics, sizeof(metrics), ", ", "%s=%s %s", best->metrics.m[k].name, v,
-                            best->metrics.m[k].unit);
-            }
+            format_metrics(best, best->metrics.n, metrics, sizeof(metrics));
             fprintf(f, "best %s at %s=%lld: %s %s: %s; %zu B shared/block, %d/%d/%d blocks/SM a/p/m\n", b->best_family,
                     b->best_axis, (long long)smem_axis_value(best->point, b->best_axis), best->point->bench->name,
                     params, metrics, best->static_smem + best->dyn_smem, best->occ.api, best->occ.predicted,
