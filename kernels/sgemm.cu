@@ -23,13 +23,11 @@
 #include <cstdint>
 #include <cstring>
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
 #include "clock.cuh"
 #include "cp_async.cuh"
 #include "mbarrier.cuh"
 #include "sgemm.h"
+#include "tensor_map.cuh"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define SG_BUILT 0   /* no cp.async below cc 8.0: the benchmark skips these devices (min_cc) */
@@ -260,23 +258,19 @@ extern "C" int smem_sgemm_encode(struct smem_tensor_map *a_out, struct smem_tens
                                  const float *b, int n, int bm, int bn, int bk, int *drv)
 {
     static_assert(sizeof(CUtensorMap) == sizeof(a_out->bytes), "CUtensorMap is 128 bytes");
-    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-    cudaDriverEntryPointQueryResult found;
+    PFN_cuTensorMapEncodeTiled_v12000 encode;
     CUtensorMap am, bmap;
     CUtensorMapSwizzle swz = bk == 32 ? CU_TENSOR_MAP_SWIZZLE_128B
                              : bk == 16 ? CU_TENSOR_MAP_SWIZZLE_64B
                                         : CU_TENSOR_MAP_SWIZZLE_32B;
-    cudaError_t e;
+    int e;
     CUresult r;
 
     *drv = 0;
     if (bk != 8 && bk != 16 && bk != 32)
         return (int)cudaErrorInvalidValue;
-    e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found);
-    if (e != cudaSuccess)
-        return (int)e;
-    if (found != cudaDriverEntryPointSuccess || !encode)
-        return (int)cudaErrorNotSupported;
+    if ((e = smem_tensor_map_encoder(&encode)))
+        return e;
     if ((r = encode_one(encode, &am, a, n, (cuuint32_t)bk, (cuuint32_t)bm, swz)) != CUDA_SUCCESS ||
         (r = encode_one(encode, &bmap, b, n, (cuuint32_t)bn, (cuuint32_t)bk, CU_TENSOR_MAP_SWIZZLE_NONE)) !=
             CUDA_SUCCESS) {

@@ -8,12 +8,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
 #include "clock.cuh"
 #include "mbarrier.cuh"
 #include "swizzle.h"
+#include "tensor_map.cuh"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
 #define SWZ_LDMATRIX 1
@@ -289,8 +287,7 @@ extern "C" const void *smem_swz_tma_fn(int consumer)
 extern "C" int smem_swz_tma_encode(struct smem_tensor_map *out, const void *gmem, uint64_t rows, int swz, int *drv)
 {
     static_assert(sizeof(CUtensorMap) == sizeof(out->bytes), "CUtensorMap is 128 bytes");
-    PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-    cudaDriverEntryPointQueryResult found;
+    PFN_cuTensorMapEncodeTiled_v12000 encode;
     CUtensorMap map;
     const uint32_t span = swz ? (uint32_t)swz : SMEM_SWZ_TMA_ROW_BYTES;
     const cuuint64_t dims[2] = { SMEM_SWZ_TMA_ROW_BYTES / 2, rows };
@@ -300,15 +297,12 @@ extern "C" int smem_swz_tma_encode(struct smem_tensor_map *out, const void *gmem
                               : swz == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                               : swz == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                           : CU_TENSOR_MAP_SWIZZLE_NONE;
-    cudaError_t e;
+    int e;
     CUresult r;
 
     *drv = 0;
-    e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found);
-    if (e != cudaSuccess)
-        return (int)e;
-    if (found != cudaDriverEntryPointSuccess || !encode)
-        return (int)cudaErrorNotSupported;
+    if ((e = smem_tensor_map_encoder(&encode)))
+        return e;
     r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, const_cast<void *>(gmem), dims, strides, box, elem,
                CU_TENSOR_MAP_INTERLEAVE_NONE, mode, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
