@@ -6,8 +6,11 @@ with their reason.
 
     tests/scripts/tile_table.py FILE.json [FILE.json ...]
 """
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "python"))
+from smembench import reader  # noqa: E402
 
 GEMMS = ("sgemm_cp_async", "sgemm_tma", "matmul", "matmul_rb", "cublas")
 
@@ -19,22 +22,21 @@ def main(argv):
     points = []
     for path in argv[1:]:
         try:
-            with open(path, encoding="utf-8") as f:
-                points += json.load(f)["results"]
-        except (OSError, ValueError, KeyError) as e:
-            print(f"tile_table.py: {path}: {e}", file=sys.stderr)
+            points += reader.load(path)["results"]
+        except reader.ResultError as e:
+            print(f"tile_table.py: {e}", file=sys.stderr)
             return 2
-    cublas = {p["params"]["n"]: p["metrics"]["gflops"]["value"] for p in points
+    cublas = {p["params"]["n"]: reader.metric(p, "gflops") for p in points
               if p["bench"] == "cublas" and p["status"] == "ok"}
     ok = [p for p in points if p["bench"] in GEMMS and p["status"] == "ok"]
-    ok.sort(key=lambda p: (-p["params"]["n"], -p["metrics"]["gflops"]["value"]))
+    ok.sort(key=lambda p: (-p["params"]["n"], -reader.metric(p, "gflops")))
     print(f"{'bench':15} {'n':>5} {'params':32} {'smem KiB':>8} {'blocks/SM':>9} {'TFLOP/s':>7} {'% cuBLAS':>8}")
     for p in ok:
         prm = " ".join(f"{k}={v}" for k, v in p["params"].items() if k != "n")
         occ = p.get("occupancy") or {}
         blocks = "/".join(str(occ.get(k, "-")) for k in ("api", "predicted", "measured"))
         smem = (p["launch"]["dynamic_smem"] + p["launch"]["static_smem"]) / 1024
-        g = p["metrics"]["gflops"]["value"]
+        g = reader.metric(p, "gflops")
         pct = 100 * g / cublas[p["params"]["n"]] if p["params"]["n"] in cublas else float("nan")
         print(f"{p['bench']:15} {p['params']['n']:>5} {prm:32} {smem:8.1f} {blocks:>9} {g / 1000:7.2f} {pct:8.1f}"
               f"{'' if p.get('verified') else ' NOT VERIFIED'}")
