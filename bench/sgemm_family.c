@@ -13,17 +13,28 @@ const int64_t smem_sgemm_bks[3] = { 8, 16, 32 };
  * the 128 x 128 tile at best, with one block per SM (results/tile/tune_591d3ea_top.txt) */
 const int64_t smem_sgemm_stages[3] = { 2, 4, 6 };
 const int64_t smem_sgemm_stages_quick[2] = { 2, 4 };
+const int64_t smem_sgemm_a_widths[2] = { 8, 16 };
 
 int smem_sgemm_plan(const struct smem_point *pt, int copy, const struct smem_device *dev, struct smem_plan *p,
                     char *why, size_t why_len)
 {
     int n = (int)smem_axis_value(pt, "n"), bm = (int)smem_axis_value(pt, "bm"), bn = (int)smem_axis_value(pt, "bn");
     int bk = (int)smem_axis_value(pt, "bk"), stages = (int)smem_axis_value(pt, "stages");
+    int a_width = (int)smem_axis_value(pt, "a_width_bytes");
     size_t smem = smem_sgemm_smem_bytes(bm, bn, bk, stages);
 
     if (!(bm == 128 && bn == 128) && !(bm == 256 && bn == 128) && !(bm == 128 && bn == 256)) {
         smem_fmt(why, why_len, "a %d x %d block tile is not built; the kernels have 128 x 128, 256 x 128 and "
                  "128 x 256 (bm x bn)", bm, bn);
+        return SMEM_ESKIP;
+    }
+    if (bk != 8 && bk != 16 && bk != 32 && bk != 64) {
+        smem_fmt(why, why_len, "no kernel for bk = %d: the slabs are 8, 16, 32 or 64 deep", bk);
+        return SMEM_ESKIP;
+    }
+    if (!smem_sgemm_a_width_built(dev->cc_major, copy, a_width)) {
+        smem_fmt(why, why_len, "float4 loads of A spill the cp.async kernel's 128 registers on cc %d.%d and are not "
+                 "built for it; a_width_bytes 8 is, and TMA's 16", dev->cc_major, dev->cc_minor);
         return SMEM_ESKIP;
     }
     if (!smem_sgemm_built(dev->cc_major, bm, bn)) {
@@ -54,7 +65,7 @@ int smem_sgemm_plan(const struct smem_point *pt, int copy, const struct smem_dev
 const void *smem_sgemm_kernel(const struct smem_case *c)
 {
     return smem_sgemm_fn(c->plan->variant, (int)smem_axis_value(c, "bm"), (int)smem_axis_value(c, "bn"),
-                         (int)smem_axis_value(c, "bk"));
+                         (int)smem_axis_value(c, "bk"), (int)smem_axis_value(c, "a_width_bytes"));
 }
 
 int smem_sgemm_setup(struct smem_case *c)
@@ -90,7 +101,8 @@ int smem_sgemm_run(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(smem_sgemm_launch(c->plan->variant, (int)smem_axis_value(c, "bm"), (int)smem_axis_value(c, "bn"),
-                                      (int)smem_axis_value(c, "bk"), (int)smem_axis_value(c, "stages"), g->n, g->a,
+                                      (int)smem_axis_value(c, "bk"), (int)smem_axis_value(c, "a_width_bytes"),
+                                      (int)smem_axis_value(c, "stages"), g->n, g->a,
                                       g->b, g->c, g->maps ? &g->maps[0] : NULL, g->maps ? &g->maps[1] : NULL, c->clk,
                                       c->stream));
     return SMEM_OK;

@@ -13,7 +13,7 @@
 #include "smem.h"
 
 extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[1], smem_sgemm_bns[1],
-    smem_sgemm_bks[3], smem_sgemm_stages[3], smem_sgemm_stages_quick[2];
+    smem_sgemm_bks[3], smem_sgemm_stages[3], smem_sgemm_stages_quick[2], smem_sgemm_a_widths[2];
 
 /* n from 2048: at 1024 a 128 x 128 tile gives 64 blocks, half the H200's 132 SMs */
 #define SMEM_SGEMM_AXES                                                                                    \
@@ -24,13 +24,15 @@ extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[1]
       .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_bms), .min = 128, .max = 256 },                              \
     { .name = "bn", .unit = "elements", .help = "columns of C per block (128, or 256 with bm = 128)",       \
       .defaults = smem_sgemm_bns, .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_bns), .min = 128, .max = 256 },  \
-    { .name = "bk", .unit = "elements", .help = "depth of a slab of A and B (8, 16 or 32)",                 \
-      .defaults = smem_sgemm_bks, .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_bks), .min = 8, .max = 32,        \
-      .defaults_only = true },                                                                              \
+    { .name = "bk", .unit = "elements", .help = "depth of a slab of A and B (8, 16, 32 or 64)",             \
+      .defaults = smem_sgemm_bks, .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_bks), .min = 8, .max = 64 },      \
     { .name = "stages", .unit = "slabs", .help = "slabs in flight in shared memory (2 to 8)",                \
       .defaults = smem_sgemm_stages, .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_stages),                      \
       .quick = smem_sgemm_stages_quick, .n_quick = SMEM_ARRAY_LEN(smem_sgemm_stages_quick), .min = 2,       \
-      .max = SMEM_SGEMM_MAX_STAGES }
+      .max = SMEM_SGEMM_MAX_STAGES },                                                                      \
+    { .name = "a_width_bytes", .unit = "bytes", .help = "bytes of an A row a thread reads per shared load "   \
+      "(8: a float2, two k; 16: a float4, four k)", .defaults = smem_sgemm_a_widths,                        \
+      .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_a_widths), .min = 8, .max = 16, .defaults_only = true }
 
 /* The plan of a point for a copy (enum smem_sgemm_copy): SMEM_ESKIP with the reason for a tile shape
  * that is not built, an n the tile does not divide, or shared memory over dev's opt-in. */

@@ -57,7 +57,7 @@ __device__ __forceinline__ uint32_t smem_u32(const void *p)
 #define SG_MIN_BLOCKS(threads) (512 / (threads))
 #endif
 
-template <int BM, int BN, int BK, int COPY>
+template <int BM, int BN, int BK, int COPY, int AV>
 __global__ void __launch_bounds__(BM * BN / 64, SG_MIN_BLOCKS(BM * BN / 64))
 sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
              const float *__restrict__ a, const float *__restrict__ b, float *__restrict__ c, int n, int stages,
@@ -67,11 +67,15 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
 
     smem_clock_mark(clk, false);
 #if SG_BUILT
-    constexpr int THREADS = BM * BN / 64, ROW = 4 * BK;
+    /* A is BK / SUB sub-slabs of BM rows of SUB floats (ROW bytes): one at bk <= 32, two at 64 */
+    constexpr int THREADS = BM * BN / 64, SUB = BK < 32 ? BK : 32, ROW = 4 * SUB;
     constexpr uint32_t A_BYTES = BM * BK * 4, STAGE = (BM + BN) * BK * 4;
-    if ((COPY == SMEM_SGEMM_TMA && !SG_TMA) || (SG_LOOSE && THREADS > 256)) {
+    if ((COPY == SMEM_SGEMM_TMA && !SG_TMA) || (SG_LOOSE && THREADS > 256) ||
+        (!SG_LOOSE && COPY == SMEM_SGEMM_CP_ASYNC && AV == 4)) {
         /* no TMA below cc 9.0: the benchmark skips these devices (min_cc); 512 threads cap a thread
-         * at 128 registers, which spill there: the plan skips them (smem_sgemm_built) */
+         * at 128 registers, which spill there, and so do the cp.async kernels' float4 A loads under
+         * the 128 of two blocks (the cp.async addresses take the registers the TMA kernels have
+         * free): the plan skips them (smem_sgemm_built) */
         smem_clock_mark(clk, true);
         return;
     }
@@ -89,13 +93,13 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
     const int by = first_m + in_group % group_rows, bx = in_group / group_rows;
     const int kt_count = n / BK;
     /* the A rows this thread reads are tm + 8 i of its warp's 64: their swizzle term is the same */
-    const uint32_t a_row0 = (uint32_t)(wm * 64 + tm) * ROW, a_xor = smem_sgemm_a_offset(BK, (uint32_t)tm, 0) ^
+    const uint32_t a_row0 = (uint32_t)(wm * 64 + tm) * ROW, a_xor = smem_sgemm_a_offset(BK, BM, (uint32_t)tm, 0) ^
                                                                      ((uint32_t)tm * ROW);
     /* the thread's first cp.async chunk of each slab, in global memory as 32-bit element offsets
      * from a and b (n <= 32768: a register each, not two) and in shared memory */
     const uint32_t a_src = (uint32_t)(by * BM + tid / (BK / 4)) * (uint32_t)n + 4u * (uint32_t)(tid % (BK / 4));
     const uint32_t b_src = (uint32_t)(tid / (BN / 4)) * (uint32_t)n + (uint32_t)(bx * BN) + 4u * (uint32_t)(tid % (BN / 4));
-    const uint32_t a_dst = smem_sgemm_a_offset(BK, (uint32_t)(tid / (BK / 4)), 16u * (uint32_t)(tid % (BK / 4)));
+    const uint32_t a_dst = smem_sgemm_a_offset(BK, BM, (uint32_t)(tid / (BK / 4)), 16u * (uint32_t)(tid % (BK / 4)));
     const uint32_t b_dst = 16u * (uint32_t)tid;   /* row tid / (bn / 4), column 4 (tid % (bn / 4)): contiguous */
     float acc[8][8];
 
@@ -113,9 +117,11 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
                 const uint32_t bar = bar0 + 8u * (uint32_t)(kt % stages);
                 asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(STAGE)
                              : "memory");
-                asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                             " [%0], [%1, {%2, %3}], [%4];" ::"r"(slot), "l"(&a_map), "r"(kt * BK), "r"(by * BM),
-                             "r"(bar) : "memory");
+#pragma unroll
+                for (int sub = 0; sub < BK / SUB; sub++)   /* a box of A per sub-slab: its rows are 128 bytes at most */
+                    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(slot + sub * BM * ROW), "l"(&a_map),
+                                 "r"(kt * BK + sub * SUB), "r"(by * BM), "r"(bar) : "memory");
                 asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
                              " [%0], [%1, {%2, %3}], [%4];" ::"r"(slot + A_BYTES), "l"(&b_map), "r"(bx * BN),
                              "r"(kt * BK), "r"(bar) : "memory");
@@ -123,7 +129,8 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
 #endif
         } else {
             /* chunk q = tid + it THREADS of A is row q / (bk / 4), column q % (bk / 4): every it moves
-             * THREADS / (bk / 4) rows on, a multiple of 8, so the swizzle term stays the thread's */
+             * THREADS / (bk / 4) rows on, a multiple of 8, so the swizzle term and the sub-slab stay
+             * the thread's */
             constexpr int A_CHUNKS = BM * BK / 4, B_CHUNKS = BK * BN / 4;
             constexpr int A_STEP = THREADS / (BK / 4), B_STEP = THREADS / (BN / 4);
 #pragma unroll
@@ -177,24 +184,52 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
 
         const unsigned char *sa = sbase + (uint32_t)s * STAGE + a_row0;
         const float *sb = (const float *)(sbase + (uint32_t)s * STAGE + A_BYTES) + wn * 32 + tn * 4;
+        if constexpr (AV == 2) {
+            /* two k at a time: a float2 of each of the eight A rows, then two rows of B */
 #pragma unroll
-        for (int k2 = 0; k2 < BK / 2; k2++) {
-            float2 av[8];
-            const uint32_t col = (8u * (uint32_t)k2) ^ a_xor;
+            for (int k2 = 0; k2 < BK / 2; k2++) {
+                float2 av[8];
+                const uint32_t col = (8u * (uint32_t)(k2 % (SUB / 2))) ^ a_xor, sub = k2 / (SUB / 2) * BM * ROW;
 #pragma unroll
-            for (int i = 0; i < 8; i++)
-                av[i] = *(const float2 *)(sa + i * 8 * ROW + col);
+                for (int i = 0; i < 8; i++)
+                    av[i] = *(const float2 *)(sa + sub + i * 8 * ROW + col);
 #pragma unroll
-            for (int kk = 0; kk < 2; kk++) {
-                const float4 b0 = *(const float4 *)(sb + (2 * k2 + kk) * BN);
-                const float4 b1 = *(const float4 *)(sb + (2 * k2 + kk) * BN + 16);
-                const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
+                for (int kk = 0; kk < 2; kk++) {
+                    const float4 b0 = *(const float4 *)(sb + (2 * k2 + kk) * BN);
+                    const float4 b1 = *(const float4 *)(sb + (2 * k2 + kk) * BN + 16);
+                    const float bv[8] = { b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w };
+#pragma unroll
+                    for (int i = 0; i < 8; i++) {
+                        const float ai = kk == 0 ? av[i].x : av[i].y;
+#pragma unroll
+                        for (int j = 0; j < 8; j++)
+                            acc[i][j] = fmaf(ai, bv[j], acc[i][j]);
+                    }
+                }
+            }
+        } else {
+            /* four k at a time: four rows of B (32 registers), then a float4 of one A row after the
+             * other, each feeding 32 FMAs: 4 shared loads per k where float2 takes 6 */
+#pragma unroll
+            for (int k4 = 0; k4 < BK / 4; k4++) {
+                float bv[4][8];
+                const uint32_t col = (16u * (uint32_t)(k4 % (SUB / 4))) ^ a_xor, sub = k4 / (SUB / 4) * BM * ROW;
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++) {
+                    const float4 b0 = *(const float4 *)(sb + (4 * k4 + kk) * BN);
+                    const float4 b1 = *(const float4 *)(sb + (4 * k4 + kk) * BN + 16);
+                    bv[kk][0] = b0.x, bv[kk][1] = b0.y, bv[kk][2] = b0.z, bv[kk][3] = b0.w;
+                    bv[kk][4] = b1.x, bv[kk][5] = b1.y, bv[kk][6] = b1.z, bv[kk][7] = b1.w;
+                }
 #pragma unroll
                 for (int i = 0; i < 8; i++) {
-                    const float ai = kk == 0 ? av[i].x : av[i].y;
+                    const float4 a4 = *(const float4 *)(sa + sub + i * 8 * ROW + col);
+                    const float av[4] = { a4.x, a4.y, a4.z, a4.w };
 #pragma unroll
-                    for (int j = 0; j < 8; j++)
-                        acc[i][j] = fmaf(ai, bv[j], acc[i][j]);
+                    for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+                        for (int j = 0; j < 8; j++)
+                            acc[i][j] = fmaf(av[kk], bv[kk][j], acc[i][j]);
                 }
             }
         }
@@ -217,30 +252,32 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
 typedef void (*sgemm_fn_t)(const CUtensorMap, const CUtensorMap, const float *, const float *, float *, int, int,
                            smem_clock *);
 
-template <int COPY> static sgemm_fn_t pick_copy(int bm, int bn, int bk)
+template <int COPY, int AV> static sgemm_fn_t pick_copy(int bm, int bn, int bk)
 {
 #define SG_CASE(M, N, K)                                                                                   \
     if (bm == M && bn == N && bk == K)                                                                     \
-        return sgemm_kernel<M, N, K, COPY>;
-    SG_CASE(128, 128, 8) SG_CASE(128, 128, 16) SG_CASE(128, 128, 32)
-    SG_CASE(256, 128, 8) SG_CASE(256, 128, 16) SG_CASE(256, 128, 32)
-    SG_CASE(128, 256, 8) SG_CASE(128, 256, 16) SG_CASE(128, 256, 32)
+        return sgemm_kernel<M, N, K, COPY, AV>;
+    SG_CASE(128, 128, 8) SG_CASE(128, 128, 16) SG_CASE(128, 128, 32) SG_CASE(128, 128, 64)
+    SG_CASE(256, 128, 8) SG_CASE(256, 128, 16) SG_CASE(256, 128, 32) SG_CASE(256, 128, 64)
+    SG_CASE(128, 256, 8) SG_CASE(128, 256, 16) SG_CASE(128, 256, 32) SG_CASE(128, 256, 64)
 #undef SG_CASE
     return nullptr;
 }
 
-static sgemm_fn_t pick(int copy, int bm, int bn, int bk)
+static sgemm_fn_t pick(int copy, int bm, int bn, int bk, int a_width)
 {
-    switch (copy) {
-    case SMEM_SGEMM_CP_ASYNC: return pick_copy<SMEM_SGEMM_CP_ASYNC>(bm, bn, bk);
-    case SMEM_SGEMM_TMA: return pick_copy<SMEM_SGEMM_TMA>(bm, bn, bk);
+    switch (copy * 32 + a_width) {
+    case SMEM_SGEMM_CP_ASYNC * 32 + 8: return pick_copy<SMEM_SGEMM_CP_ASYNC, 2>(bm, bn, bk);
+    case SMEM_SGEMM_CP_ASYNC * 32 + 16: return pick_copy<SMEM_SGEMM_CP_ASYNC, 4>(bm, bn, bk);
+    case SMEM_SGEMM_TMA * 32 + 8: return pick_copy<SMEM_SGEMM_TMA, 2>(bm, bn, bk);
+    case SMEM_SGEMM_TMA * 32 + 16: return pick_copy<SMEM_SGEMM_TMA, 4>(bm, bn, bk);
     }
     return nullptr;
 }
 
-extern "C" const void *smem_sgemm_fn(int copy, int bm, int bn, int bk)
+extern "C" const void *smem_sgemm_fn(int copy, int bm, int bn, int bk, int a_width)
 {
-    return (const void *)pick(copy, bm, bn, bk);
+    return (const void *)pick(copy, bm, bn, bk, a_width);
 }
 
 static CUresult encode_one(PFN_cuTensorMapEncodeTiled_v12000 encode, CUtensorMap *map, const float *g, int n,
@@ -260,18 +297,20 @@ extern "C" int smem_sgemm_encode(struct smem_tensor_map *a_out, struct smem_tens
     static_assert(sizeof(CUtensorMap) == sizeof(a_out->bytes), "CUtensorMap is 128 bytes");
     PFN_cuTensorMapEncodeTiled_v12000 encode;
     CUtensorMap am, bmap;
-    CUtensorMapSwizzle swz = bk == 32 ? CU_TENSOR_MAP_SWIZZLE_128B
-                             : bk == 16 ? CU_TENSOR_MAP_SWIZZLE_64B
-                                        : CU_TENSOR_MAP_SWIZZLE_32B;
+    /* a box of A is one sub-slab: rows of bk floats up to 32 (128 bytes, the widest swizzle) */
+    const int sub = bk < 32 ? bk : 32;
+    CUtensorMapSwizzle swz = sub == 32 ? CU_TENSOR_MAP_SWIZZLE_128B
+                             : sub == 16 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                         : CU_TENSOR_MAP_SWIZZLE_32B;
     int e;
     CUresult r;
 
     *drv = 0;
-    if (bk != 8 && bk != 16 && bk != 32)
+    if (bk != 8 && bk != 16 && bk != 32 && bk != 64)
         return (int)cudaErrorInvalidValue;
     if ((e = smem_tensor_map_encoder(&encode)))
         return e;
-    if ((r = encode_one(encode, &am, a, n, (cuuint32_t)bk, (cuuint32_t)bm, swz)) != CUDA_SUCCESS ||
+    if ((r = encode_one(encode, &am, a, n, (cuuint32_t)sub, (cuuint32_t)bm, swz)) != CUDA_SUCCESS ||
         (r = encode_one(encode, &bmap, b, n, (cuuint32_t)bn, (cuuint32_t)bk, CU_TENSOR_MAP_SWIZZLE_NONE)) !=
             CUDA_SUCCESS) {
         *drv = (int)r;
@@ -282,11 +321,11 @@ extern "C" int smem_sgemm_encode(struct smem_tensor_map *a_out, struct smem_tens
     return 0;
 }
 
-extern "C" int smem_sgemm_launch(int copy, int bm, int bn, int bk, int stages, int n, const float *a, const float *b,
-                                 float *c, const struct smem_tensor_map *a_map, const struct smem_tensor_map *b_map,
-                                 smem_clock *clk, void *stream)
+extern "C" int smem_sgemm_launch(int copy, int bm, int bn, int bk, int a_width, int stages, int n, const float *a,
+                                 const float *b, float *c, const struct smem_tensor_map *a_map,
+                                 const struct smem_tensor_map *b_map, smem_clock *clk, void *stream)
 {
-    sgemm_fn_t k = pick(copy, bm, bn, bk);
+    sgemm_fn_t k = pick(copy, bm, bn, bk, a_width);
     CUtensorMap am, bmap;
 
     if (!k || stages < 2 || stages > SMEM_SGEMM_MAX_STAGES || n % bm || n % bn || n % bk ||

@@ -45,6 +45,15 @@ static inline int smem_sgemm_built(int cc_major, int bm, int bn)
     return smem_sgemm_regs(cc_major, bm, bn) == 128 || bm * bn <= 128 * 128;
 }
 
+/* Whether the kernels of a copy whose threads read a_width bytes of an A row per shared load are
+ * built for compute capability major: float4 loads of A (16) spill the cp.async kernels where the
+ * cap is 128 registers (kernels/sgemm.cu), not the TMA kernels, whose copies hold no addresses. */
+static inline int smem_sgemm_a_width_built(int cc_major, int copy, int a_width)
+{
+    return (a_width == 8 || a_width == 16) &&
+           (a_width == 8 || copy == SMEM_SGEMM_TMA || smem_sgemm_regs(cc_major, 128, 128) != 128);
+}
+
 /* Threads of a bm x bn block tile. */
 static inline int smem_sgemm_threads(int bm, int bn)
 {
@@ -65,12 +74,16 @@ static inline size_t smem_sgemm_smem_bytes(int bm, int bn, int bk, int stages)
     return (size_t)stages * smem_sgemm_stage_bytes(bm, bn, bk) + SMEM_SGEMM_ALIGN + 8 * (size_t)stages;
 }
 
-/* Where byte b (a multiple of 16 below 4 bk) of row m of the A slab lands: the 128-, 64- or 32-byte
- * swizzle of a 4 bk-byte row, the pattern TMA writes. A warp's eight rows m, m + 8, ... of one
- * 16-byte column then fall in eight different 16-byte bank groups: one wavefront per float4 load. */
-static inline SMEM_HOST_DEVICE uint32_t smem_sgemm_a_offset(int bk, uint32_t m, uint32_t b)
+/* Where byte b (a multiple of 16 below 4 bk) of row m of the A slab (bm rows) lands. Up to bk = 32 the
+ * slab is bm rows of 4 bk bytes, each under the 128-, 64- or 32-byte swizzle of a 4 bk-byte row, the
+ * pattern TMA writes; bk = 64 is two such sub-slabs of 32 floats (128 bytes, the widest TMA swizzle),
+ * k 0-31 then 32-63, one TMA box each. A warp's eight rows m, m + 8, ... of one 16-byte column then
+ * fall in eight different 16-byte bank groups. */
+static inline SMEM_HOST_DEVICE uint32_t smem_sgemm_a_offset(int bk, int bm, uint32_t m, uint32_t b)
 {
-    return smem_swz_xor(m * 4u * (uint32_t)bk + b, 4 * bk);
+    uint32_t row = 4u * (uint32_t)(bk < 32 ? bk : 32);
+
+    return b / row * (uint32_t)bm * row + smem_swz_xor(m * row + b % row, (int)row);
 }
 
 /* Which of its warp's 8 x 4 threads lane is: row group tm (0-7) and column group tn (0-3). A warp
@@ -92,21 +105,22 @@ static inline SMEM_HOST_DEVICE int smem_sgemm_lane_tn(int lane)
     return (lane >> 1) & 3;
 }
 
-/* The kernel of a tile shape (bm, bn) in {(128, 128), (256, 128), (128, 256)}, bk 8, 16 or 32, and a
- * copy, or NULL. */
-const void *smem_sgemm_fn(int copy, int bm, int bn, int bk);
+/* The kernel of a tile shape (bm, bn) in {(128, 128), (256, 128), (128, 256)}, bk 8, 16, 32 or 64, a
+ * copy, and the bytes a thread reads of an A row per shared load (a_width 8: a float2, two k; 16: a
+ * float4, four k), or NULL. */
+const void *smem_sgemm_fn(int copy, int bm, int bn, int bk, int a_width);
 
-/* The two tensor maps of A and B (n x n fp32): boxes of bm rows x bk columns of A with the swizzle
- * of 4 bk-byte rows, of bk rows x bn columns of B unswizzled. cudaErrorNotSupported when the driver
+/* The two tensor maps of A and B (n x n fp32): boxes of bm rows x min(bk, 32) columns of A (a
+ * sub-slab) with the swizzle of their rows, of bk rows x bn columns of B unswizzled. cudaErrorNotSupported when the driver
  * lacks cuTensorMapEncodeTiled; *drv the driver's CUresult when it refused. */
 int smem_sgemm_encode(struct smem_tensor_map *a_map, struct smem_tensor_map *b_map, const float *a, const float *b,
                       int n, int bm, int bn, int bk, int *drv);
 
 /* C = A B with stages (2 .. SMEM_SGEMM_MAX_STAGES) slabs in flight; the maps are used by the TMA copy
  * only (NULL for cp.async). */
-int smem_sgemm_launch(int copy, int bm, int bn, int bk, int stages, int n, const float *a, const float *b, float *c,
-                      const struct smem_tensor_map *a_map, const struct smem_tensor_map *b_map,
-                      struct smem_clock *clk, void *stream);
+int smem_sgemm_launch(int copy, int bm, int bn, int bk, int a_width, int stages, int n, const float *a,
+                      const float *b, float *c, const struct smem_tensor_map *a_map,
+                      const struct smem_tensor_map *b_map, struct smem_clock *clk, void *stream);
 
 #ifdef __cplusplus
 }

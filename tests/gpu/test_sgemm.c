@@ -29,8 +29,9 @@ static const struct smem_result *at(const struct smem_result *r, size_t n, const
 
 Test(sgemm, every_depth_and_stage_count_verifies_and_opts_in_when_it_must)
 {
-    struct smem_override o[] = { { "n", "1024" }, { "bm", "128" }, { "bk", "8,16,32" }, { "stages", "2,3,5,8" } };
-    struct smem_plan_request req = { .bench = "sgemm_cp_async", .overrides = o, .n_overrides = 4 };
+    struct smem_override o[] = { { "n", "1024" }, { "bm", "128" }, { "bk", "8,16,32" }, { "stages", "2,3,5,8" },
+                                 { "a_width_bytes", "8" } };
+    struct smem_plan_request req = { .bench = "sgemm_cp_async", .overrides = o, .n_overrides = 5 };
     size_t n;
     struct smem_result *r;
 
@@ -65,8 +66,8 @@ Test(sgemm, the_tma_and_cp_async_pipelines_agree_and_beat_the_teaching_kernel)
 {
     const char *sw[] = { "tile" };
     struct smem_override o[] = { { "n", "2048" }, { "bm", "128" }, { "bk", "16" }, { "stages", "4" },
-                                 { "mib", "64" } };
-    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 5 };
+                                 { "mib", "64" }, { "a_width_bytes", "8" } };
+    struct smem_plan_request req = { .sweeps = sw, .n_sweeps = 1, .overrides = o, .n_overrides = 6 };
     size_t n;
     struct smem_result *r;
     const struct smem_result *cp, *tma = NULL, *rb = NULL;
@@ -93,6 +94,42 @@ Test(sgemm, the_tma_and_cp_async_pipelines_agree_and_beat_the_teaching_kernel)
         cr_assert_float_eq(metric(tma, "gflops") / metric(cp, "gflops"), 1.0, 0.15,
                            "TMA %.0f GFLOP/s, cp.async %.0f", metric(tma, "gflops"), metric(cp, "gflops"));
     }
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(sgemm, float4_a_loads_and_64_deep_slabs_verify_on_every_tile_shape)
+{
+    struct smem_override o[] = { { "n", "1024" }, { "bm", "128,256" }, { "bn", "128,256" }, { "bk", "8,32,64" },
+                                 { "stages", "2" }, { "a_width_bytes", "8,16" } };
+    struct smem_plan_request req = { .bench = "sgemm_tma", .overrides = o, .n_overrides = 6 };
+    size_t n, ok = 0;
+    struct smem_result *r;
+
+    if (dev.cc_major < 9)
+        cr_skip_test("%s is cc %d.%d: TMA tensor copies need 9.0", dev.name, dev.cc_major, dev.cc_minor);
+    r = run(&req, &n, false);
+    cr_assert_eq(n, 24);
+    for (size_t i = 0; i < n; i++) {
+        char what[128];
+        int64_t bm = smem_axis_value(r[i].point, "bm"), bn = smem_axis_value(r[i].point, "bn");
+        smem_point_describe(r[i].point, what, sizeof(what));
+        if (bm == 256 && bn == 256) {
+            cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED, "%s", what);   /* not built */
+            continue;
+        }
+        if (r[i].status == SMEM_POINT_SKIPPED) {
+            cr_assert(strstr(r[i].reason, "opt-in"), "%s: %s", what, r[i].reason);
+            continue;
+        }
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", what, r[i].reason);
+        cr_assert(r[i].verified, "%s", what);
+        cr_assert_leq(metric(&r[i], "pct_of_fp32_peak"), 100.0, "%s", what);
+        ok++;
+    }
+    /* 3 shapes x 3 depths x 2 widths fit the H200's 227 KiB (bk 64 of 256 x 128: 97 KiB a stage) */
+    if (dev.smem_per_block_optin >= 227 * 1024)
+        cr_assert_eq(ok, 18);
     smem_results_free(r, n);
     free(r);
 }

@@ -2,10 +2,10 @@
 # The tile sweep at the state of the art on the GPU host (issue 22), for the device tool's 10-minute
 # calls. Results and logs under OUT (default ./tile-session).
 #   tests/scripts/tile.sh tune [TAG]   build (release, sm_90); the sgemm tests; the sgemm kernels over
-#                                      every built shape, depth and 2-8 stages at n = 2048 and 4096
-#                                      beside cuBLAS (tune_TAG.json, tune_TAG.txt: one line a point,
-#                                      best first); ncu's shared wavefronts per load of one point
-#                                      of each depth
+#                                      every built shape, depths 16-64, 2-4 stages and both A load
+#                                      widths at n = 2048 and 4096 beside cuBLAS (tune_*.json,
+#                                      tune_TAG.txt: one line a point, best first); ncu's sections
+#                                      (stalls, issue, occupancy) of three of them and of cuBLAS
 #   tests/scripts/tile.sh sweep [TAG]  the default `--sweep tile` (tile_TAG.json), its table
 #   tests/scripts/tile.sh check        `--sweep tile --check` at n = 1024 under compute-sanitizer
 #                                      memcheck and racecheck
@@ -32,26 +32,43 @@ log "built $(build-gpu/smembench --version)"
 table() { python3 "$here/tile_table.py" "$@"; }
 case "${1:-}" in
 tune)
+  # the sgemm kernels over shapes, depths (bk 64 too), stages and A load widths at n = 2048 and 4096
+  # beside cuBLAS; Nsight Compute's sections on the two A widths and cuBLAS; all packed into PACK
+  # (default OUT/../tile_TAG.tgz) after each step
   tag=${2:-tune}
+  pack=${PACK:-$out/../tile_$tag.tgz}
+  packit() { tar -C "$out" -czf "$pack.tmp" . && mv "$pack.tmp" "$pack"; }
   log "sgemm GPU tests"
-  build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "rc $?" >>"$out/test_sgemm.txt"
+  timeout 90 build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "rc $?" >>"$out/test_sgemm.txt"
   tail -3 "$out/test_sgemm.txt"
   log "tune"
   for shape in "bm=128,256 -a bn=128" "bm=128 -a bn=256"; do
-    for b in sgemm_cp_async sgemm_tma; do
-      # shellcheck disable=SC2086
-      build-gpu/smembench --bench $b -a n=2048,4096 -a $shape -a bk=8,16,32 -a stages=2,3,4,5,6,8 --quiet \
-        -o "$out/tune_${tag}_${b}_${shape%% *}_${shape##*=}.json" 2>>"$out/tune.log"
-    done
+    # shellcheck disable=SC2086
+    timeout 120 build-gpu/smembench --bench sgemm_tma -a n=2048,4096 -a $shape -a bk=16,32,64 -a stages=2,3,4 \
+      -a a_width_bytes=8,16 --quiet -o "$out/tune_tma_${shape%% *}_${shape##*=}.json" 2>>"$out/tune.log"
+    # shellcheck disable=SC2086
+    timeout 60 build-gpu/smembench --bench sgemm_cp_async -a n=2048,4096 -a $shape -a bk=32,64 -a stages=2,3 \
+      -a a_width_bytes=8 --quiet -o "$out/tune_cp_${shape%% *}_${shape##*=}.json" 2>>"$out/tune.log"
   done
-  build-gpu/smembench --bench cublas -a n=2048,4096 --quiet -o "$out/tune_${tag}_cublas.json" 2>>"$out/tune.log"
-  build-gpu/smembench --bench matmul_rb -a n=2048,4096 --quiet -o "$out/tune_${tag}_rb.json" 2>>"$out/tune.log"
-  table "$out"/tune_"${tag}"_*.json | tee "$out/tune_${tag}.txt" | head -40
-  log "ncu"
-  ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem \
-    --csv build-gpu/smembench --bench sgemm_cp_async -a n=1024 -a bm=128 -a bn=128 -a bk=8,16,32 -a stages=3 --check \
-    --quiet -o "$out/ncu_points.json" >"$out/ncu_sgemm.csv" 2>"$out/ncu.log"
-  grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | cut -c1-400 | head -20
+  timeout 30 build-gpu/smembench --bench cublas -a n=2048,4096 --quiet -o "$out/tune_cublas.json" 2>>"$out/tune.log"
+  table "$out"/tune_*.json >"$out/tune_${tag}.txt"; head -40 "$out/tune_${tag}.txt"
+  packit
+  log "ncu sections"
+  sections=(--section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats
+            --section InstructionStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis)
+  for pt in "sgemm_tma -a bk=32 -a stages=2 -a a_width_bytes=8" "sgemm_tma -a bk=32 -a stages=2 -a a_width_bytes=16" \
+            "sgemm_tma -a bm=256 -a bk=64 -a stages=2 -a a_width_bytes=16" "cublas"; do
+    name=$(echo "$pt" | tr -d ' =-' | tr -c 'a-z0-9_\n' _)
+    # shellcheck disable=SC2086
+    timeout 60 ncu "${sections[@]}" build-gpu/smembench --bench $pt -a n=4096 --check --quiet \
+      -o "$out/ncu_$name.json" >"$out/ncu_$name.txt" 2>&1
+    echo "ncu $pt rc $?" | tee -a "$out/session.log"
+    grep -E "Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|Stall|Executed Ipc A|Block Limit|Shared Memory Configuration Size" \
+      "$out/ncu_$name.txt" | head -16
+    packit
+  done
+  log "done"
+  packit
   ;;
 sweep)
   tag=${2:-sweep}
