@@ -1,18 +1,25 @@
 /* The tile sweep's fp32 GEMM at the state of the art (kernels/sgemm.h): what siboehm's warp-tiled
  * SGEMM and the cp.async / TMA pipelines of CUTLASS do, written for this suite.
  *
- * Shared memory. A is row-major, so its slab keeps rows of bk floats (A[m][k0 .. k0 + bk)) and a
- * thread reads two k at once as a float2 of each of its eight rows; the rows of one thread are m,
- * m + 8, ..., m + 56, and the eight row groups of a warp would all hit the same bank group (rows
- * 4 bk bytes apart, a multiple of 32) without the XOR swizzle of the row's 4 bk bytes, which is
- * also the pattern TMA writes (smem_sgemm_a_offset). B's slab keeps rows of bn floats and a warp
- * reads 4 float4 of one row (64 contiguous bytes). Neither conflicts, and the lanes are mapped so
- * that neighbours share their addresses and the returns pack (smem_sgemm_lane_tm).
+ * Shared memory. A is row-major, so its slab keeps rows of bk floats (A[m][k0 .. k0 + bk); at bk 64
+ * two sub-slabs of 32) and a thread reads its eight rows m, m + 8, ..., m + 56 a float2 (two k,
+ * a_width_bytes 8) or a float4 (four k, 16) at a time; the eight row groups of a warp would all hit
+ * the same bank group (rows 4 bk bytes apart, a multiple of 32) without the XOR swizzle of the
+ * row's bytes, which is also the pattern TMA writes (smem_sgemm_a_offset). B's slab keeps rows of
+ * bn floats and a warp reads 4 float4 of one row (64 contiguous bytes). Neither conflicts, and the
+ * lanes are mapped so that neighbours share their addresses and the returns pack
+ * (smem_sgemm_lane_tm).
  *
- * Registers. Each thread holds 8 x 8 accumulators, 16 floats of A (8 rows x 2 k) and 8 of B, and
- * asks __launch_bounds__ for 128 registers (two blocks of 256 threads, one of 512) where that does
- * not spill (smem_sgemm_regs), so occupancy is the sweep's to show. float4 loads of A would need
- * 16 registers more: they spilled in the cp.async kernels on sm_90.
+ * Loads per k. float2 A: 4 loads of A and 2 of B per k for 64 FMAs; float4 A: 2 and 2. On the H200
+ * that one change took the TMA kernel from 87.7 to 95.5 % of cuBLAS at n = 4096 (ncu: issue slots
+ * busy 76 -> 81 %, results/tile/ncu_sgemm_885a98e_*.txt).
+ *
+ * Registers. Each thread holds 8 x 8 accumulators and its fragments (float2 A: 16 floats of A, 8
+ * of B; float4 A: 4 of A, 32 of B, four rows of B for one k-quad) and asks __launch_bounds__ for
+ * 128 registers (two blocks of 256 threads, one of 512) where that does not spill
+ * (smem_sgemm_regs), so occupancy is the sweep's to show. The float4 A loop fits in 128 in the
+ * TMA kernels; the cp.async kernels also hold their copies' addresses and spill it there
+ * (smem_sgemm_a_width_built).
  *
  * Pipeline. stages slabs are in flight: the block computes on slab kt while slabs kt + 1 ..
  * kt + stages - 1 are landing. One __syncthreads per slab orders the reuse of a slot: the slot

@@ -60,7 +60,7 @@ tune)
             "sgemm_tma -a bm=256 -a bk=64 -a stages=2 -a a_width_bytes=16" "cublas"; do
     name=$(echo "$pt" | tr -d ' =-' | tr -c 'a-z0-9_\n' _)
     # shellcheck disable=SC2086
-    timeout 60 ncu "${sections[@]}" build-gpu/smembench --bench $pt -a n=4096 --check --quiet \
+    timeout 60 ncu -k regex:gemm "${sections[@]}" build-gpu/smembench --bench $pt -a n=4096 --check --quiet \
       -o "$out/ncu_$name.json" >"$out/ncu_$name.txt" 2>&1
     echo "ncu $pt rc $?" | tee -a "$out/session.log"
     grep -E "Duration|Registers Per|Achieved Occupancy|Issue Slots Busy|No Eligible|Stall|Executed Ipc A|Block Limit|Shared Memory Configuration Size" \
@@ -103,7 +103,7 @@ final)
   packit
   log "ncu sgemm"
   timeout 60 ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread \
-    --csv build-gpu/smembench --bench sgemm_tma -a n=1024 -a bk=8,32 -a stages=2 --check --quiet \
+    --csv build-gpu/smembench --bench sgemm_tma -a n=1024 -a bk=8,32 -a stages=2 -a a_width_bytes=8,16 --check --quiet \
     -o "$out/ncu_points.json" >"$out/ncu_sgemm.csv" 2>"$out/ncu.log"
   timeout 60 ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread \
     --csv build-gpu/smembench --bench sgemm_cp_async -a n=1024 -a bk=8,32 -a stages=2 --check --quiet \
@@ -116,10 +116,11 @@ final)
   packit
   for tool in memcheck racecheck; do
     log "$tool"
-    # every sgemm kernel (the three tile shapes, three depths) and every transpose layout and geometry
-    timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
-      -a bm=128,256 -a bn=128,256 -a stages=3 -a mib=1 -a layout=0,1,2 -a edge_elems=32,64 -a width_bytes=4,8,16 \
-      --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
+    # every sgemm kernel (the three tile shapes, four depths, both A widths) and every transpose layout
+    # and geometry
+    timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
+      -a bm=128,256 -a bn=128,256 -a bk=8,32,64 -a stages=2,3 -a a_width_bytes=8,16 -a mib=1 -a layout=0,1,2 \
+      -a edge_elems=32,64 -a width_bytes=4,8,16 --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
     echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
     packit
   done
