@@ -3,6 +3,7 @@
  * mapping makes neighbouring lanes share addresses so shared-memory returns pack; the plan spans
  * 16 KiB to the opt-in, skips what does not fit or is not built with the reason, and predicts for
  * every GPU model what fits under its opt-in. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -144,17 +145,23 @@ Test(sgemm_plan, every_model_plans_what_fits_under_its_opt_in)
 {
     for (size_t i = 0; i < smem_n_gpu_models; i++) {
         const struct smem_device *dev = &smem_gpu_models[i].dev;
-        for (int64_t stages = 2; stages <= SMEM_SGEMM_MAX_STAGES; stages++)
-            for (int d = 0; d < 4; d++) {
-                struct smem_plan p;
-                char why[SMEM_REASON_LEN];
-                size_t need = smem_sgemm_smem_bytes(128, 128, bks[d], (int)stages);
-                int rc = plan(bench("sgemm_cp_async"), dev, 2048, 128, 128, bks[d], stages, &p, why);
-                cr_assert_eq(rc, (int64_t)need <= dev->smem_per_block_optin ? SMEM_OK : SMEM_ESKIP,
-                             "%s: %zu bytes, opt-in %lld: %s", dev->name, need,
-                             (long long)dev->smem_per_block_optin, why);
-                if (rc == SMEM_OK)
-                    cr_assert_eq(p.regs, smem_sgemm_regs(dev->cc_major, 128, 128));
-            }
+        for (int copy = 0; copy < 2; copy++)
+            for (int64_t stages = 2; stages <= SMEM_SGEMM_MAX_STAGES; stages++)
+                for (int d = 0; d < 4; d++)
+                    for (int64_t width = 8; width <= 16; width += 8) {
+                        struct smem_plan p;
+                        char why[SMEM_REASON_LEN];
+                        size_t need = smem_sgemm_smem_bytes(128, 128, bks[d], (int)stages);
+                        bool built = width == 8 || copy == SMEM_SGEMM_TMA || dev->cc_major < 9 || dev->cc_major >= 12;
+                        int rc = plan_w(bench(copy == SMEM_SGEMM_TMA ? "sgemm_tma" : "sgemm_cp_async"), dev, 2048,
+                                        128, 128, bks[d], stages, width, &p, why);
+                        cr_assert_eq(rc, built && (int64_t)need <= dev->smem_per_block_optin ? SMEM_OK : SMEM_ESKIP,
+                                     "%s, copy %d, a_width %lld: %zu bytes, opt-in %lld: %s", dev->name, copy,
+                                     (long long)width, need, (long long)dev->smem_per_block_optin, why);
+                        if (rc == SMEM_OK)
+                            cr_assert_eq(p.regs, smem_sgemm_regs(dev->cc_major, 128, 128));
+                        else if (!built)
+                            cr_assert(strstr(why, "float4 loads of A spill"), "%s: %s", dev->name, why);
+                    }
     }
 }
