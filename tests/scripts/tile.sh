@@ -94,15 +94,17 @@ final)
   grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | grep -E "wavefronts|inst_executed" | awk -F'","' '{print $5, $(NF-2), $NF}' | cut -c1-160
   packit
   log "transpose geometry"
-  TUNE_STEPS=geometry timeout 60 bash "$here/transpose_tune.sh" build-gpu/smembench "$out/transpose" >"$out/transpose.log" 2>&1
+  TUNE_STEPS=geometry timeout 150 bash "$here/transpose_tune.sh" build-gpu/smembench "$out/transpose" >"$out/transpose.log" 2>&1
   echo "transpose_tune rc $?" | tee -a "$out/session.log"; tail -14 "$out/transpose/summary.txt" 2>/dev/null
   packit
   for tool in memcheck racecheck; do
     log "$tool"
-    # every sgemm kernel (the three tile shapes, three depths) and every transpose layout and geometry
-    timeout 90 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
+    # every sgemm kernel (the three tile shapes, three depths) and every transpose layout and geometry,
+    # the one-tile kernel and the pipelined one (at 1 MiB its blocks get a tile or two: the slot reuse
+    # is transpose_tune.sh sanitize's, at 64 MiB)
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
       -a bm=128,256 -a bn=128,256 -a stages=3 -a mib=1 -a layout=0,1,2 -a edge_elems=32,64 -a width_bytes=4,8,16 \
-      --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
+      -a depth_tiles=1,2,4 --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
     echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
     packit
   done
