@@ -3,14 +3,20 @@
  * one word and layout 2 XOR-swizzles it (kernels/transpose.h), both conflict-free, the swizzle
  * without the extra word and with vector stores kept whole. The geometry (tile edge, global access
  * width, block order) is an axis, so the layouts compare at equal geometry and a GPU can be tuned in
- * one run. GB/s (bytes read + written) against a device-to-device copy of the same bytes
- * (pct_of_copy); the bank model's wavefronts per shared store and load from the kernel's addresses. */
+ * one run, and so is the pipeline: one tile per block loaded through registers, or a persistent grid
+ * keeping 2-4 tiles per block in flight by cp.async. GB/s (bytes read + written) against a
+ * device-to-device copy of the same bytes (pct_of_copy); the bank model's wavefronts per shared store
+ * (of the depth-1 kernel: the pipelined ones store none) and per column read, from the kernel's
+ * addresses. */
 #include "transpose_family.h"
 
 static const int64_t layouts[] = { SMEM_TRANSPOSE_ROW_MAJOR, SMEM_TRANSPOSE_PADDED, SMEM_TRANSPOSE_SWIZZLED };
 /* the defaults: 64 bytes of loads in flight per thread (the 32-float edge holds 16) and 256-byte runs of
  * each output row per tile; 16-byte accesses, a quarter of the instructions of 4-byte ones */
 static const int64_t edges[] = { 64 }, widths[] = { 16 }, bands[] = { 1 };
+/* the one-tile kernel beside a three-deep pipeline (48 KiB of slots at edge 64: four blocks of eight
+ * warps per SM on a 9.0); --quick keeps the one-tile kernel alone */
+static const int64_t depths[] = { 1, 3 }, depths_quick[] = { 1 };
 
 static const struct smem_axis transpose_axes[] = {
     SMEM_TRANSPOSE_MIB_AXIS,
@@ -24,20 +30,27 @@ static const struct smem_axis transpose_axes[] = {
     { .name = "band_tiles", .unit = "tiles", .help = "block order: tile rows walked down each column of tiles "
       "before the next column (1: along each tile row)", .defaults = bands, .n_defaults = SMEM_ARRAY_LEN(bands),
       .min = 1, .max = 1024 },
+    { .name = "depth_tiles", .unit = "tiles", .help = "tiles in flight per block: 1, a block per tile loading "
+      "through registers; 2-4 (cc 8.0), a persistent grid of one wave whose blocks loop over the tiles, cp.async "
+      "(16-byte .cg, 4- and 8-byte .ca) filling tile t + depth - 1 into its shared-memory slot while the block "
+      "column-reads and stores tile t", .defaults = depths, .n_defaults = SMEM_ARRAY_LEN(depths),
+      .quick = depths_quick, .n_quick = SMEM_ARRAY_LEN(depths_quick), .min = 1, .max = 8 },
 };
 
 static int transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                           size_t len)
 {
-    (void)dev;
-    return smem_transpose_plan(pt, p, why, len);
+    return smem_transpose_plan(pt, dev, p, why, len);
 }
 
-/* The bank model's passes per shared store and per shared load (the column read) of one warp. */
+/* The bank model's passes per shared store and per shared load (the column read) of one warp. A
+ * pipelined kernel (depth above 1) issues no shared store: cp.async writes its tiles (LDGSTS, which
+ * Nsight Compute does not count as shared stores), so it has no store figure. */
 static void model(const struct smem_transpose_geom *g, struct smem_metrics *m)
 {
-    smem_metrics_add(m, "store_wavefronts", "passes/request", smem_transpose_wavefronts(g, true), 0,
-                     SMEM_LOWER_IS_BETTER);
+    if (g->depth <= 1)
+        smem_metrics_add(m, "store_wavefronts", "passes/request", smem_transpose_wavefronts(g, true), 0,
+                         SMEM_LOWER_IS_BETTER);
     smem_metrics_add(m, "load_wavefronts", "passes/request", smem_transpose_wavefronts(g, false), 0,
                      SMEM_LOWER_IS_BETTER);
 }

@@ -18,18 +18,20 @@ int smem_transpose_edge(int64_t mib)
 
 struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, const int64_t *values)
 {
-    struct smem_transpose_geom g = { SMEM_TRANSPOSE_NAIVE, 32, 1, 1 };
+    struct smem_transpose_geom g = { SMEM_TRANSPOSE_NAIVE, 32, 1, 1, 1 };
 
     if (smem_bench_axis(b, "layout") >= 0) {
         g.layout = (int)smem_axis_get(b, values, "layout");
         g.edge = (int)smem_axis_get(b, values, "edge_elems");
         g.vec = (int)smem_axis_get(b, values, "width_bytes") / 4;
         g.band = (int)smem_axis_get(b, values, "band_tiles");
+        g.depth = (int)smem_axis_get(b, values, "depth_tiles");
     }
     return g;
 }
 
-int smem_transpose_plan(const struct smem_point *pt, struct smem_plan *p, char *why, size_t why_len)
+int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
+                        size_t why_len)
 {
     int64_t mib = smem_axis_value(pt, "mib");
     int n = smem_transpose_edge(mib);
@@ -54,12 +56,40 @@ int smem_transpose_plan(const struct smem_point *pt, struct smem_plan *p, char *
                      g.band);
             return SMEM_ESKIP;
         }
+        if (g.depth < 1 || g.depth > SMEM_TRANSPOSE_MAX_DEPTH) {
+            smem_fmt(why, why_len, "no kernel for depth_tiles %d: 1 (a block per tile) or 2 to %d tiles in flight "
+                     "per block", g.depth, SMEM_TRANSPOSE_MAX_DEPTH);
+            return SMEM_ESKIP;
+        }
+        if (g.depth > 1 && dev->cc_major < 8) {
+            smem_fmt(why, why_len, "depth_tiles %d needs cp.async (compute capability 8.0 or later); %s is %d.%d",
+                     g.depth, dev->name, dev->cc_major, dev->cc_minor);
+            return SMEM_ESKIP;
+        }
     }
     p->block = g.layout == SMEM_TRANSPOSE_NAIVE ? 32 * 8 : SMEM_TRANSPOSE_BLOCK;
-    p->grid = (unsigned)(n / g.edge) * (unsigned)(n / g.edge);
-    p->static_smem = g.layout == SMEM_TRANSPOSE_NAIVE ? 0 : smem_transpose_tile_words(g.layout, g.edge) * 4;
-    /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32, 32 at edge 64 but 40 with float2 */
-    p->regs = g.layout == SMEM_TRANSPOSE_NAIVE ? 24 : g.edge == 64 && g.vec == 2 ? 40 : 32;
+    if (g.layout != SMEM_TRANSPOSE_NAIVE && g.depth > 1) {
+        /* persistent: grid 0 is one full wave, SMs x cudaOccupancyMaxActiveBlocksPerMultiprocessor after
+         * the runner has set the carveout and the opt-in (the calculator's count in predict mode); the
+         * whole carveout, so the driver's configuration holds the blocks that count assumes */
+        p->grid = 0;
+        p->dyn_smem = (size_t)g.depth * smem_transpose_slot_bytes(g.layout, g.edge);
+        p->carveout_pct = 100;
+        if ((int64_t)p->dyn_smem > dev->smem_per_block_optin) {
+            smem_fmt(why, why_len, "%d tiles of %d x %d floats need %zu bytes of shared memory; the opt-in ceiling "
+                     "is %lld", g.depth, g.edge, g.edge, p->dyn_smem, (long long)dev->smem_per_block_optin);
+            return SMEM_ESKIP;
+        }
+        p->optin = (int64_t)p->dyn_smem > dev->smem_per_block;
+        /* ptxas -v, sm_90: 40 at edge 64 with float4, 56-64 with float2, 98-122 with floats (every pass's
+         * addresses kept across tiles; no spill), 28-37 at edge 32 */
+        p->regs = g.edge == 64 ? (g.vec == 4 ? 40 : g.vec == 2 ? 64 : 122) : 37;
+    } else {
+        p->grid = (unsigned)(n / g.edge) * (unsigned)(n / g.edge);
+        p->static_smem = g.layout == SMEM_TRANSPOSE_NAIVE ? 0 : smem_transpose_tile_words(g.layout, g.edge) * 4;
+        /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32, 32 at edge 64 but 40 with float2 */
+        p->regs = g.layout == SMEM_TRANSPOSE_NAIVE ? 24 : g.edge == 64 && g.vec == 2 ? 40 : 32;
+    }
     p->variant = g.layout;
     p->work = n;
     return SMEM_OK;
@@ -105,8 +135,24 @@ const void *smem_transpose_kernel(const struct smem_case *c)
 int smem_transpose_setup(struct smem_case *c)
 {
     size_t n = (size_t)c->plan->work * (size_t)c->plan->work;
+    struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(c);
+    struct cudaFuncAttributes a;
+    int rc = SMEM_OK;
 
+    if (g.layout != SMEM_TRANSPOSE_NAIVE && g.depth > 1) {
+        /* the device has cp.async (the plan checked), this binary's code for it may not: PTX of an
+         * older architecture, JIT-compiled, has the kernel without its body */
+        SMEM_CUDA_CHECK(cudaFuncGetAttributes(&a, smem_transpose_fn(&g)));
+        if (a.ptxVersion < 80) {
+            smem_fmt(c->reason, sizeof(c->reason), "depth_tiles %d needs compute capability 8.0 code (cp.async); "
+                     "this binary's kernel was compiled from compute_%d PTX: build with -Dgpu_arch=all or for this "
+                     "device", g.depth, a.ptxVersion);
+            return SMEM_ESKIP;
+        }
+    }
     return smem_io_setup(c, n, n, SMEM_FILL_FLOATS);
+fail:
+    return rc;
 }
 
 int smem_transpose_run(struct smem_case *c)
@@ -115,7 +161,7 @@ int smem_transpose_run(struct smem_case *c)
     struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(c);
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_transpose_launch(&g, (int)c->plan->work, io->in, io->out, c->clk, c->stream));
+    SMEM_CUDA_CHECK(smem_transpose_launch(&g, (int)c->plan->work, c->grid, io->in, io->out, c->clk, c->stream));
     return SMEM_OK;
 fail:
     return rc;

@@ -7,8 +7,7 @@ static const struct smem_axis transpose_naive_axes[] = { SMEM_TRANSPOSE_MIB_AXIS
 static int transpose_naive_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
                                 char *why, size_t len)
 {
-    (void)dev;
-    return smem_transpose_plan(pt, p, why, len);
+    return smem_transpose_plan(pt, dev, p, why, len);
 }
 
 const struct smem_bench smem_transpose_naive_bench = {

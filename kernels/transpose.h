@@ -23,12 +23,16 @@ enum smem_transpose_layout {
 #define SMEM_TRANSPOSE_NAIVE (-1)   /* the kernel without a tile, in place of a layout */
 
 /* A kernel and its geometry: the layout (or SMEM_TRANSPOSE_NAIVE), the tile's edge in floats (32 or
- * 64), floats per global access (1, 2, 4: float, float2, float4) and the block order's band (tile rows
- * walked down each tile column before the next one; 1: along each tile row). The naive kernel has
- * edge 32, vec 1 and band 1. */
+ * 64), floats per global access (1, 2, 4: float, float2, float4), the block order's band (tile rows
+ * walked down each tile column before the next one; 1: along each tile row) and the depth (tiles in
+ * flight per block: 1, one block per tile loading through registers; 2 to SMEM_TRANSPOSE_MAX_DEPTH, a
+ * persistent grid whose blocks fill their next tiles by cp.async while they write the current one;
+ * 0 reads as 1). The naive kernel has edge 32, vec 1, band 1 and depth 1. */
 struct smem_transpose_geom {
-    int layout, edge, vec, band;
+    int layout, edge, vec, band, depth;
 };
+
+#define SMEM_TRANSPOSE_MAX_DEPTH 4
 
 #ifdef __cplusplus
 extern "C" {
@@ -52,6 +56,13 @@ static inline SMEM_HOST_DEVICE uint32_t smem_transpose_at(int layout, int edge, 
 static inline SMEM_HOST_DEVICE uint32_t smem_transpose_tile_words(int layout, int edge)
 {
     return (uint32_t)edge * (uint32_t)(edge + (layout == SMEM_TRANSPOSE_PADDED));
+}
+
+/* Bytes of one tile's slot in a pipelined kernel's dynamic shared memory: the tile, rounded up to
+ * 16 bytes so every slot starts aligned for 16-byte cp.async. */
+static inline SMEM_HOST_DEVICE uint32_t smem_transpose_slot_bytes(int layout, int edge)
+{
+    return (smem_transpose_tile_words(layout, edge) * 4u + 15u) / 16u * 16u;
 }
 
 /* Passes of a tiled kernel: each moves one vec-float vector per thread in and one out. */
@@ -84,11 +95,14 @@ static inline SMEM_HOST_DEVICE void smem_transpose_tile_of(uint32_t block, uint3
     *ty = block / (band * tiles) * band + in_band % band;
 }
 
-/* The kernel of g (its layout, edge and vec), or NULL. */
+/* The kernel of g (its layout, edge, vec, and whether its depth is above 1), or NULL. */
 const void *smem_transpose_fn(const struct smem_transpose_geom *g);
 
-/* out = in transposed by the kernel of g, its tiles in g's block order. */
-int smem_transpose_launch(const struct smem_transpose_geom *g, int n, const float *in, float *out,
+/* out = in transposed by the kernel of g, its tiles in g's block order. grid: the blocks of a
+ * pipelined kernel (depth above 1; g->depth slots of smem_transpose_slot_bytes of dynamic shared
+ * memory each, which above 48 KiB needs the caller's opt-in); a depth-1 launch takes one block per
+ * tile and ignores it. */
+int smem_transpose_launch(const struct smem_transpose_geom *g, int n, unsigned grid, const float *in, float *out,
                           struct smem_clock *clk, void *stream);
 
 #ifdef __cplusplus

@@ -301,6 +301,9 @@ Test(scratchpad, tiles_beat_global_and_every_kernel_verifies)
     for (size_t i = 0; i < n; i++) {
         if (r[i].status == SMEM_POINT_SKIPPED && r[i].point->bench->min_cc > 10 * dev.cc_major + dev.cc_minor)
             continue;   /* sgemm_tma before cc 9.0 */
+        if (r[i].status == SMEM_POINT_SKIPPED && dev.cc_major < 8 && !strcmp(r[i].point->bench->name, "transpose") &&
+            smem_axis_value(r[i].point, "depth_tiles") > 1)
+            continue;   /* the pipelined transpose before cc 8.0 */
         cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", r[i].point->bench->name, r[i].reason);
         cr_assert(r[i].verified);
     }
@@ -320,8 +323,9 @@ Test(scratchpad, the_swizzled_transpose_verifies_and_keeps_up_with_the_padded_on
     /* Both conflict-free layouts move the same bytes through DRAM: at one geometry the swizzle (vector
      * stores kept whole, no extra word) is within 10 % of the padding, and both beat the row-major tile,
      * whose column read the bank model puts at 32 / vec passes, beyond the noise. */
-    struct smem_override o[] = { { "mib", "64" }, { "edge_elems", "32,64" }, { "width_bytes", "4,8,16" } };
-    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 3 };
+    struct smem_override o[] = { { "mib", "64" }, { "edge_elems", "32,64" }, { "width_bytes", "4,8,16" },
+                                 { "depth_tiles", "1" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
     size_t n;
     struct smem_result *r = run(&req, &n, false);
 
@@ -351,6 +355,41 @@ Test(scratchpad, the_swizzled_transpose_verifies_and_keeps_up_with_the_padded_on
         cr_assert_lt(swz->time_ns.median, 1.10 * pad->time_ns.median,
                      "edge %d vec %d: swizzled %.1f us, padded %.1f us", g.edge, g.vec, swz->time_ns.median / 1e3,
                      pad->time_ns.median / 1e3);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(scratchpad, the_pipelined_transpose_verifies_at_every_layout_geometry_and_depth_in_one_wave)
+{
+    /* The persistent kernels: every element checked (smem_transpose_verify reads the whole output) at
+     * 64 MiB, where each block loops over many tiles, and at 1 MiB, where the wave has more blocks than
+     * the 64 or 256 tiles; one wave as the occupancy API sizes it after the opt-in; the column read's
+     * model as at depth 1, no store model (cp.async writes the tiles). */
+    struct smem_override o[] = { { "mib", "1,64" }, { "edge_elems", "32,64" }, { "width_bytes", "4,8,16" },
+                                 { "depth_tiles", "2,4" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    cr_assert_eq(n, 72);
+    for (size_t i = 0; i < n; i++) {
+        struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(r[i].point);
+        if (dev.cc_major < 8) {
+            cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED);
+            cr_assert(strstr(r[i].reason, "cp.async"), "%s", r[i].reason);
+            continue;
+        }
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "layout %d edge %d vec %d depth %d: %s", g.layout, g.edge, g.vec,
+                     g.depth, r[i].reason);
+        cr_assert(r[i].verified);
+        cr_assert_gt(r[i].occ.api, 0);
+        cr_assert_eq(r[i].grid, (unsigned)dev.sm_count * (unsigned)r[i].occ.api, "one full wave");
+        cr_assert_eq(r[i].dyn_smem, (size_t)g.depth * smem_transpose_slot_bytes(g.layout, g.edge));
+        cr_assert_eq(r[i].optin, (int64_t)r[i].dyn_smem > dev.smem_per_block);
+        cr_assert_float_eq(metric(&r[i], "load_wavefronts"), g.layout == SMEM_TRANSPOSE_ROW_MAJOR ? 32.0 / g.vec : 1,
+                           1e-12);
+        cr_assert_null(smem_result_metric(&r[i], "store_wavefronts"));
     }
     smem_results_free(r, n);
     free(r);

@@ -217,6 +217,32 @@ def a_transpose_without_its_model_or_ncu_counters_disagrees():
 
 
 @test
+def a_pipelined_transpose_has_no_store_model_and_is_not_judged_on_stores():
+    """depth_tiles > 1: cp.async (LDGSTS) writes the tile; the load model is still judged."""
+    def tkernel(ld_waves, st_waves, st_insts):
+        m = kernel(792, 256, 49152, 233472, blocks=6, wavefronts=ld_waves, loads=1000)
+        m[ncu_check.ST_SHARED_WAVEFRONTS], m[ncu_check.STORES] = st_waves, st_insts
+        return m
+    recs = ncu_check.parse_ncu_csv(ncu_lines([("transpose_pipelined_kernel", tkernel(1000, "0", "0")),
+                                              ("transpose_pipelined_kernel", tkernel(2000, "0", "0")),
+                                              ("transpose_tiled_kernel", tkernel(1000, "4,000", "1,000"))]))
+    geom = {"mib": 16, "layout": 2, "edge_elems": 64, "width_bytes": 16, "band_tiles": 1}
+    pts = [point("transpose", dict(geom, depth_tiles=3), 792, 256, 49152, api=6, predicted=6, config=233472),
+           point("transpose", dict(geom, depth_tiles=2), 792, 256, 49152, api=6, predicted=6, config=233472),
+           point("transpose", dict(geom, depth_tiles=1), 792, 256, 49152, api=6, predicted=6, config=233472)]
+    timed = {"results": [twin(p, measured=6) for p in pts]}
+    for t in timed["results"][:2]:
+        t["metrics"] = {"load_wavefronts": {"value": 1}}
+    timed["results"][2]["metrics"] = {"load_wavefronts": {"value": 1}}   # depth 1 lost its store model
+    rows, bad, _ = ncu_check.check({"results": pts}, timed, recs)
+    assert rows[0]["verdict"] == "agrees (stores by cp.async, not modelled)", rows[0]
+    assert rows[0]["passes model/ncu"] == "ld 1/1, st -/-", rows[0]
+    assert rows[1]["verdict"] == "passes per shared load: model 1, ncu 2", "the load model is still judged"
+    assert "no store_wavefronts metric in the timed run" in rows[2]["verdict"], "depth 1 keeps its store model"
+    assert bad == 2
+
+
+@test
 def both_runs_take_the_axes():
     args = ncu_check.plan_args("tile", ["mib=16", "edge_elems=32,64"])
     assert args == ["--sweep", "tile", "--axis", "mib=16", "--axis", "edge_elems=32,64"], args

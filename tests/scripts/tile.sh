@@ -111,17 +111,23 @@ final)
   grep -E "sgemm_kernel" "$out/ncu_sgemm.csv" | grep -E "wavefronts|inst_executed" | awk -F'","' '{print $5, $(NF-2), $NF}' | cut -c1-160
   packit
   log "transpose geometry"
-  TUNE_STEPS=geometry timeout 60 bash "$here/transpose_tune.sh" build-gpu/smembench "$out/transpose" >"$out/transpose.log" 2>&1
+  TUNE_STEPS=geometry timeout 150 bash "$here/transpose_tune.sh" build-gpu/smembench "$out/transpose" >"$out/transpose.log" 2>&1
   echo "transpose_tune rc $?" | tee -a "$out/session.log"; tail -14 "$out/transpose/summary.txt" 2>/dev/null
   packit
   for tool in memcheck racecheck; do
     log "$tool"
     # every sgemm kernel (the three tile shapes, four depths, both A widths) and every transpose layout
-    # and geometry
-    timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
+    # and geometry, the one-tile kernel and the pipelined one; at 1 MiB the pipelined blocks get a
+    # tile or two, so its slot reuse is checked at 64 MiB (about 8 tiles a block) on the default edge
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
       -a bm=128,256 -a bn=128,256 -a bk=8,32,64 -a stages=2,3 -a a_width_bytes=8,16 -a mib=1 -a layout=0,1,2 \
-      -a edge_elems=32,64 -a width_bytes=4,8,16 --check --quiet -o "$out/check_$tool.json" >"$out/check_$tool.log" 2>&1
+      -a edge_elems=32,64 -a width_bytes=4,8,16 -a depth_tiles=1,2,4 --check --quiet -o "$out/check_$tool.json" \
+      >"$out/check_$tool.log" 2>&1
     echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --bench transpose -a mib=64 \
+      -a layout=0,1,2 -a edge_elems=64 -a width_bytes=16 -a depth_tiles=2,3,4 --check --quiet \
+      -o "$out/check_${tool}_reuse.json" >"$out/check_${tool}_reuse.log" 2>&1
+    echo "$tool (slot reuse, 64 MiB) rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_${tool}_reuse.log"
     packit
   done
   log "ncu check of the tile sweep"

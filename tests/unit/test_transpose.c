@@ -2,7 +2,8 @@
  * per column read of each layout and geometry, computed from the addresses the kernels' lanes use
  * (the row-major tile's column read 32 / vec-way, the padded and swizzled ones conflict-free), the
  * layouts and the lanes' places as permutations of the tile, the block order as a permutation of the
- * tiles, and the points the plan must skip. */
+ * tiles, the pipelined kernels' slots and plans, and the points the plan must skip. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ Test(transpose_model, the_row_major_column_read_is_32_over_vec_way)
     /* a warp reads vec tile columns at once, each 32 / vec rows deep, all in one bank per column */
     for (size_t e = 0; e < 2; e++)
         for (size_t v = 0; v < 3; v++) {
-            struct smem_transpose_geom g = { SMEM_TRANSPOSE_ROW_MAJOR, edges[e], vecs[v], 1 };
+            struct smem_transpose_geom g = { SMEM_TRANSPOSE_ROW_MAJOR, edges[e], vecs[v], 1, 1 };
             cr_assert_float_eq(smem_transpose_wavefronts(&g, false), 32.0 / vecs[v], 1e-12, "edge %d, vec %d",
                                edges[e], vecs[v]);
             cr_assert_float_eq(smem_transpose_wavefronts(&g, true), vecs[v], 1e-12,
@@ -53,8 +54,8 @@ Test(transpose_model, padding_and_the_swizzle_read_the_column_conflict_free)
 {
     for (size_t e = 0; e < 2; e++)
         for (size_t v = 0; v < 3; v++) {
-            struct smem_transpose_geom pad = { SMEM_TRANSPOSE_PADDED, edges[e], vecs[v], 1 };
-            struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, edges[e], vecs[v], 1 };
+            struct smem_transpose_geom pad = { SMEM_TRANSPOSE_PADDED, edges[e], vecs[v], 1, 1 };
+            struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, edges[e], vecs[v], 1, 1 };
             cr_assert_float_eq(smem_transpose_wavefronts(&pad, false), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
             cr_assert_float_eq(smem_transpose_wavefronts(&swz, false), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
             /* padded: vec word stores of one pass each; swizzled: one vector store of vec passes, its minimum */
@@ -66,7 +67,7 @@ Test(transpose_model, padding_and_the_swizzle_read_the_column_conflict_free)
 
 Test(transpose_model, the_block_order_does_not_move_a_bank)
 {
-    struct smem_transpose_geom g = { SMEM_TRANSPOSE_SWIZZLED, 64, 4, 16 };
+    struct smem_transpose_geom g = { SMEM_TRANSPOSE_SWIZZLED, 64, 4, 16, 1 };
 
     cr_assert_float_eq(smem_transpose_wavefronts(&g, false), 1, 1e-12);
 }
@@ -141,22 +142,31 @@ Test(transpose_order, every_band_visits_every_tile_once)
     cr_assert(tx == 1 && ty == 1, "band 4: blocks 4..7 are the second column of the first band");
 }
 
-/* The plan of transpose at mib, layout, edge, width and band, SMEM_ESKIP with the reason in why. */
-static int plan_of(int64_t mib, int64_t layout, int64_t edge, int64_t width, int64_t band, struct smem_plan *p,
-                   char *why)
+/* The plan of transpose at mib, layout, edge, width, band and depth on dev (NULL: the H200's model),
+ * SMEM_ESKIP with the reason in why. */
+static int plan_on(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
+                   int64_t band, int64_t depth, struct smem_plan *p, char *why)
 {
     const struct smem_bench *b = smem_bench_find("transpose");
     struct smem_point pt = { .bench = b };
-    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles" };
-    int64_t v[] = { mib, layout, edge, width, band };
+    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles", "depth_tiles" };
+    int64_t v[] = { mib, layout, edge, width, band, depth };
 
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < 6; i++) {
         int a = smem_bench_axis(b, names[i]);
         cr_assert_geq(a, 0, "transpose has no axis %s", names[i]);
         pt.values[a] = v[i];
     }
     memset(p, 0, sizeof(*p));
-    return b->plan(&pt, &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+    p->carveout_pct = -1;
+    why[0] = 0;
+    return b->plan(&pt, dev ? dev : &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+}
+
+static int plan_of(int64_t mib, int64_t layout, int64_t edge, int64_t width, int64_t band, struct smem_plan *p,
+                   char *why)
+{
+    return plan_on(NULL, mib, layout, edge, width, band, 1, p, why);
 }
 
 Test(transpose_plan, geometries_without_a_kernel_are_skipped_with_the_reason)
@@ -197,12 +207,102 @@ Test(transpose_plan, the_default_plan_is_every_layout_at_two_sizes)
     size_t n;
 
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 6, "--sweep all stays short: one geometry by default");
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(smem_axis_value(&p[i], "layout"), (int64_t)(i % 3));
+    cr_assert_eq(n, 12, "--sweep all stays short: one geometry by default, at depth 1 and 3");
+    for (int layout = 0; layout < 3; layout++)
+        for (int64_t depth = 1; depth <= 3; depth += 2) {
+            size_t found = 0;
+            for (size_t i = 0; i < n; i++)
+                found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == depth;
+            cr_assert_eq(found, 2, "layout %d depth %lld: once per size", layout, (long long)depth);
+        }
     free(p);
     r.quick = true;
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 3);
+    cr_assert_eq(n, 3, "--quick: the one-tile kernel alone");
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(smem_axis_value(&p[i], "depth_tiles"), 1);
     free(p);
+}
+
+Test(transpose_plan, a_pipeline_is_one_wave_of_persistent_blocks_with_depth_slots_of_dynamic_memory)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+    const struct smem_device *h200 = &smem_gpu_find("h200")->dev;
+
+    for (int64_t depth = 2; depth <= SMEM_TRANSPOSE_MAX_DEPTH; depth++) {
+        cr_assert_eq(plan_on(NULL, 256, 2, 64, 16, 1, depth, &p, why), SMEM_OK, "depth %lld: %s", (long long)depth, why);
+        cr_assert_eq(p.grid, 0, "one full wave, sized by the occupancy API at launch");
+        cr_assert_eq(p.block, SMEM_TRANSPOSE_BLOCK);
+        cr_assert_eq(p.static_smem, 0);
+        cr_assert_eq(p.dyn_smem, (size_t)depth * 64 * 64 * 4, "depth %lld: a 16 KiB slot per tile", (long long)depth);
+        cr_assert_eq(p.optin, (int64_t)p.dyn_smem > h200->smem_per_block, "depth %lld", (long long)depth);
+        cr_assert_eq(p.carveout_pct, 100);
+        cr_assert_eq(p.work, 8192);
+    }
+    cr_assert_eq(plan_on(NULL, 256, 2, 64, 16, 1, 4, &p, why), SMEM_OK);
+    cr_assert(p.optin && p.dyn_smem == 64 * 1024, "four 16 KiB tiles are above the 48 KiB without the opt-in");
+    cr_assert_eq(plan_on(NULL, 256, 2, 64, 16, 1, 3, &p, why), SMEM_OK);
+    cr_assert_not(p.optin, "three 16 KiB tiles are exactly the 48 KiB");
+    cr_assert_eq(plan_on(NULL, 256, 1, 64, 16, 1, 4, &p, why), SMEM_OK, "padded: word-wise cp.async: %s", why);
+    cr_assert_eq(p.dyn_smem, 4 * 64 * 65 * 4, "a padded slot is 16-byte aligned already");
+    cr_assert_eq(plan_on(NULL, 256, 1, 32, 4, 1, 2, &p, why), SMEM_OK);
+    cr_assert_eq(p.dyn_smem, 2 * 32 * 33 * 4);
+    cr_assert_eq(smem_transpose_slot_bytes(SMEM_TRANSPOSE_PADDED, 32) % 16, 0);
+    cr_assert_eq(plan_on(NULL, 256, 0, 64, 16, 1, 1, &p, why), SMEM_OK);
+    cr_assert(p.grid == 128 * 128 && p.dyn_smem == 0 && p.static_smem == 64 * 64 * 4 && !p.optin,
+              "depth 1 is the one-tile kernel, planned as before");
+}
+
+Test(transpose_plan, depths_without_a_kernel_or_without_cp_async_are_skipped_with_the_reason)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+    struct smem_device turing = smem_gpu_find("h200")->dev, small = turing;
+
+    cr_assert_eq(plan_on(NULL, 256, 2, 64, 16, 1, 5, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "depth_tiles 5") && strstr(why, "2 to 4") && !strchr(why, '\n'), "%s", why);
+    cr_assert_eq(plan_on(NULL, 256, 2, 64, 16, 1, 0, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "depth_tiles 0"), "%s", why);
+    turing.cc_major = 7, turing.cc_minor = 5;
+    snprintf(turing.name, sizeof(turing.name), "a 7.5");
+    cr_assert_eq(plan_on(&turing, 256, 2, 64, 16, 1, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "cp.async") && strstr(why, "7.5"), "%s", why);
+    cr_assert_eq(plan_on(&turing, 256, 2, 64, 16, 1, 1, &p, why), SMEM_OK, "depth 1 needs no cp.async: %s", why);
+    small.smem_per_block_optin = 48 * 1024;
+    cr_assert_eq(plan_on(&small, 256, 2, 64, 16, 1, 4, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "opt-in ceiling"), "%s", why);
+    cr_assert_eq(plan_on(&small, 256, 2, 64, 16, 1, 3, &p, why), SMEM_OK, "%s", why);
+}
+
+Test(transpose_model, a_pipelined_kernel_reads_the_same_columns_and_stores_nothing_to_model)
+{
+    /* the pipelined kernel's column read uses the depth-1 kernel's addresses, whatever the depth */
+    for (int layout = 0; layout <= 2; layout++)
+        for (size_t v = 0; v < 3; v++)
+            for (int depth = 2; depth <= SMEM_TRANSPOSE_MAX_DEPTH; depth++) {
+                struct smem_transpose_geom one = { layout, 64, vecs[v], 1, 1 }, deep = one;
+                deep.depth = depth;
+                cr_assert_float_eq(smem_transpose_wavefronts(&deep, false), smem_transpose_wavefronts(&one, false),
+                                   1e-12, "layout %d vec %d depth %d", layout, vecs[v], depth);
+            }
+    const struct smem_bench *b = smem_bench_find("transpose");
+    struct smem_point pt = { .bench = b };
+    struct smem_metrics m = { 0 };
+    pt.values[smem_bench_axis(b, "mib")] = 256;
+    pt.values[smem_bench_axis(b, "layout")] = SMEM_TRANSPOSE_SWIZZLED;
+    pt.values[smem_bench_axis(b, "edge_elems")] = 64;
+    pt.values[smem_bench_axis(b, "width_bytes")] = 16;
+    pt.values[smem_bench_axis(b, "band_tiles")] = 1;
+    pt.values[smem_bench_axis(b, "depth_tiles")] = 3;
+    b->model_metrics(&pt, &m);
+    cr_assert_eq(m.n, 1, "cp.async writes the tiles: no shared-store request to model");
+    cr_assert_str_eq(m.m[0].name, "load_wavefronts");
+    cr_assert_float_eq(m.m[0].value, 1, 1e-12);
+    pt.values[smem_bench_axis(b, "depth_tiles")] = 1;
+    m.n = 0;
+    b->model_metrics(&pt, &m);
+    cr_assert_eq(m.n, 2, "depth 1: its stores and its column read");
+    cr_assert_str_eq(m.m[0].name, "store_wavefronts");
+    cr_assert_float_eq(m.m[0].value, 4, 1e-12);
 }
