@@ -14,17 +14,19 @@ static const int64_t layouts[] = { SMEM_TRANSPOSE_ROW_MAJOR, SMEM_TRANSPOSE_PADD
 /* the defaults: 64 bytes of loads in flight per thread (the 32-float edge holds 16) and 256-byte runs of
  * each output row per tile; 16-byte accesses, a quarter of the instructions of 4-byte ones */
 static const int64_t edges[] = { 64 }, widths[] = { 16 }, bands[] = { 1 };
-/* the one-tile kernel beside a three-deep pipeline (48 KiB of slots at edge 64: four blocks of eight
- * warps per SM on a 9.0); --quick keeps the one-tile kernel alone */
-static const int64_t depths[] = { 1, 3 }, depths_quick[] = { 1 };
+/* the one-tile kernel: on the H200 the pipelined one (depth 2-4, with --axis) moved 85-88 % of the copy
+ * at 256 MiB where it moved 93 % (results/tile/transpose_depth_db10efe.txt: fewer blocks per SM, and
+ * eight one-tile blocks already keep a tile's loads in flight while others write) */
+static const int64_t depths[] = { 1 };
 
 static const struct smem_axis transpose_axes[] = {
     SMEM_TRANSPOSE_MIB_AXIS,
     { .name = "layout", .unit = "code", .help = "the tile in shared memory: 0 [e][e] (a column is one bank), "
       "1 [e][e + 1] (padded), 2 [e][e] XOR-swizzled", .defaults = layouts, .n_defaults = SMEM_ARRAY_LEN(layouts),
       .min = 0, .max = 2, .defaults_only = true },
-    { .name = "edge_elems", .unit = "floats", .help = "the tile's edge: 32 or 64 floats (256 threads move it)",
-      .defaults = edges, .n_defaults = SMEM_ARRAY_LEN(edges), .min = 32, .max = 64 },
+    { .name = "edge_elems", .unit = "floats", .help = "the tile's edge: 32, 64 or 128 floats (256 threads move it; "
+      "128: 64 KiB of dynamic shared memory, opted in)",
+      .defaults = edges, .n_defaults = SMEM_ARRAY_LEN(edges), .min = 32, .max = 128 },
     { .name = "width_bytes", .unit = "bytes", .help = "bytes per global access: 4, 8 or 16 (float, float2, float4)",
       .defaults = widths, .n_defaults = SMEM_ARRAY_LEN(widths), .min = 4, .max = 16 },
     { .name = "band_tiles", .unit = "tiles", .help = "block order: tile rows walked down each column of tiles "
@@ -34,7 +36,7 @@ static const struct smem_axis transpose_axes[] = {
       "through registers; 2-4 (cc 8.0), a persistent grid of one wave whose blocks loop over the tiles, cp.async "
       "(16-byte .cg, 4- and 8-byte .ca) filling tile t + depth - 1 into its shared-memory slot while the block "
       "column-reads and stores tile t", .defaults = depths, .n_defaults = SMEM_ARRAY_LEN(depths),
-      .quick = depths_quick, .n_quick = SMEM_ARRAY_LEN(depths_quick), .min = 1, .max = 8 },
+      .min = 1, .max = 8 },
 };
 
 static int transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,

@@ -44,9 +44,9 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
         return SMEM_ESKIP;
     }
     if (g.layout != SMEM_TRANSPOSE_NAIVE) {
-        if ((g.edge != 32 && g.edge != 64) || (width != 4 && width != 8 && width != 16) ||
+        if ((g.edge != 32 && g.edge != 64 && g.edge != 128) || (width != 4 && width != 8 && width != 16) ||
             smem_axis_value(pt, "width_bytes") != width) {
-            smem_fmt(why, why_len, "no kernel for edge_elems %d and width_bytes %lld: the tiles are 32 or 64 "
+            smem_fmt(why, why_len, "no kernel for edge_elems %d and width_bytes %lld: the tiles are 32, 64 or 128 "
                      "floats wide, the accesses 4, 8 or 16 bytes", g.edge,
                      (long long)smem_axis_value(pt, "width_bytes"));
             return SMEM_ESKIP;
@@ -59,6 +59,11 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
         if (g.depth < 1 || g.depth > SMEM_TRANSPOSE_MAX_DEPTH) {
             smem_fmt(why, why_len, "no kernel for depth_tiles %d: 1 (a block per tile) or 2 to %d tiles in flight "
                      "per block", g.depth, SMEM_TRANSPOSE_MAX_DEPTH);
+            return SMEM_ESKIP;
+        }
+        if (g.depth > 1 && g.edge > 64) {
+            smem_fmt(why, why_len, "the pipelined kernel (depth_tiles %d) has tiles of 32 and 64 floats, not %d",
+                     g.depth, g.edge);
             return SMEM_ESKIP;
         }
         if (g.depth > 1 && dev->cc_major < 8) {
@@ -86,9 +91,22 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
         p->regs = g.edge == 64 ? (g.vec == 4 ? 40 : g.vec == 2 ? 64 : 122) : 37;
     } else {
         p->grid = (unsigned)(n / g.edge) * (unsigned)(n / g.edge);
-        p->static_smem = g.layout == SMEM_TRANSPOSE_NAIVE ? 0 : smem_transpose_tile_words(g.layout, g.edge) * 4;
-        /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32, 32 at edge 64 but 40 with float2 */
-        p->regs = g.layout == SMEM_TRANSPOSE_NAIVE ? 24 : g.edge == 64 && g.vec == 2 ? 40 : 32;
+        /* the 128-float edge's tile is dynamic (over the 48 KiB of a static array), opted in */
+        p->dyn_smem = g.layout == SMEM_TRANSPOSE_NAIVE ? 0 : smem_transpose_dynamic_bytes(g.layout, g.edge);
+        p->static_smem = g.layout == SMEM_TRANSPOSE_NAIVE || p->dyn_smem
+                             ? 0 : smem_transpose_tile_words(g.layout, g.edge) * 4;
+        if ((int64_t)p->dyn_smem > dev->smem_per_block_optin) {
+            smem_fmt(why, why_len, "a tile of %d x %d floats needs %zu bytes of shared memory; the opt-in ceiling is "
+                     "%lld", g.edge, g.edge, p->dyn_smem, (long long)dev->smem_per_block_optin);
+            return SMEM_ESKIP;
+        }
+        p->optin = (int64_t)p->dyn_smem > dev->smem_per_block;
+        /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32, 32 at edge 64 but 40 with float2, at edge 128
+         * 76-80 but 94-126 with float2 */
+        p->regs = g.layout == SMEM_TRANSPOSE_NAIVE ? 24
+                  : g.edge == 128                   ? (g.vec == 2 ? 126 : 80)
+                  : g.edge == 64 && g.vec == 2      ? 40
+                                                    : 32;
     }
     p->variant = g.layout;
     p->work = n;

@@ -54,13 +54,32 @@ template <> struct floats<4> {
     static __device__ __forceinline__ void split(float4 v, float *f) { f[0] = v.x, f[1] = v.y, f[2] = v.z, f[3] = v.w; }
 };
 
+/* The tile of a one-tile block: a static array up to the 64-float edge; the 128-float edge's 64 KiB
+ * (64.5 with the padding) is more than a static array may take (48 KiB), so it is the block's dynamic
+ * shared memory, opted in (smem_transpose_dynamic_bytes). */
+template <int WORDS, bool DYNAMIC> struct tile_memory;
+template <int WORDS> struct tile_memory<WORDS, false> {
+    static __device__ __forceinline__ float *get()
+    {
+        __shared__ __align__(16) float tile[WORDS];
+        return tile;
+    }
+};
+template <int WORDS> struct tile_memory<WORDS, true> {
+    static __device__ __forceinline__ float *get()
+    {
+        extern __shared__ __align__(16) float tile_dynamic[];
+        return tile_dynamic;
+    }
+};
+
 template <int LAYOUT, int EDGE, int VEC>
 __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_tiled_kernel(const float *__restrict__ in,
                                                                                float *__restrict__ out, int n,
                                                                                int band, smem_clock *clk)
 {
     constexpr int PASSES = EDGE * EDGE / (SMEM_TRANSPOSE_BLOCK * VEC);
-    __shared__ __align__(16) float tile[EDGE * (EDGE + (LAYOUT == SMEM_TRANSPOSE_PADDED))];
+    float *const tile = tile_memory<EDGE * (EDGE + (LAYOUT == SMEM_TRANSPOSE_PADDED)), (EDGE > 64)>::get();
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     typedef floats<VEC> F;
     typename F::type v[PASSES];
@@ -218,7 +237,8 @@ template <int LAYOUT> static const void *tiled_fn(int edge, int vec, int depth)
 {
     if (depth > 1)
         return edge == 32 ? pipelined_fn<LAYOUT, 32>(vec) : edge == 64 ? pipelined_fn<LAYOUT, 64>(vec) : nullptr;
-    return edge == 32 ? tiled_fn<LAYOUT, 32>(vec) : edge == 64 ? tiled_fn<LAYOUT, 64>(vec) : nullptr;
+    return edge == 32 ? tiled_fn<LAYOUT, 32>(vec) : edge == 64 ? tiled_fn<LAYOUT, 64>(vec)
+                      : edge == 128 ? tiled_fn<LAYOUT, 128>(vec) : nullptr;
 }
 
 extern "C" const void *smem_transpose_fn(const struct smem_transpose_geom *g)
@@ -252,5 +272,6 @@ extern "C" int smem_transpose_launch(const struct smem_transpose_geom *g, int n,
         return (int)cudaLaunchKernel(fn, dim3(grid), dim3(SMEM_TRANSPOSE_BLOCK), args, dyn, s);
     }
     void *args[] = { &in, &out, &n, &band, &clk };
-    return (int)cudaLaunchKernel(fn, dim3(tiles * tiles), dim3(SMEM_TRANSPOSE_BLOCK), args, 0, s);
+    return (int)cudaLaunchKernel(fn, dim3(tiles * tiles), dim3(SMEM_TRANSPOSE_BLOCK), args,
+                                 smem_transpose_dynamic_bytes(g->layout, g->edge), s);
 }

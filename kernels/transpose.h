@@ -22,8 +22,8 @@ enum smem_transpose_layout {
 };
 #define SMEM_TRANSPOSE_NAIVE (-1)   /* the kernel without a tile, in place of a layout */
 
-/* A kernel and its geometry: the layout (or SMEM_TRANSPOSE_NAIVE), the tile's edge in floats (32 or
- * 64), floats per global access (1, 2, 4: float, float2, float4), the block order's band (tile rows
+/* A kernel and its geometry: the layout (or SMEM_TRANSPOSE_NAIVE), the tile's edge in floats (32, 64 or
+ * 128), floats per global access (1, 2, 4: float, float2, float4), the block order's band (tile rows
  * walked down each tile column before the next one; 1: along each tile row) and the depth (tiles in
  * flight per block: 1, one block per tile loading through registers; 2 to SMEM_TRANSPOSE_MAX_DEPTH, a
  * persistent grid whose blocks fill their next tiles by cp.async while they write the current one;
@@ -63,6 +63,13 @@ static inline SMEM_HOST_DEVICE uint32_t smem_transpose_tile_words(int layout, in
 static inline SMEM_HOST_DEVICE uint32_t smem_transpose_slot_bytes(int layout, int edge)
 {
     return (smem_transpose_tile_words(layout, edge) * 4u + 15u) / 16u * 16u;
+}
+
+/* Dynamic shared memory of a one-tile block: none up to the 64-float edge (the tile is a static
+ * array), the tile at the 128-float edge, over the 48 KiB a static array may take (opt-in). */
+static inline SMEM_HOST_DEVICE uint32_t smem_transpose_dynamic_bytes(int layout, int edge)
+{
+    return edge > 64 ? smem_transpose_tile_words(layout, edge) * 4u : 0u;
 }
 
 /* Passes of a tiled kernel: each moves one vec-float vector per thread in and one out. */

@@ -7,7 +7,7 @@
 # Steps (TUNE_STEPS picks them, default "geometry order sanitize"; "ncu" is there too, not by default),
 # each ending in one line "PASS|FAIL|SKIP  step: what":
 #   geometry  the tile sweep at 64 and 256 MiB with every layout (0 [e][e], 1 [e][e + 1], 2 swizzled),
-#             edge_elems 32 and 64, width_bytes 4, 8 and 16 (36 transposes), the naive transpose and
+#             edge_elems 32, 64 and 128, width_bytes 4, 8 and 16 (54 transposes), the naive transpose and
 #             the copy each transpose's pct_of_copy is taken against in the same run (the sweep's
 #             matmul, register-blocked and cuBLAS points cut to one small point each):
 #             OUTDIR/transpose_geometry.json; then the pipeline: depth_tiles 1 to 4 (1 the one-tile
@@ -51,12 +51,12 @@ wants() { [[ " $steps " == *" $1 "* ]]; }
 
 # the tile sweep's other benchmarks, one small point each: the copy comes with the sweep
 few=(--axis n=1024 --axis tile=32 --axis bk=32)
-geometry=(--axis mib=64,256 --axis layout=0,1,2 --axis edge_elems=32,64 --axis width_bytes=4,8,16 --axis band_tiles=1
+geometry=(--axis mib=64,256 --axis layout=0,1,2 --axis edge_elems=32,64,128 --axis width_bytes=4,8,16 --axis band_tiles=1
           --axis depth_tiles=1)
 depth=(--axis mib=64,256 --axis layout=0,1,2 --axis edge_elems=32,64 --axis width_bytes=16 --axis band_tiles=1
        --axis depth_tiles=1,2,3,4)
-order=(--axis mib=256 --axis layout=1,2 --axis edge_elems=32,64 --axis width_bytes=4,16 --axis band_tiles=1,8,32
-       --axis depth_tiles=1,3)
+order=(--axis mib=256 --axis layout=1,2 --axis edge_elems=64,128 --axis width_bytes=8,16 --axis band_tiles=1,8,32
+       --axis depth_tiles=1)
 
 timed() {   # timed NAME ARGS...: one smembench run into OUTDIR/transpose_NAME.json
   local name=$1
@@ -87,11 +87,11 @@ if wants sanitize; then
     for tool in memcheck racecheck; do
       t0=$SECONDS
       timeout 300 "$san" --tool "$tool" --error-exitcode 99 --print-limit 20 "$exe" --bench transpose --check \
-        --require-gpu -q -o "$out/check_$tool.json" --axis mib=1 --axis layout=0,1,2 --axis edge_elems=32,64 \
+        --require-gpu -q -o "$out/check_$tool.json" --axis mib=1 --axis layout=0,1,2 --axis edge_elems=32,64,128 \
         --axis width_bytes=4,8,16 --axis band_tiles=1,4 --axis depth_tiles=1 >"$out/$tool.log" 2>&1
       rc=$?
       if [ $rc -eq 0 ]; then
-        step PASS "$tool" "36 transposes launched and verified, no report, in $((SECONDS - t0)) s"
+        step PASS "$tool" "54 transposes launched and verified, no report, in $((SECONDS - t0)) s"
       else
         step FAIL "$tool" "exit $rc ($out/$tool.log)"
       fi
@@ -111,7 +111,7 @@ fi
 
 if wants ncu; then
   python3 "$here/ncu_check.py" "$exe" --sweep tile --keep "$out/ncu" "${few[@]}" --axis mib=16 \
-    --axis layout=0,1,2 --axis edge_elems=32,64 --axis width_bytes=4,8,16 >"$out/ncu_check.txt" 2>"$out/ncu_check.err"
+    --axis layout=0,1,2 --axis edge_elems=32,64,128 --axis width_bytes=4,8,16 >"$out/ncu_check.txt" 2>"$out/ncu_check.err"
   rc=$?
   case $rc in
     0) step PASS ncu "$(tail -1 "$out/ncu_check.txt")" ;;

@@ -207,21 +207,60 @@ Test(transpose_plan, the_default_plan_is_every_layout_at_two_sizes)
     size_t n;
 
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 12, "--sweep all stays short: one geometry by default, at depth 1 and 3");
-    for (int layout = 0; layout < 3; layout++)
-        for (int64_t depth = 1; depth <= 3; depth += 2) {
-            size_t found = 0;
-            for (size_t i = 0; i < n; i++)
-                found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == depth;
-            cr_assert_eq(found, 2, "layout %d depth %lld: once per size", layout, (long long)depth);
-        }
+    cr_assert_eq(n, 6, "--sweep all stays short: one geometry of the one-tile kernel by default");
+    for (int layout = 0; layout < 3; layout++) {
+        size_t found = 0;
+        for (size_t i = 0; i < n; i++)
+            found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == 1;
+        cr_assert_eq(found, 2, "layout %d: once per size", layout);
+    }
     free(p);
     r.quick = true;
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 3, "--quick: the one-tile kernel alone");
-    for (size_t i = 0; i < n; i++)
-        cr_assert_eq(smem_axis_value(&p[i], "depth_tiles"), 1);
+    cr_assert_eq(n, 3, "--quick: one size");
     free(p);
+}
+
+Test(transpose_plan, a_128_float_tile_is_dynamic_shared_memory_opted_in)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+    const struct smem_device *h200 = &smem_gpu_find("h200")->dev, *t4 = &smem_gpu_find("t4")->dev;
+
+    for (int64_t layout = 0; layout < 3; layout++) {
+        cr_assert_eq(plan_on(NULL, 256, layout, 128, 16, 1, 1, &p, why), SMEM_OK, "layout %lld: %s",
+                     (long long)layout, why);
+        cr_assert_eq(p.static_smem, 0);
+        cr_assert_eq(p.dyn_smem, 128 * (128 + (layout == SMEM_TRANSPOSE_PADDED)) * 4);
+        cr_assert(p.optin, "64 KiB is over the 48 KiB default");
+        cr_assert_eq(p.grid, 64 * 64, "one block per tile of a 8192 x 8192 matrix");
+        cr_assert_leq((int64_t)p.dyn_smem, h200->smem_per_block_optin);
+    }
+    /* the 64-float tile stays a static array */
+    cr_assert_eq(plan_on(NULL, 256, 2, 64, 16, 1, 1, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.dyn_smem, 0);
+    cr_assert_eq(p.static_smem, 64 * 64 * 4);
+    /* a Turing's 64 KiB opt-in holds the 128 x 128 tile but not its padded rows */
+    cr_assert_eq(plan_on(t4, 256, 0, 128, 16, 1, 1, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(plan_on(t4, 256, 1, 128, 16, 1, 1, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "a tile of 128 x 128 floats needs 66048 bytes of shared memory; the opt-in ceiling is 65536"),
+              "%s", why);
+    /* the pipelined kernel has no 128-float tile */
+    cr_assert_eq(plan_on(NULL, 256, 2, 128, 16, 1, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "the pipelined kernel (depth_tiles 2) has tiles of 32 and 64 floats, not 128"), "%s", why);
+    /* the bank model over the wider tile: the same passes as at 64 floats */
+    for (int vec = 1; vec <= 4; vec *= 2)
+        for (int layout = 0; layout < 3; layout++) {
+            struct smem_transpose_geom g64 = { layout, 64, vec, 1, 1 }, g128 = { layout, 128, vec, 1, 1 };
+            cr_assert_float_eq(smem_transpose_wavefronts(&g128, false), smem_transpose_wavefronts(&g64, false), 1e-9,
+                               "layout %d vec %d: column read", layout, vec);
+            cr_assert_float_eq(smem_transpose_wavefronts(&g128, true), smem_transpose_wavefronts(&g64, true), 1e-9,
+                               "layout %d vec %d: store", layout, vec);
+        }
+    struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, 128, 4, 1, 1 };
+    cr_assert_float_eq(smem_transpose_wavefronts(&swz, false), 1.0, 1e-9);
+    cr_assert_eq(plan_on(NULL, 256, 2, 96, 16, 1, 1, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "the tiles are 32, 64 or 128 floats wide"), "%s", why);
 }
 
 Test(transpose_plan, a_pipeline_is_one_wave_of_persistent_blocks_with_depth_slots_of_dynamic_memory)
