@@ -14,7 +14,7 @@
 #             kernel, 2-4 the persistent cp.async one) of every layout and edge at 16-byte accesses
 #             (48 transposes): OUTDIR/transpose_depth.json
 #   order     the block order at 256 MiB: band_tiles 1, 8 and 32 for the padded and swizzled tiles at
-#             both edges, 4- and 16-byte accesses, depth_tiles 1 and 3, and the copy:
+#             the 64- and 128-float edges, 8- and 16-byte accesses, and the copy:
 #             OUTDIR/transpose_order.json
 #   sanitize  compute-sanitizer memcheck and racecheck, smembench --check (one launch each, verified)
 #             of every layout, edge, width and two block orders at 1 MiB (depth 1), then of depth 2-4
