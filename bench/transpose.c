@@ -15,7 +15,7 @@ static const int64_t layouts[] = { SMEM_TRANSPOSE_ROW_MAJOR, SMEM_TRANSPOSE_PADD
  * each output row per tile; 16-byte accesses, a quarter of the instructions of 4-byte ones */
 static const int64_t edges[] = { 64 }, widths[] = { 16 }, bands[] = { 1 };
 /* the one-tile kernel: on the H200 the pipelined one (depth 2-4, with --axis) moved 85-88 % of the copy
- * at 256 MiB where it moved 93 % (results/tile/transpose_depth_db10efe.txt: fewer blocks per SM, and
+ * at 256 MiB where it moved 93 % (results/tile/transpose_tune_db10efe.txt: fewer blocks per SM, and
  * eight one-tile blocks already keep a tile's loads in flight while others write) */
 static const int64_t depths[] = { 1 };
 

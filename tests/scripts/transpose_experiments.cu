@@ -1,0 +1,167 @@
+// Transpose experiments outside the suite (issue 22's 95 % of a device copy): a copy kernel and the
+// transpose's swizzled 64-float tile (float4) in variants the suite does not build, each timed as the
+// median of 20 launches (cudaEvent) against cudaMemcpyAsync device to device of the same bytes, every
+// transpose verified on a sample. Variants: cache hints on the global loads and stores (H), threads per
+// block, tiles per block (the next tile's loads issued before the current one is written), block order
+// (band) and blocks per SM held down by padding dynamic shared memory.
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o tp_exp tests/scripts/transpose_experiments.cu
+//   ./tp_exp MIB [LIST]      LIST 1: hints, threads, tiles, band; 2 (default): blocks per SM
+//   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
+// Results: results/tile/transpose_experiments_9ad5993.txt
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+#include <algorithm>
+#define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1); } } while (0)
+
+template <int H> __device__ __forceinline__ float4 ld4(const float4 *p) {
+    float4 v;
+    if (H & 1) asm volatile("ld.global.nc.L1::no_allocate.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    else if (H & 4) asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    else if (H & 8) asm volatile("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    else v = *p;
+    return v;
+}
+template <int H> __device__ __forceinline__ void st4(float4 *p, float4 v) {
+    if (H & 2) asm volatile("st.global.cs.v4.f32 [%0], {%1,%2,%3,%4};" :: "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+    else if (H & 16) asm volatile("st.global.L1::no_allocate.v4.f32 [%0], {%1,%2,%3,%4};" :: "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w) : "memory");
+    else *p = v;
+}
+
+// copy: each thread moves PER float4s (non-persistent), blocks of 256
+template <int PER, int H> __global__ void __launch_bounds__(256) copy_k(const float4 *__restrict__ in, float4 *__restrict__ out) {
+    size_t base = (size_t)blockIdx.x * 256 * PER + threadIdx.x;
+    float4 v[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j++) v[j] = ld4<H>(in + base + j * 256);
+#pragma unroll
+    for (int j = 0; j < PER; j++) st4<H>(out + base + j * 256, v[j]);
+}
+__global__ void copy_gs(const float4 *__restrict__ in, float4 *__restrict__ out, size_t n4) {
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) out[i] = in[i];
+}
+
+// the product's swizzled 64-float tile, float4, THREADS threads, TILES tiles per block (register prefetch of the next)
+__device__ __forceinline__ uint32_t at(uint32_t r, uint32_t c) { return r * 64 + (c ^ (r / 4 % 8 * 4)); }
+template <int THREADS, int TILES, int H, int BAND>
+__global__ void __launch_bounds__(THREADS) tp_k(const float *__restrict__ in, float *__restrict__ out, int n) {
+    constexpr int WARPS = THREADS / 32, PASSES = 64 * 64 / (THREADS * 4);
+    __shared__ __align__(16) float tile[64 * 64];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = n / 64;
+    float4 v[PASSES];
+    auto coords = [&](uint32_t blk, uint32_t &tx, uint32_t &ty) {
+        uint32_t in_band = blk % (BAND * tiles);
+        tx = in_band / BAND; ty = blk / (BAND * tiles) * BAND + in_band % BAND;
+    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) {
+        uint32_t slot = j * WARPS + warp;
+        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+    };
+    auto load = [&](uint32_t t) {
+        uint32_t tx, ty, a, b; coords(t, tx, ty);
+#pragma unroll
+        for (int j = 0; j < PASSES; j++) { place(j, a, b); v[j] = ld4<H>((const float4 *)(in + ((size_t)ty * 64 + a) * n + tx * 64 + b)); }
+    };
+    uint32_t t0 = blockIdx.x * TILES;
+    load(t0);
+#pragma unroll 1
+    for (int k = 0; k < TILES; k++) {
+        uint32_t t = t0 + k, tx, ty, a, b; coords(t, tx, ty);
+        if (k) __syncthreads();
+#pragma unroll
+        for (int j = 0; j < PASSES; j++) { place(j, a, b); *(float4 *)&tile[at(a, b)] = v[j]; }
+        __syncthreads();
+        if (k + 1 < TILES) load(t + 1);
+#pragma unroll
+        for (int j = 0; j < PASSES; j++) {
+            place(j, a, b);
+            float4 f = make_float4(tile[at(b, a)], tile[at(b + 1, a)], tile[at(b + 2, a)], tile[at(b + 3, a)]);
+            st4<H>((float4 *)(out + ((size_t)tx * 64 + a) * n + ty * 64 + b), f);
+        }
+    }
+}
+
+static int g_once = 0;
+static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
+    if (g_once) { launch(ctx); CK(cudaDeviceSynchronize()); return 1.0f; }
+    cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
+    for (int i = 0; i < 3; i++) launch(ctx);
+    std::vector<float> ts;
+    for (int r = 0; r < reps; r++) { CK(cudaEventRecord(a)); launch(ctx); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b)); float ms; CK(cudaEventElapsedTime(&ms, a, b)); ts.push_back(ms); }
+    std::sort(ts.begin(), ts.end());
+    return ts[reps / 2];
+}
+#include <algorithm>
+struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; };
+static void run_ctx(void *p) {
+    Ctx *c = (Ctx *)p;
+    if (c->kind == 0) { CK(cudaMemcpyAsync(c->out, c->in, c->bytes, cudaMemcpyDeviceToDevice)); return; }
+    if (c->kind == 2) { size_t n4 = c->bytes / 16; copy_gs<<<c->grid, c->block>>>((const float4 *)c->in, (float4 *)c->out, n4); return; }
+    void *args3[] = { &c->in, &c->out, &c->n };
+    void *args2[] = { &c->in, &c->out };
+    CK(cudaLaunchKernel(c->fn, c->grid, c->block, c->kind == 1 ? args2 : args3, c->dyn, 0));
+}
+int main(int argc, char **argv) {
+    int mib = argc > 1 ? atoi(argv[1]) : 256;
+    int list = argc > 2 ? atoi(argv[2]) : 2;
+    g_once = argc > 3;
+    int n = 1; while ((size_t)n * n * 4 < ((size_t)mib << 20)) n *= 2;   // 8192 at 256 MiB
+    size_t bytes = (size_t)n * n * 4;
+    Ctx c{}; c.n = n; c.bytes = bytes;
+    CK(cudaMalloc(&c.in, bytes)); CK(cudaMalloc(&c.out, bytes));
+    std::vector<float> h((size_t)n * n); for (size_t i = 0; i < h.size(); i++) h[i] = (float)(i % 1000003);
+    CK(cudaMemcpy(c.in, h.data(), bytes, cudaMemcpyHostToDevice));
+    int dev; CK(cudaGetDevice(&dev)); int sms; CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    c.kind = 0; float ref = time_it(run_ctx, &c);
+    double gbs_ref = 2.0 * bytes / ref / 1e6;
+    printf("n %d, %zu MiB: memcpy D2D %.3f ms %.1f GB/s\n", n, bytes >> 20, ref, gbs_ref);
+    auto report = [&](const char *name, float ms, bool check) {
+        bool ok = true;
+        if (check) {
+            std::vector<float> o((size_t)n * n); CK(cudaMemcpy(o.data(), c.out, bytes, cudaMemcpyDeviceToHost));
+            for (size_t r = 0; r < (size_t)n && ok; r += 37) for (size_t q = 0; q < (size_t)n; q += 11) if (o[r * n + q] != h[q * n + r]) { ok = false; break; }
+        }
+        double g = 2.0 * bytes / ms / 1e6;
+        printf("%-40s %.3f ms %8.1f GB/s %6.1f %% of memcpy%s\n", name, ms, g, 100.0 * g / gbs_ref, check ? (ok ? "  verified" : "  WRONG") : "");
+        CK(cudaMemset(c.out, 0, bytes));
+    };
+    if (list == 1) {
+        c.kind = 2; c.grid = dim3(sms * 8); c.block = dim3(256); report("copy grid-stride float4 (8 blk/SM)", time_it(run_ctx, &c), false);
+        c.kind = 1; c.block = dim3(256);
+#define COPY1(PER, H) c.fn = (void *)copy_k<PER, H>; c.grid = dim3(bytes / 16 / 256 / PER); c.dyn = 0; report("copy_k PER=" #PER " H=" #H, time_it(run_ctx, &c), false);
+        COPY1(1, 0) COPY1(4, 0) COPY1(4, 1) COPY1(4, 2) COPY1(4, 3) COPY1(8, 0)
+        c.kind = 3;
+#define TP1(T, K, H, B) c.fn = (void *)tp_k<T, K, H, B>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); c.dyn = 0; report("tp threads=" #T " tiles=" #K " H=" #H " band=" #B, time_it(run_ctx, &c), true);
+        TP1(256, 1, 0, 1) TP1(256, 1, 1, 1) TP1(256, 1, 2, 1) TP1(256, 1, 3, 1) TP1(256, 1, 4, 1) TP1(256, 1, 6, 1) TP1(256, 1, 8, 1) TP1(256, 1, 16, 1) TP1(256, 1, 10, 1)
+        TP1(256, 2, 0, 1) TP1(256, 4, 0, 1) TP1(256, 2, 3, 1)
+        TP1(128, 1, 0, 1) TP1(128, 1, 3, 1) TP1(512, 1, 0, 1) TP1(1024, 1, 0, 1)
+        TP1(256, 1, 0, 8) TP1(256, 1, 3, 8) TP1(256, 1, 0, 32) TP1(256, 1, 3, 32) TP1(128, 1, 3, 32) TP1(256, 2, 3, 32)
+        return 0;
+    }
+    c.kind = 1; c.block = dim3(256);
+    // occupancy held to B blocks per SM by padding dynamic shared memory
+    auto pad = [&](void *fn, int blocks, size_t stat) -> size_t {
+        if (!blocks) return 0;
+        size_t per = 233472 / blocks - 1024 - stat;
+        per = per / 1024 * 1024;
+        CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)per));
+        int got; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&got, fn, c.block.x, per));
+        if (got != blocks) printf("(asked %d blocks/SM, got %d)\n", blocks, got);
+        return per;
+    };
+    char name[128];
+#define COPY(PER, H, B) c.fn = (void *)copy_k<PER, H>; c.grid = dim3(bytes / 16 / 256 / PER); c.dyn = pad(c.fn, B, 0); \
+    snprintf(name, sizeof name, "copy_k PER=%d H=%d blk/SM=%d", PER, H, B); report(name, time_it(run_ctx, &c), false);
+    COPY(1, 0, 0) COPY(1, 0, 4) COPY(4, 0, 0) COPY(4, 0, 2) COPY(4, 0, 3) COPY(4, 0, 4) COPY(4, 0, 6) COPY(2, 0, 0) COPY(2, 0, 4)
+    c.kind = 3;
+#define TP(T, K, H, B, O) c.fn = (void *)tp_k<T, K, H, B>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); \
+    c.dyn = pad(c.fn, O, 16384); snprintf(name, sizeof name, "tp threads=%d tiles=%d H=%d band=%d blk/SM=%d", T, K, H, B, O); \
+    report(name, time_it(run_ctx, &c), true);
+    TP(256, 1, 0, 1, 0) TP(256, 1, 0, 1, 2) TP(256, 1, 0, 1, 3) TP(256, 1, 0, 1, 4) TP(256, 1, 0, 1, 5) TP(256, 1, 0, 1, 6)
+    TP(256, 1, 3, 1, 4) TP(256, 2, 0, 1, 2) TP(256, 2, 0, 1, 3) TP(256, 2, 0, 1, 4) TP(256, 2, 3, 1, 0) TP(256, 2, 3, 1, 4)
+    TP(512, 1, 0, 1, 2) TP(512, 1, 0, 1, 3) TP(512, 1, 3, 1, 0) TP(512, 2, 0, 1, 0) TP(512, 2, 3, 1, 0)
+    TP(256, 1, 0, 32, 4) TP(256, 2, 3, 32, 4)
+    return 0;
+}
