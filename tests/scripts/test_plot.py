@@ -335,12 +335,13 @@ def check_sgemm_figure(f, min_configs):
         configs = {}
         for r in here:
             p = r["params"]
-            configs.setdefault((r["bench"], p["bm"], p["bn"], p["bk"]), []).append(r)
+            # files from before the A width axis read their float2 loads as a_width_bytes 8
+            configs.setdefault((r["bench"], p["bm"], p["bn"], p["bk"], p.get("a_width_bytes", 8)), []).append(r)
         assert len(configs) >= min_configs, configs.keys()
-        for (bench, bm, bn, bk), pts in configs.items():
+        for (bench, bm, bn, bk, width), pts in configs.items():
             copy_ = "TMA" if bench == "sgemm_tma" else "cp.async"
             stages = ", ".join(str(s) for s in sorted(r["params"]["stages"] for r in pts))
-            label = f"{copy_} {bm} x {bn} x {bk}, stages {stages}"
+            label = f"{copy_} {bm} x {bn} x {bk}, A float{width // 4}, stages {stages}"
             assert label in lines, f"{where}: no line {label!r} in {sorted(lines)}"
             assert lines[label] == xy_of(pts), f"{where}: {label} is not drawn at its stage points"
         # the teaching kernels at their own shared memory, global-only as a dotted floor
@@ -365,7 +366,8 @@ def check_sgemm_figure(f, min_configs):
         star = next(ln for ln in ax.get_lines() if ln.get_marker() == "*")
         assert list(zip(star.get_xdata(), star.get_ydata())) == xy_of([best]), f"{where}: the star is elsewhere"
         p = best["params"]
-        name = (f"best: {best['bench']} {p['bm']} x {p['bn']} x {p['bk']}, {p['stages']} stages, "
+        name = (f"best: {best['bench']} {p['bm']} x {p['bn']} x {p['bk']}, A float{p.get('a_width_bytes', 8) // 4}, "
+                f"{p['stages']} stages, "
                 f"{smem_kib(best):.1f} KiB, {best['occupancy']['measured']} blocks/SM:\n"
                 f"{best['metrics']['gflops']['value'] / 1e3:.1f} TFLOP/s, "
                 f"{best['metrics']['pct_of_cublas']['value']:.0f} % of cuBLAS")

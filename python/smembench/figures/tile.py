@@ -15,7 +15,8 @@ SGEMM = {"sgemm_tma": ("TMA", "-"), "sgemm_cp_async": ("cp.async", "--")}
 BENCHES = ("matmul", "matmul_rb", "cublas") + tuple(SGEMM)
 # stages is on the x axis (the shared memory per block is stages deep), bm x bn x bk a line, n a panel
 DRAWN = {"matmul": ("n", "tile"), "matmul_rb": ("n", "bk"), "cublas": ("n",),
-         "sgemm_cp_async": ("n", "bm", "bn", "bk", "stages"), "sgemm_tma": ("n", "bm", "bn", "bk", "stages")}
+         "sgemm_cp_async": ("n", "bm", "bn", "bk", "stages", "a_width_bytes"),
+         "sgemm_tma": ("n", "bm", "bn", "bk", "stages", "a_width_bytes")}
 # a colour per bm x bn x bk (tab10 less red, grey, olive and cyan, then darker tab20 shades); the teaching
 # kernels keep olive and cyan
 TILE_COLORS = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink", "#393b79", "#8c6d31",
@@ -131,8 +132,14 @@ def best_text(r, cublas):
     what = [f"{c.param(r, 'stages'):g} stages", f"{smem_kib(r):.1f} KiB"] + \
         ([blocks_text(blocks)] if blocks is not None else [])
     rate = f"{tflops(r):.1f} TFLOP/s" + (f", {pct:.0f} % of cuBLAS" if pct is not None else "")
-    return (f"best: {r['bench']} {c.param(r, 'bm'):g} x {c.param(r, 'bn'):g} x {c.param(r, 'bk'):g}, "
-            f"{', '.join(what)}:\n{rate}")
+    return (f"best: {r['bench']} {c.param(r, 'bm'):g} x {c.param(r, 'bn'):g} x {c.param(r, 'bk'):g}"
+            f"{a_width_text(r)}, {', '.join(what)}:\n{rate}")
+
+
+def a_width_text(r):
+    """How a point's threads read A: float2 or float4 loads (files from before the axis: float2)."""
+    w = c.param(r, "a_width_bytes")
+    return f", A float{w / 4:g}" if w else ""
 
 
 def by_smem(p, s, at, colours, rings):
@@ -145,15 +152,19 @@ def by_smem(p, s, at, colours, rings):
     configs = {}
     for bench in SGEMM:
         for r in here(bench):
-            configs.setdefault((c.param(r, "bm"), c.param(r, "bn"), c.param(r, "bk"), bench), []).append(r)
-    for (bm, bn, bk, bench), pts in sorted(configs.items(), key=lambda kv: (kv[0][:3], list(SGEMM).index(kv[0][3]))):
+            configs.setdefault((c.param(r, "bm"), c.param(r, "bn"), c.param(r, "bk"),
+                                c.param(r, "a_width_bytes") or 0, bench), []).append(r)
+    for (bm, bn, bk, width, bench), pts in sorted(configs.items(),
+                                                   key=lambda kv: (kv[0][:4], list(SGEMM).index(kv[0][4]))):
         copy, ls = SGEMM[bench]
         x, y = c.xy(pts, smem_kib, tflops)
         stages = ", ".join(f"{v:g}" for v in sorted({c.param(r, "stages") for r in pts} - {None}))
-        base = colours.setdefault((bm, bn, bk), TILE_COLORS[len(colours)] if len(colours) < len(TILE_COLORS)
+        # a colour per tile and A width; the copy is the line style; float4 A loads a square marker
+        base = colours.setdefault((bm, bn, bk, width), TILE_COLORS[len(colours)] if len(colours) < len(TILE_COLORS)
                                   else c.color(len(colours) + len(c.COLORS)))
-        p.line(x, y, f"{copy} {bm:g} x {bn:g} x {bk:g}, stages {stages}", color=base if ls == "-" else lighter(base),
-               linestyle=ls, marker="o", markersize=3, linewidth=1.6)
+        p.line(x, y, f"{copy} {bm:g} x {bn:g} x {bk:g}{a_width_text(pts[0])}, stages {stages}",
+               color=base if ls == "-" else lighter(base), linestyle=ls, marker="s" if width == 16 else "o",
+               markersize=3, linewidth=1.6)
         xs.update(x)
         ys += y
     for bench, (name, col, mk) in TEACHING.items():
