@@ -99,7 +99,7 @@ final)
   timeout 90 build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "sgemm tests rc $?" | tee -a "$out/session.log"
   timeout 90 build-gpu/tests/test_gpu --filter 'scratchpad/*' >"$out/test_scratchpad.txt" 2>&1
   echo "scratchpad tests rc $?" | tee -a "$out/session.log"
-  tail -1 "$out/test_sgemm.txt" "$out/test_scratchpad.txt"
+  tail -n 1 "$out/test_sgemm.txt" "$out/test_scratchpad.txt"
   packit
   log "ncu sgemm"
   timeout 60 ncu --metrics smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__sass_inst_executed_op_shared_ld.sum,launch__registers_per_thread \
