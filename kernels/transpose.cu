@@ -54,6 +54,26 @@ template <> struct floats<4> {
     static __device__ __forceinline__ void split(float4 v, float *f) { f[0] = v.x, f[1] = v.y, f[2] = v.z, f[3] = v.w; }
 };
 
+/* The write side of a tile at (x0, y0) of the input: each lane reads VEC words of a tile column
+ * (the column read) and stores them as one vector of out row x0 + a, pass by pass. */
+template <int LAYOUT, int EDGE, int VEC>
+__device__ __forceinline__ void write_tile(const float *tile, float *__restrict__ out, int n, size_t x0, size_t y0,
+                                           int warp, int lane)
+{
+    constexpr int PASSES = EDGE * EDGE / (SMEM_TRANSPOSE_BLOCK * VEC);
+    typedef floats<VEC> F;
+#pragma unroll
+    for (int j = 0; j < PASSES; j++) {
+        float f[VEC];
+        uint32_t a, b;
+        smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
+#pragma unroll
+        for (int k = 0; k < VEC; k++)
+            f[k] = tile[smem_transpose_at(LAYOUT, EDGE, VEC, b + k, a)];     /* the column read */
+        reinterpret_cast<typename F::type *>(out)[((x0 + a) * n + y0 + b) / VEC] = F::make(f);
+    }
+}
+
 /* The tile of a one-tile block: a static array up to the 64-float edge; the 128-float edge's 64 KiB
  * (64.5 with the padding) is more than a static array may take (48 KiB), so it is the block's dynamic
  * shared memory, opted in (smem_transpose_dynamic_bytes). */
@@ -110,15 +130,7 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_tiled_kernel(c
         }
     }
     __syncthreads();
-#pragma unroll
-    for (int j = 0; j < PASSES; j++) {
-        float f[VEC];
-        smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
-#pragma unroll
-        for (int k = 0; k < VEC; k++)
-            f[k] = tile[smem_transpose_at(LAYOUT, EDGE, VEC, b + k, a)];     /* the column read */
-        reinterpret_cast<typename F::type *>(out)[((x0 + a) * n + y0 + b) / VEC] = F::make(f);
-    }
+    write_tile<LAYOUT, EDGE, VEC>(tile, out, n, x0, y0, warp, lane);
     smem_clock_mark(clk, true);
 }
 
@@ -170,11 +182,9 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_pipelined_kern
 
     smem_clock_mark(clk, false);
 #if TP_CP_ASYNC
-    constexpr int PASSES = EDGE * EDGE / (SMEM_TRANSPOSE_BLOCK * VEC);
     constexpr uint32_t SLOT_WORDS = (EDGE * (EDGE + (LAYOUT == SMEM_TRANSPOSE_PADDED)) + 3) / 4 * 4;
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = (uint32_t)n / EDGE, total = tiles * tiles;
-    typedef floats<VEC> F;
     const uint32_t base = (uint32_t)__cvta_generic_to_shared(slots);
     for (int i = 0; i < depth - 1; i++) {
         const uint32_t t = blockIdx.x + (uint32_t)i * gridDim.x;
@@ -184,7 +194,7 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_pipelined_kern
     }
     int slot = 0;
     for (uint32_t t = blockIdx.x; t < total; t += gridDim.x) {
-        uint32_t tx, ty, a, b;
+        uint32_t tx, ty;
         smem_cp_async_wait(depth - 2);
         __syncthreads();
         const uint32_t next = t + (uint32_t)(depth - 1) * gridDim.x;
@@ -194,16 +204,7 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_pipelined_kern
         smem_cp_async_commit();
         const float *tile = slots + (uint32_t)slot * SLOT_WORDS;
         smem_transpose_tile_of(t, tiles, (uint32_t)band, &tx, &ty);
-        const size_t x0 = (size_t)tx * EDGE, y0 = (size_t)ty * EDGE;
-#pragma unroll
-        for (int j = 0; j < PASSES; j++) {
-            float f[VEC];
-            smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
-#pragma unroll
-            for (int k = 0; k < VEC; k++)
-                f[k] = tile[smem_transpose_at(LAYOUT, EDGE, VEC, b + k, a)];     /* the column read */
-            reinterpret_cast<typename F::type *>(out)[((x0 + a) * n + y0 + b) / VEC] = F::make(f);
-        }
+        write_tile<LAYOUT, EDGE, VEC>(tile, out, n, (size_t)tx * EDGE, (size_t)ty * EDGE, warp, lane);
         slot = slot == depth - 1 ? 0 : slot + 1;
     }
 #else

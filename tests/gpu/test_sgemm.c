@@ -3,6 +3,7 @@
  * they compute and come within a band of each other, the kernel is far above the register-blocked
  * teaching kernel, the opt-in is taken exactly when the stages need it, and occupancy is what the
  * calculator predicted. Skipped before cc 8.0 (cp.async); the TMA points before cc 9.0. */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,21 @@ static const struct smem_result *at(const struct smem_result *r, size_t n, const
     return NULL;
 }
 
+/* Whether point i was skipped, asserting that it was for the one reason allowed: its slabs need more
+ * shared memory than the device's opt-in. */
+static bool skipped_over_the_opt_in(const struct smem_result *r, const char *what)
+{
+    const struct smem_point *p = r->point;
+
+    if (r->status != SMEM_POINT_SKIPPED)
+        return false;
+    cr_assert(strstr(r->reason, "opt-in"), "%s: %s", what, r->reason);
+    cr_assert_gt(smem_sgemm_smem_bytes((int)smem_axis_value(p, "bm"), (int)smem_axis_value(p, "bn"),
+                                       (int)smem_axis_value(p, "bk"), (int)smem_axis_value(p, "stages")),
+                 (size_t)dev.smem_per_block_optin, "%s", what);
+    return true;
+}
+
 Test(sgemm, every_depth_and_stage_count_verifies_and_opts_in_when_it_must)
 {
     struct smem_override o[] = { { "n", "1024" }, { "bm", "128" }, { "bk", "8,16,32" }, { "stages", "2,3,5,8" },
@@ -42,14 +58,8 @@ Test(sgemm, every_depth_and_stage_count_verifies_and_opts_in_when_it_must)
     for (size_t i = 0; i < n; i++) {
         char what[128];
         smem_point_describe(r[i].point, what, sizeof(what));
-        if (r[i].status == SMEM_POINT_SKIPPED) {
-            /* only a slab over the opt-in may be skipped */
-            cr_assert(strstr(r[i].reason, "opt-in"), "%s: %s", what, r[i].reason);
-            cr_assert_gt(smem_sgemm_smem_bytes(128, 128, (int)smem_axis_value(r[i].point, "bk"),
-                                               (int)smem_axis_value(r[i].point, "stages")),
-                         (size_t)dev.smem_per_block_optin, "%s", what);
+        if (skipped_over_the_opt_in(&r[i], what))
             continue;
-        }
         cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", what, r[i].reason);
         cr_assert(r[i].verified, "%s", what);
         cr_assert_eq(r[i].optin, r[i].dyn_smem > (size_t)dev.smem_per_block, "%s: %zu bytes, opt-in %d", what,
@@ -118,10 +128,8 @@ Test(sgemm, float4_a_loads_and_64_deep_slabs_verify_on_every_tile_shape)
             cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED, "%s", what);   /* not built */
             continue;
         }
-        if (r[i].status == SMEM_POINT_SKIPPED) {
-            cr_assert(strstr(r[i].reason, "opt-in"), "%s: %s", what, r[i].reason);
+        if (skipped_over_the_opt_in(&r[i], what))
             continue;
-        }
         cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s: %s", what, r[i].reason);
         cr_assert(r[i].verified, "%s", what);
         cr_assert_leq(metric(&r[i], "pct_of_fp32_peak"), 100.0, "%s", what);
