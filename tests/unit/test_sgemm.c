@@ -5,6 +5,7 @@
  * every GPU model what fits under its opt-in. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -14,6 +15,7 @@
 #include "gpus.h"
 #include "sgemm.h"
 #include "sgemm_family.h"
+#include "sweep.h"
 
 static const int bks[] = { 8, 16, 32, 64 };
 
@@ -163,5 +165,31 @@ Test(sgemm_plan, every_model_plans_what_fits_under_its_opt_in)
                         else if (!built)
                             cr_assert(strstr(why, "float4 loads of A spill"), "%s: %s", dev->name, why);
                     }
+    }
+}
+
+Test(sgemm_plan, every_quick_and_default_sgemm_n_has_its_cublas_point)
+{
+    /* the best line and the figure give % of cuBLAS at the same n: the tile sweep plans cuBLAS at
+     * every n it plans the pipelined SGEMM at, --quick too */
+    for (int quick = 0; quick < 2; quick++) {
+        const char *sw[] = { "tile" };
+        struct smem_plan_request r = { .sweeps = sw, .n_sweeps = 1, .quick = quick };
+        struct smem_point *p;
+        size_t n, sgemm = 0;
+
+        cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
+        for (size_t i = 0; i < n; i++) {
+            bool found = false;
+            if (strncmp(p[i].bench->name, "sgemm_", 6))
+                continue;
+            sgemm++;
+            for (size_t k = 0; k < n; k++)
+                found = found || (!strcmp(p[k].bench->name, "cublas") &&
+                                  smem_axis_value(&p[k], "n") == smem_axis_value(&p[i], "n"));
+            cr_assert(found, "quick %d: no cuBLAS point at n = %lld", quick, (long long)smem_axis_value(&p[i], "n"));
+        }
+        cr_assert_gt(sgemm, 0);
+        free(p);
     }
 }
