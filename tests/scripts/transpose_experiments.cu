@@ -5,9 +5,12 @@
 // block, tiles per block (the next tile's loads issued before the current one is written), block order
 // (band) and blocks per SM held down by padding dynamic shared memory.
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o tp_exp tests/scripts/transpose_experiments.cu
-//   ./tp_exp MIB [LIST]      LIST 1: hints, threads, tiles, band; 2 (default): blocks per SM
+//   ./tp_exp MIB [LIST]      LIST 1: hints, threads, tiles, band; 2 (default): blocks per SM;
+//                            3: the write side by TMA bulk tensor stores
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
-// Results: results/tile/transpose_experiments_9ad5993.txt
+// Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3)
+#include <cuda.h>
+#include <cudaTypedefs.h>
 #include <cstdio>
 #include <cstdint>
 #include <cstdlib>
@@ -83,6 +86,45 @@ __global__ void __launch_bounds__(THREADS) tp_k(const float *__restrict__ in, fl
     }
 }
 
+// the swizzled tile loaded through registers as tp_k does, then the write side by TMA: every thread
+// column-reads its four vectors, the block writes them back as the transposed tile (row-major, so
+// the out tile's rows are contiguous), and one thread stores the tile with one bulk tensor copy
+template <int H, int OUTROWS>
+__global__ void __launch_bounds__(256) tp_tma_store(const __grid_constant__ CUtensorMap out_map,
+                                                    const float *__restrict__ in, int n) {
+    constexpr int PASSES = 4;
+    __shared__ __align__(128) float tile[64 * 64];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = n / 64, tx = blockIdx.x % tiles, ty = blockIdx.x / tiles;
+    float4 v[PASSES];
+    auto place = [&](int j, uint32_t &a, uint32_t &b) {
+        uint32_t slot = j * 8 + warp;
+        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+    };
+    uint32_t a, b;
+#pragma unroll
+    for (int j = 0; j < PASSES; j++) { place(j, a, b); v[j] = ld4<H>((const float4 *)(in + ((size_t)ty * 64 + a) * n + tx * 64 + b)); }
+#pragma unroll
+    for (int j = 0; j < PASSES; j++) { place(j, a, b); *(float4 *)&tile[at(a, b)] = v[j]; }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < PASSES; j++) { place(j, a, b); v[j] = make_float4(tile[at(b, a)], tile[at(b + 1, a)], tile[at(b + 2, a)], tile[at(b + 3, a)]); }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < PASSES; j++) { place(j, a, b); *(float4 *)&tile[a * 64 + b] = v[j]; }   // out row a, columns b..b+3
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t src = (uint32_t)__cvta_generic_to_shared(tile);
+#pragma unroll
+        for (int r = 0; r < 64; r += OUTROWS)
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                         :: "l"(&out_map), "r"(ty * 64), "r"(tx * 64 + r), "r"(src + r * 256) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+}
+
 static int g_once = 0;
 static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     if (g_once) { launch(ctx); CK(cudaDeviceSynchronize()); return 1.0f; }
@@ -94,11 +136,12 @@ static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     return ts[reps / 2];
 }
 #include <algorithm>
-struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; };
+struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; CUtensorMap map; };
 static void run_ctx(void *p) {
     Ctx *c = (Ctx *)p;
     if (c->kind == 0) { CK(cudaMemcpyAsync(c->out, c->in, c->bytes, cudaMemcpyDeviceToDevice)); return; }
     if (c->kind == 2) { size_t n4 = c->bytes / 16; copy_gs<<<c->grid, c->block>>>((const float4 *)c->in, (float4 *)c->out, n4); return; }
+    if (c->kind == 4) { void *a4[] = { &c->map, &c->in, &c->n }; CK(cudaLaunchKernel(c->fn, c->grid, c->block, a4, 0, 0)); return; }
     void *args3[] = { &c->in, &c->out, &c->n };
     void *args2[] = { &c->in, &c->out };
     CK(cudaLaunchKernel(c->fn, c->grid, c->block, c->kind == 1 ? args2 : args3, c->dyn, 0));
@@ -127,6 +170,26 @@ int main(int argc, char **argv) {
         printf("%-40s %.3f ms %8.1f GB/s %6.1f %% of memcpy%s\n", name, ms, g, 100.0 * g / gbs_ref, check ? (ok ? "  verified" : "  WRONG") : "");
         CK(cudaMemset(c.out, 0, bytes));
     };
+    if (list == 3) {   // the write side by TMA bulk tensor stores
+        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+        cudaDriverEntryPointQueryResult found;
+        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
+        auto mk = [&](int rows) {
+            cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
+            cuuint32_t box[2] = { 64, (cuuint32_t)rows }, el[2] = { 1, 1 };
+            CUresult r = encode(&c.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, c.out, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+            if (r != CUDA_SUCCESS) { printf("encode %d\n", (int)r); exit(1); }
+        };
+        c.kind = 3; c.block = dim3(256); c.dyn = 0;
+        c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
+        c.kind = 4;
+#define TPT(H, R) mk(R); c.fn = (void *)tp_tma_store<H, R>; c.grid = dim3((n / 64) * (n / 64)); report("tp TMA store H=" #H " box rows=" #R, time_it(run_ctx, &c), true);
+        TPT(0, 64) TPT(0, 32) TPT(0, 16) TPT(1, 64) TPT(4, 64) TPT(0, 8)
+        c.kind = 3;
+        c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
+        return 0;
+    }
     if (list == 1) {
         c.kind = 2; c.grid = dim3(sms * 8); c.block = dim3(256); report("copy grid-stride float4 (8 blk/SM)", time_it(run_ctx, &c), false);
         c.kind = 1; c.block = dim3(256);
