@@ -82,7 +82,7 @@ sgemm_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ 
         /* no TMA below cc 9.0: the benchmark skips these devices (min_cc); 512 threads cap a thread
          * at 128 registers, which spill there, and so do the cp.async kernels' float4 A loads under
          * the 128 of two blocks (the cp.async addresses take the registers the TMA kernels have
-         * free): the plan skips them (smem_sgemm_built) */
+         * free): the plan skips them (smem_sgemm_built, smem_sgemm_a_width_built) */
         smem_clock_mark(clk, true);
         return;
     }
