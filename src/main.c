@@ -57,6 +57,10 @@ static void test_hooks_from_env(void)
         smem_test_hooks.write_delay_ms = (unsigned)atoi(v);
     smem_test_hooks.named_temp = (v = getenv("SMEM_TEST_NAMED_TEMP")) && *v;
     smem_test_hooks.announce = true;
+    /* that main() began: a run killed before it (the dynamic loader, or a library's constructor such
+     * as libcublasLt's under a tight ulimit -v) never got to be smembench */
+    if ((v = getenv("SMEM_TEST_ANNOUNCE_MAIN")) && *v)
+        fputs("smembench-test: main\n", stderr);
 }
 #endif
 
