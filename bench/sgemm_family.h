@@ -1,6 +1,7 @@
 /* The pipelined, warp-tiled SGEMM family (kernels/sgemm.cu), shared by sgemm_cp_async and
- * sgemm_tma: its axes (n, the block tile bm x bn, the slab depth bk, the stages in flight), its plan
- * (shared memory per block from about 16 KiB to the opt-in), and its GPU operations on the gemm.h
+ * sgemm_tma: its axes (n, the block tile bm x bn, the slab depth bk, the stages in flight, the bytes
+ * of A a thread reads per shared load), its plan (shared memory per block from about 16 KiB to the
+ * opt-in), and its GPU operations on the gemm.h
  * operands, checked against the same fp64 reference and cuBLAS baseline as matmul and matmul_rb. */
 #ifndef SMEM_BENCH_SGEMM_FAMILY_H
 #define SMEM_BENCH_SGEMM_FAMILY_H
@@ -34,8 +35,9 @@ extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[1]
       "(8: a float2, two k; 16: a float4, four k)", .defaults = smem_sgemm_a_widths,                        \
       .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_a_widths), .min = 8, .max = 16, .defaults_only = true }
 
-/* The plan of a point for a copy (enum smem_sgemm_copy): SMEM_ESKIP with the reason for a tile shape
- * that is not built, an n the tile does not divide, or shared memory over dev's opt-in. */
+/* The plan of a point for a copy (enum smem_sgemm_copy): SMEM_ESKIP with the reason for a tile shape,
+ * depth or A width that is not built, an n the tile does not divide, or shared memory over dev's
+ * opt-in. */
 int smem_sgemm_plan(const struct smem_point *pt, int copy, const struct smem_device *dev, struct smem_plan *p,
                     char *why, size_t why_len);
 
