@@ -182,7 +182,7 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_pipelined_kern
 
     smem_clock_mark(clk, false);
 #if TP_CP_ASYNC
-    constexpr uint32_t SLOT_WORDS = (EDGE * (EDGE + (LAYOUT == SMEM_TRANSPOSE_PADDED)) + 3) / 4 * 4;
+    const uint32_t SLOT_WORDS = smem_transpose_slot_bytes(LAYOUT, EDGE) / 4;   /* the launcher's slot */
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = (uint32_t)n / EDGE, total = tiles * tiles;
     const uint32_t base = (uint32_t)__cvta_generic_to_shared(slots);
