@@ -11,11 +11,7 @@
  * both have their % of cuBLAS */
 static const int64_t quick_ns[] = { 1024, 2048 };
 
-static const struct smem_axis cublas_axes[] = {
-    { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)",
-      .defaults = smem_gemm_sizes, .n_defaults = SMEM_ARRAY_LEN(smem_gemm_sizes), .quick = quick_ns,
-      .n_quick = SMEM_ARRAY_LEN(quick_ns), .min = 16, .max = 32768 },
-};
+static const struct smem_axis cublas_axes[] = { SMEM_GEMM_N_AXIS_QUICK(quick_ns) };
 
 static int cublas_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                        size_t len)

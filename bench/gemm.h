@@ -13,11 +13,12 @@
 
 /* The matrix edge: C = A B, all n x n fp32. */
 extern const int64_t smem_gemm_sizes[3], smem_gemm_sizes_quick[1];
-#define SMEM_GEMM_N_AXIS                                                                                   \
+#define SMEM_GEMM_N_AXIS SMEM_GEMM_N_AXIS_QUICK(smem_gemm_sizes_quick)
+/* The same axis with another --quick list (an array). */
+#define SMEM_GEMM_N_AXIS_QUICK(q)                                                                          \
     { .name = "n", .unit = "elements", .help = "matrix edge (C = A B, all n x n fp32)",                    \
-      .defaults = smem_gemm_sizes, .n_defaults = SMEM_ARRAY_LEN(smem_gemm_sizes),                          \
-      .quick = smem_gemm_sizes_quick, .n_quick = SMEM_ARRAY_LEN(smem_gemm_sizes_quick), .min = 16,          \
-      .max = 32768 }
+      .defaults = smem_gemm_sizes, .n_defaults = SMEM_ARRAY_LEN(smem_gemm_sizes), .quick = q,              \
+      .n_quick = SMEM_ARRAY_LEN(q), .min = 16, .max = 32768 }
 
 /* GFLOP/s as a percentage of cuBLAS SGEMM's at the same n: pct_of_cublas. */
 extern const struct smem_baseline smem_vs_cublas;
