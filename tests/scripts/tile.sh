@@ -30,14 +30,16 @@ nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version,clocks.sm,tempe
 build || exit 1
 log "built $(build-gpu/smembench --version)"
 table() { python3 "$here/tile_table.py" "$@"; }
+# tune and final pack everything so far into PACK (default OUT/../tile_TAG.tgz) after each step: a call
+# cut short still brings back what it did
+tag=${2:-${1:-}}
+pack=${PACK:-$out/../tile_$tag.tgz}
+packit() { tar -C "$out" -czf "$pack.tmp" . && mv "$pack.tmp" "$pack"; }
 case "${1:-}" in
 tune)
   # the sgemm kernels over shapes, depths (bk 64 too), stages and A load widths at n = 2048 and 4096
   # beside cuBLAS; Nsight Compute's sections on the two A widths and cuBLAS; all packed into PACK
   # (default OUT/../tile_TAG.tgz) after each step
-  tag=${2:-tune}
-  pack=${PACK:-$out/../tile_$tag.tgz}
-  packit() { tar -C "$out" -czf "$pack.tmp" . && mv "$pack.tmp" "$pack"; }
   log "sgemm GPU tests"
   timeout 90 build-gpu/tests/test_gpu --filter 'sgemm/*' >"$out/test_sgemm.txt" 2>&1; echo "rc $?" >>"$out/test_sgemm.txt"
   tail -3 "$out/test_sgemm.txt"
@@ -71,7 +73,6 @@ tune)
   packit
   ;;
 sweep)
-  tag=${2:-sweep}
   build-gpu/smembench --sweep tile --quiet -o "$out/tile_$tag.json" 2>>"$out/sweep.log"
   echo "rc $?"
   table "$out/tile_$tag.json" | tee "$out/tile_$tag.txt" | head -30
@@ -87,9 +88,6 @@ check)
 final)
   # everything issue 22 shows, in one call, most important first; after each step everything so far
   # is packed into PACK (default OUT/../tile_TAG.tgz): a call cut short still brings back what it did
-  tag=${2:-final}
-  pack=${PACK:-$out/../tile_$tag.tgz}
-  packit() { tar -C "$out" -czf "$pack.tmp" . && mv "$pack.tmp" "$pack"; }
   log "tile sweep"
   timeout 120 build-gpu/smembench --sweep tile -o "$out/tile_$tag.json" >"$out/tile_$tag.table" 2>>"$out/sweep.log"
   echo "tile sweep rc $?" | tee -a "$out/session.log"
