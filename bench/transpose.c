@@ -3,8 +3,9 @@
  * one word and layout 2 XOR-swizzles it (kernels/transpose.h), both conflict-free, the swizzle
  * without the extra word and with vector stores kept whole. The geometry (tile edge, global access
  * width, block order) is an axis, so the layouts compare at equal geometry and a GPU can be tuned in
- * one run, and so is the pipeline: one tile per block loaded through registers, or a persistent grid
- * keeping 2-4 tiles per block in flight by cp.async. GB/s (bytes read + written) against a
+ * one run, and so is the pipeline: one, two or four tiles per block loaded through registers (the
+ * next tile's loads in flight while the current one is written), or a persistent grid keeping 2-4
+ * tiles per block in flight by cp.async. GB/s (bytes read + written) against a
  * device-to-device copy of the same bytes (pct_of_copy); the bank model's wavefronts per shared store
  * (of the depth-1 kernel: the pipelined ones store none) and per column read, from the kernel's
  * addresses. */
@@ -18,6 +19,10 @@ static const int64_t edges[] = { 64 }, widths[] = { 16 }, bands[] = { 1 };
  * at 256 MiB where it moved 93 % (results/tile/transpose_tune_db10efe.txt: fewer blocks per SM, and
  * eight one-tile blocks already keep a tile's loads in flight while others write) */
 static const int64_t depths[] = { 1 };
+/* one tile a block and two: on the H200 two (the next tile's loads in registers while the first is
+ * written) moved 95 % of the copy at 256 MiB where one moved 93.5 %
+ * (results/tile/transpose_experiments_list7.txt, tests/scripts/transpose_experiments.cu list 7) */
+static const int64_t block_tiles[] = { 1, 2 };
 
 static const struct smem_axis transpose_axes[] = {
     SMEM_TRANSPOSE_MIB_AXIS,
@@ -37,6 +42,10 @@ static const struct smem_axis transpose_axes[] = {
       "(16-byte .cg, 4- and 8-byte .ca) filling tile t + depth - 1 into its shared-memory slot while the block "
       "column-reads and stores tile t", .defaults = depths, .n_defaults = SMEM_ARRAY_LEN(depths),
       .min = 1, .max = 8 },
+    { .name = "block_tiles", .unit = "tiles", .help = "tiles a block moves one after another at depth_tiles 1: 1, "
+      "2 or 4 consecutive tiles of the block order, the next one's loads issued into registers as soon as the "
+      "current one is in shared memory (edges 32 and 64)", .defaults = block_tiles,
+      .n_defaults = SMEM_ARRAY_LEN(block_tiles), .min = 1, .max = 4 },
 };
 
 static int transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,

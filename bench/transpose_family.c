@@ -18,7 +18,7 @@ int smem_transpose_edge(int64_t mib)
 
 struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, const int64_t *values)
 {
-    struct smem_transpose_geom g = { SMEM_TRANSPOSE_NAIVE, 32, 1, 1, 1 };
+    struct smem_transpose_geom g = { SMEM_TRANSPOSE_NAIVE, 32, 1, 1, 1, 1 };
 
     if (smem_bench_axis(b, "layout") >= 0) {
         g.layout = (int)smem_axis_get(b, values, "layout");
@@ -26,6 +26,7 @@ struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, co
         g.vec = (int)smem_axis_get(b, values, "width_bytes") / 4;
         g.band = (int)smem_axis_get(b, values, "band_tiles");
         g.depth = (int)smem_axis_get(b, values, "depth_tiles");
+        g.block_tiles = (int)smem_axis_get(b, values, "block_tiles");
     }
     return g;
 }
@@ -71,6 +72,20 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
                      g.depth, g.edge);
             return SMEM_ESKIP;
         }
+        if (g.block_tiles != 1 && g.block_tiles != 2 && g.block_tiles != 4) {
+            smem_fmt(why, why_len, "no kernel for block_tiles %d: a block moves 1, 2 or 4 tiles", g.block_tiles);
+            return SMEM_ESKIP;
+        }
+        if (g.block_tiles > 1 && g.depth > 1) {
+            smem_fmt(why, why_len, "block_tiles %d is the one-tile kernel's (depth_tiles 1); the pipelined kernel "
+                     "(depth_tiles %d) already loops over its tiles", g.block_tiles, g.depth);
+            return SMEM_ESKIP;
+        }
+        if (g.block_tiles > 1 && g.edge > 64) {
+            smem_fmt(why, why_len, "block_tiles %d holds a second tile in registers: built for tiles of 32 and 64 "
+                     "floats, not %d", g.block_tiles, g.edge);
+            return SMEM_ESKIP;
+        }
         if (g.depth > 1 && dev->cc_major < 8) {
             smem_fmt(why, why_len, "depth_tiles %d needs cp.async (compute capability 8.0 or later); %s is %d.%d",
                      g.depth, dev->name, dev->cc_major, dev->cc_minor);
@@ -95,7 +110,7 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
          * addresses kept across tiles; no spill), 28-37 at edge 32 */
         p->regs = g.edge == 64 ? (g.vec == 4 ? 40 : g.vec == 2 ? 64 : 122) : 37;
     } else {
-        p->grid = (unsigned)(n / g.edge) * (unsigned)(n / g.edge);
+        p->grid = (unsigned)(n / g.edge) * (unsigned)(n / g.edge) / (unsigned)smem_transpose_block_tiles(&g);
         /* the 128-float edge's tile is dynamic (over the 48 KiB of a static array), opted in */
         p->dyn_smem = g.layout == SMEM_TRANSPOSE_NAIVE ? 0 : smem_transpose_dynamic_bytes(g.layout, g.edge);
         p->static_smem = g.layout == SMEM_TRANSPOSE_NAIVE || p->dyn_smem
@@ -106,10 +121,12 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
             return SMEM_ESKIP;
         }
         p->optin = (int64_t)p->dyn_smem > dev->smem_per_block;
-        /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32, 32 at edge 64 but 40 with float2, at edge 128
-         * 76-80 with float4, 94-126 with float2 */
+        /* ptxas -v, sm_90: 24 naive, at most 31 at edge 32 (32 with block tiles), 32 at edge 64 but 40 with
+         * float2, at edge 128 63-64 with float4, 98-124 with float2; block tiles 2 or 4 at edge 64: 62 with
+         * float4, 80 with float2, 128 with floats (the next tile's vectors stay in registers) */
         p->regs = g.layout == SMEM_TRANSPOSE_NAIVE ? 24
-                  : g.edge == 128                   ? (g.vec == 2 ? 126 : 80)
+                  : g.edge == 128                   ? (g.vec == 2 ? 124 : 64)
+                  : g.edge == 64 && g.block_tiles > 1 ? (g.vec == 4 ? 62 : g.vec == 2 ? 80 : 128)
                   : g.edge == 64 && g.vec == 2      ? 40
                                                     : 32;
     }

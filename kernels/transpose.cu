@@ -93,7 +93,11 @@ template <int WORDS> struct tile_memory<WORDS, true> {
     }
 };
 
-template <int LAYOUT, int EDGE, int VEC>
+/* The one-tile kernel, and the TILES-tile one: block b moves tiles b TILES .. b TILES + TILES - 1 of
+ * the band order one after another, and loads the next tile into registers right after the current
+ * one is in shared memory, so its loads are in flight while the block column-reads and stores the
+ * current tile (the barrier before each shared store keeps the previous column read whole). */
+template <int LAYOUT, int EDGE, int VEC, int TILES>
 __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_tiled_kernel(const float *__restrict__ in,
                                                                                float *__restrict__ out, int n,
                                                                                int band, smem_clock *clk)
@@ -101,36 +105,49 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_tiled_kernel(c
     constexpr int PASSES = EDGE * EDGE / (SMEM_TRANSPOSE_BLOCK * VEC);
     float *const tile = tile_memory<EDGE * (EDGE + (LAYOUT == SMEM_TRANSPOSE_PADDED)), (EDGE > 64)>::get();
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = (uint32_t)n / EDGE, first = blockIdx.x * (uint32_t)TILES;
     typedef floats<VEC> F;
     typename F::type v[PASSES];
     uint32_t tx, ty, a, b;
 
     smem_clock_mark(clk, false);
-    smem_transpose_tile_of(blockIdx.x, (uint32_t)n / EDGE, (uint32_t)band, &tx, &ty);
-    const size_t x0 = (size_t)tx * EDGE, y0 = (size_t)ty * EDGE;
-    /* every load of the block's share issued before its first shared store: all of the tile in flight */
+    /* every load of the block's share of tile t issued before its first shared store: all of it in flight */
+    auto load = [&](uint32_t t) {
+        smem_transpose_tile_of(t, tiles, (uint32_t)band, &tx, &ty);
+        const size_t x0 = (size_t)tx * EDGE, y0 = (size_t)ty * EDGE;
 #pragma unroll
-    for (int j = 0; j < PASSES; j++) {
-        smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
-        v[j] = reinterpret_cast<const typename F::type *>(in)[((y0 + a) * n + x0 + b) / VEC];
-    }
-#pragma unroll
-    for (int j = 0; j < PASSES; j++) {
-        smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
-        if (LAYOUT == SMEM_TRANSPOSE_PADDED) {
-            /* rows of EDGE + 1 words leave a vector misaligned: one word at a time */
-            float f[VEC];
-            F::split(v[j], f);
-#pragma unroll
-            for (int k = 0; k < VEC; k++)
-                tile[smem_transpose_at(LAYOUT, EDGE, VEC, a, b + k)] = f[k];
-        } else {
-            /* the swizzle moves whole VEC-float chunks: the vector stays contiguous and aligned */
-            reinterpret_cast<typename F::type *>(tile)[smem_transpose_at(LAYOUT, EDGE, VEC, a, b) / VEC] = v[j];
+        for (int j = 0; j < PASSES; j++) {
+            smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
+            v[j] = reinterpret_cast<const typename F::type *>(in)[((y0 + a) * n + x0 + b) / VEC];
         }
+    };
+    load(first);
+#pragma unroll 1
+    for (int k = 0; k < TILES; k++) {
+        smem_transpose_tile_of(first + (uint32_t)k, tiles, (uint32_t)band, &tx, &ty);
+        const size_t x0 = (size_t)tx * EDGE, y0 = (size_t)ty * EDGE;
+        if (k)
+            __syncthreads();   /* everyone is past the column read of tile k - 1 */
+#pragma unroll
+        for (int j = 0; j < PASSES; j++) {
+            smem_transpose_place(EDGE, VEC, j, warp, lane, &a, &b);
+            if (LAYOUT == SMEM_TRANSPOSE_PADDED) {
+                /* rows of EDGE + 1 words leave a vector misaligned: one word at a time */
+                float f[VEC];
+                F::split(v[j], f);
+#pragma unroll
+                for (int q = 0; q < VEC; q++)
+                    tile[smem_transpose_at(LAYOUT, EDGE, VEC, a, b + q)] = f[q];
+            } else {
+                /* the swizzle moves whole VEC-float chunks: the vector stays contiguous and aligned */
+                reinterpret_cast<typename F::type *>(tile)[smem_transpose_at(LAYOUT, EDGE, VEC, a, b) / VEC] = v[j];
+            }
+        }
+        __syncthreads();
+        if (k + 1 < TILES)
+            load(first + (uint32_t)k + 1);   /* the registers are free: tile k is in shared memory */
+        write_tile<LAYOUT, EDGE, VEC>(tile, out, n, x0, y0, warp, lane);
     }
-    __syncthreads();
-    write_tile<LAYOUT, EDGE, VEC>(tile, out, n, x0, y0, warp, lane);
     smem_clock_mark(clk, true);
 }
 
@@ -214,18 +231,25 @@ __global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_pipelined_kern
     smem_clock_mark(clk, true);
 }
 
-template <int LAYOUT, int EDGE> static const void *tiled_fn(int vec)
+template <int LAYOUT, int EDGE, int TILES> static const void *tiled_fn(int vec)
 {
     /* the 128-float tile with float accesses holds 64 floats a thread in flight: they spill before
-     * cc 9.0, so it is not built (the plan says so) */
+     * cc 9.0, so it is not built (the plan says so); nor is a second tile of it in registers */
     if constexpr (EDGE < 128)
         if (vec == 1)
-            return (const void *)transpose_tiled_kernel<LAYOUT, EDGE, 1>;
-    switch (vec) {
-    case 2: return (const void *)transpose_tiled_kernel<LAYOUT, EDGE, 2>;
-    case 4: return (const void *)transpose_tiled_kernel<LAYOUT, EDGE, 4>;
-    }
+            return (const void *)transpose_tiled_kernel<LAYOUT, EDGE, 1, TILES>;
+    if constexpr (EDGE < 128 || TILES == 1)
+        switch (vec) {
+        case 2: return (const void *)transpose_tiled_kernel<LAYOUT, EDGE, 2, TILES>;
+        case 4: return (const void *)transpose_tiled_kernel<LAYOUT, EDGE, 4, TILES>;
+        }
     return nullptr;
+}
+
+template <int LAYOUT, int TILES> static const void *tiled_fn(int edge, int vec)
+{
+    return edge == 32 ? tiled_fn<LAYOUT, 32, TILES>(vec) : edge == 64 ? tiled_fn<LAYOUT, 64, TILES>(vec)
+                      : edge == 128 ? tiled_fn<LAYOUT, 128, TILES>(vec) : nullptr;
 }
 
 template <int LAYOUT, int EDGE> static const void *pipelined_fn(int vec)
@@ -238,21 +262,30 @@ template <int LAYOUT, int EDGE> static const void *pipelined_fn(int vec)
     return nullptr;
 }
 
-template <int LAYOUT> static const void *tiled_fn(int edge, int vec, int depth)
+template <int LAYOUT> static const void *tiled_fn(int edge, int vec, int depth, int block_tiles)
 {
     if (depth > 1)
-        return edge == 32 ? pipelined_fn<LAYOUT, 32>(vec) : edge == 64 ? pipelined_fn<LAYOUT, 64>(vec) : nullptr;
-    return edge == 32 ? tiled_fn<LAYOUT, 32>(vec) : edge == 64 ? tiled_fn<LAYOUT, 64>(vec)
-                      : edge == 128 ? tiled_fn<LAYOUT, 128>(vec) : nullptr;
+        return block_tiles > 1 ? nullptr
+               : edge == 32    ? pipelined_fn<LAYOUT, 32>(vec)
+               : edge == 64    ? pipelined_fn<LAYOUT, 64>(vec)
+                               : nullptr;
+    switch (block_tiles) {
+    case 1: return tiled_fn<LAYOUT, 1>(edge, vec);
+    case 2: return tiled_fn<LAYOUT, 2>(edge, vec);
+    case 4: return tiled_fn<LAYOUT, 4>(edge, vec);
+    }
+    return nullptr;
 }
 
 extern "C" const void *smem_transpose_fn(const struct smem_transpose_geom *g)
 {
+    const int depth = g->depth > 1 ? g->depth : 1, block_tiles = smem_transpose_block_tiles(g);
+
     switch (g->layout) {
     case SMEM_TRANSPOSE_NAIVE: return (const void *)transpose_naive_kernel;
-    case SMEM_TRANSPOSE_ROW_MAJOR: return tiled_fn<SMEM_TRANSPOSE_ROW_MAJOR>(g->edge, g->vec, g->depth);
-    case SMEM_TRANSPOSE_PADDED: return tiled_fn<SMEM_TRANSPOSE_PADDED>(g->edge, g->vec, g->depth);
-    case SMEM_TRANSPOSE_SWIZZLED: return tiled_fn<SMEM_TRANSPOSE_SWIZZLED>(g->edge, g->vec, g->depth);
+    case SMEM_TRANSPOSE_ROW_MAJOR: return tiled_fn<SMEM_TRANSPOSE_ROW_MAJOR>(g->edge, g->vec, depth, block_tiles);
+    case SMEM_TRANSPOSE_PADDED: return tiled_fn<SMEM_TRANSPOSE_PADDED>(g->edge, g->vec, depth, block_tiles);
+    case SMEM_TRANSPOSE_SWIZZLED: return tiled_fn<SMEM_TRANSPOSE_SWIZZLED>(g->edge, g->vec, depth, block_tiles);
     }
     return nullptr;
 }
@@ -277,6 +310,9 @@ extern "C" int smem_transpose_launch(const struct smem_transpose_geom *g, int n,
         return (int)cudaLaunchKernel(fn, dim3(grid), dim3(SMEM_TRANSPOSE_BLOCK), args, dyn, s);
     }
     void *args[] = { &in, &out, &n, &band, &clk };
-    return (int)cudaLaunchKernel(fn, dim3(tiles * tiles), dim3(SMEM_TRANSPOSE_BLOCK), args,
+    if ((tiles * tiles) % (unsigned)smem_transpose_block_tiles(g))
+        return (int)cudaErrorInvalidValue;
+    return (int)cudaLaunchKernel(fn, dim3(tiles * tiles / (unsigned)smem_transpose_block_tiles(g)),
+                                 dim3(SMEM_TRANSPOSE_BLOCK), args,
                                  smem_transpose_dynamic_bytes(g->layout, g->edge), s);
 }

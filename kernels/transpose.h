@@ -24,15 +24,24 @@ enum smem_transpose_layout {
 
 /* A kernel and its geometry: the layout (or SMEM_TRANSPOSE_NAIVE), the tile's edge in floats (32, 64 or
  * 128), floats per global access (1, 2, 4: float, float2, float4), the block order's band (tile rows
- * walked down each tile column before the next one; 1: along each tile row) and the depth (tiles in
- * flight per block: 1, one block per tile loading through registers; 2 to SMEM_TRANSPOSE_MAX_DEPTH, a
+ * walked down each tile column before the next one; 1: along each tile row), the depth (tiles in
+ * flight per block: 1, a block loading its tiles through registers; 2 to SMEM_TRANSPOSE_MAX_DEPTH, a
  * persistent grid whose blocks fill their next tiles by cp.async while they write the current one;
- * 0 reads as 1). The naive kernel has edge 32, vec 1, band 1 and depth 1. */
+ * 0 reads as 1) and, at depth 1, the block's tiles (1, 2 or 4 consecutive tiles of the band order, the
+ * next one's loads in registers while the current one is written; up to the 64-float edge; 0 reads
+ * as 1). The naive kernel has edge 32, vec 1, band 1, depth 1 and one tile a block. */
 struct smem_transpose_geom {
-    int layout, edge, vec, band, depth;
+    int layout, edge, vec, band, depth, block_tiles;
 };
 
 #define SMEM_TRANSPOSE_MAX_DEPTH 4
+#define SMEM_TRANSPOSE_MAX_BLOCK_TILES 4
+
+/* Tiles a block of g moves (block_tiles, 0 read as 1). */
+static inline SMEM_HOST_DEVICE int smem_transpose_block_tiles(const struct smem_transpose_geom *g)
+{
+    return g->block_tiles > 1 ? g->block_tiles : 1;
+}
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,13 +111,14 @@ static inline SMEM_HOST_DEVICE void smem_transpose_tile_of(uint32_t block, uint3
     *ty = block / (band * tiles) * band + in_band % band;
 }
 
-/* The kernel of g (its layout, edge, vec, and whether its depth is above 1), or NULL. */
+/* The kernel of g (its layout, edge, vec, block tiles, and whether its depth is above 1), or NULL:
+ * none for block tiles other than 1, 2, 4, above 1 at the 128-float edge or with a depth above 1. */
 const void *smem_transpose_fn(const struct smem_transpose_geom *g);
 
 /* out = in transposed by the kernel of g, its tiles in g's block order. grid: the blocks of a
  * pipelined kernel (depth above 1; g->depth slots of smem_transpose_slot_bytes of dynamic shared
  * memory each, which above 48 KiB needs the caller's opt-in); a depth-1 launch takes one block per
- * tile and ignores it. */
+ * g->block_tiles tiles (which must divide the tiles) and ignores it. */
 int smem_transpose_launch(const struct smem_transpose_geom *g, int n, unsigned grid, const float *in, float *out,
                           struct smem_clock *clk, void *stream);
 

@@ -303,11 +303,12 @@ def parse(text, path="<input>"):
 # Axes a benchmark gained after files were written, with the value its one kernel had before: a point
 # of an older file reads (and keys, and compares) as the same point of a newer one, so a CI baseline
 # survives the new axis. sgemm_*: a_width_bytes (A read as float2 before float4 loads were added);
-# transpose: depth_tiles (one tile per block before the pipelined kernel).
+# transpose: depth_tiles (one tile per block before the pipelined kernel), block_tiles (one tile per
+# block before blocks of two and four).
 ADDED_AXES = {
     "sgemm_cp_async": {"a_width_bytes": 8},
     "sgemm_tma": {"a_width_bytes": 8},
-    "transpose": {"depth_tiles": 1},
+    "transpose": {"depth_tiles": 1, "block_tiles": 1},
 }
 
 

@@ -329,8 +329,8 @@ Test(scratchpad, the_swizzled_transpose_verifies_and_keeps_up_with_the_padded_on
      * stores kept whole, no extra word) is within 10 % of the padding, and both beat the row-major tile,
      * whose column read the bank model puts at 32 / vec passes, beyond the noise. */
     struct smem_override o[] = { { "mib", "64" }, { "edge_elems", "32,64,128" }, { "width_bytes", "4,8,16" },
-                                 { "depth_tiles", "1" } };
-    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
+                                 { "depth_tiles", "1" }, { "block_tiles", "1" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 5 };
     size_t n;
     struct smem_result *r = run(&req, &n, false);
 
@@ -402,6 +402,48 @@ Test(scratchpad, the_pipelined_transpose_verifies_at_every_layout_geometry_and_d
         cr_assert_float_eq(metric(&r[i], "load_wavefronts"), g.layout == SMEM_TRANSPOSE_ROW_MAJOR ? 32.0 / g.vec : 1,
                            1e-12);
         cr_assert_null(smem_result_metric(&r[i], "store_wavefronts"));
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(scratchpad, a_block_of_two_or_four_tiles_verifies_at_every_layout_and_geometry)
+{
+    /* Blocks that move 2 or 4 tiles, the next one's loads in registers while the current one is written:
+     * every element checked at 1 MiB (64 or 256 tiles, 16 to 128 blocks) and 64 MiB; a block per
+     * block_tiles tiles; the plan's registers give the API's occupancy (the calculator agrees); the
+     * shared-memory model as at one tile (the same addresses); all of them at least as fast as one tile
+     * a block less 15 % at 64 MiB (a lost tile would show as a verify failure, not as speed). */
+    struct smem_override o[] = { { "mib", "1,64" }, { "edge_elems", "32,64" }, { "width_bytes", "4,8,16" },
+                                 { "block_tiles", "1,2,4" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+
+    cr_assert_eq(n, 108);
+    for (size_t i = 0; i < n; i++) {
+        struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(r[i].point);
+        unsigned tiles = (unsigned)(smem_transpose_edge(smem_axis_value(r[i].point, "mib")) / g.edge);
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "layout %d edge %d vec %d block_tiles %d: %s", g.layout, g.edge,
+                     g.vec, g.block_tiles, r[i].reason);
+        cr_assert(r[i].verified);
+        cr_assert_eq(r[i].grid, tiles * tiles / (unsigned)g.block_tiles);
+        cr_assert_eq(r[i].occ.api, r[i].occ.predicted, "layout %d edge %d vec %d block_tiles %d: the API says %d "
+                     "blocks per SM, the calculator %d", g.layout, g.edge, g.vec, g.block_tiles, r[i].occ.api,
+                     r[i].occ.predicted);
+        cr_assert_float_eq(metric(&r[i], "load_wavefronts"), g.layout == SMEM_TRANSPOSE_ROW_MAJOR ? 32.0 / g.vec : 1,
+                           1e-12);
+        cr_assert_float_eq(metric(&r[i], "store_wavefronts"), smem_transpose_wavefronts(&g, true), 1e-12);
+        if (g.block_tiles == 1 || smem_axis_value(r[i].point, "mib") != 64)
+            continue;
+        for (size_t k = 0; k < n; k++) {     /* the one-tile block at this geometry */
+            struct smem_transpose_geom o1 = SMEM_TRANSPOSE_GEOM(r[k].point);
+            if (o1.block_tiles == 1 && o1.layout == g.layout && o1.edge == g.edge && o1.vec == g.vec &&
+                smem_axis_value(r[k].point, "mib") == 64)
+                cr_assert_lt(r[i].time_ns.median, 1.15 * r[k].time_ns.median, "layout %d edge %d vec %d: %d tiles "
+                             "%.1f us, one tile %.1f us", g.layout, g.edge, g.vec, g.block_tiles,
+                             r[i].time_ns.median / 1e3, r[k].time_ns.median / 1e3);
+        }
     }
     smem_results_free(r, n);
     free(r);

@@ -6,7 +6,11 @@
 // (band) and blocks per SM held down by padding dynamic shared memory.
 //   nvcc -O3 -arch=sm_90 -std=c++17 -o tp_exp tests/scripts/transpose_experiments.cu
 //   ./tp_exp MIB [LIST]      LIST 1: hints, threads, tiles, band; 2 (default): blocks per SM;
-//                            3: the write side by TMA bulk tensor stores
+//                            3: the write side by TMA bulk tensor stores; 4: TMA loads of K tiles
+//                            per block (SWIZZLE_128B), the write side by threads or by TMA; 5: the
+//                            transpose's DRAM pattern without shared memory (tile-permuting copies); 6: the register
+//                            prefetch held to full occupancy, and with TMA stores; 7: the best of
+//                            1-6, round robin three times
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3)
 #include <cuda.h>
@@ -47,8 +51,8 @@ __global__ void copy_gs(const float4 *__restrict__ in, float4 *__restrict__ out,
 
 // the product's swizzled 64-float tile, float4, THREADS threads, TILES tiles per block (register prefetch of the next)
 __device__ __forceinline__ uint32_t at(uint32_t r, uint32_t c) { return r * 64 + (c ^ (r / 4 % 8 * 4)); }
-template <int THREADS, int TILES, int H, int BAND>
-__global__ void __launch_bounds__(THREADS) tp_k(const float *__restrict__ in, float *__restrict__ out, int n) {
+template <int THREADS, int TILES, int H, int BAND, int MINB = 1>
+__global__ void __launch_bounds__(THREADS, MINB) tp_k(const float *__restrict__ in, float *__restrict__ out, int n) {
     constexpr int WARPS = THREADS / 32, PASSES = 64 * 64 / (THREADS * 4);
     __shared__ __align__(16) float tile[64 * 64];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -125,6 +129,145 @@ __global__ void __launch_bounds__(256) tp_tma_store(const __grid_constant__ CUte
     }
 }
 
+
+// both sides by TMA where asked: K consecutive tiles per block, all K loaded at once by bulk tensor
+// copies (two 32-float boxes per tile, SWIZZLE_128B) onto an mbarrier each; the threads column-read a
+// tile conflict-free (a warp: 16 columns by 8 rows, the swizzle's chunk differs across both) and write
+// float4s of the transposed tile either to global (TMAST 0) or to an out tile in the same swizzle that
+// one thread stores with two bulk tensor copies (TMAST 1, two out buffers)
+__device__ __forceinline__ uint32_t sw128(uint32_t r, uint32_t c) {
+    return (c >> 5) * 2048 + r * 32 + ((((c & 31) >> 2) ^ (r & 7)) << 2) + (c & 3);
+}
+__device__ __forceinline__ void mb_wait(uint32_t bar, uint32_t parity) {
+    uint32_t done;
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}" : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+    } while (!done);
+}
+template <int K, int TMAST, int H, int THREADS = 256>
+__global__ void __launch_bounds__(THREADS) tp_tma(const __grid_constant__ CUtensorMap in_map, const __grid_constant__ CUtensorMap out_map,
+                                              float *__restrict__ out, int n) {
+    extern __shared__ unsigned char dyn[];
+    __shared__ __align__(8) uint64_t bars[K];
+    const uint32_t raw = (uint32_t)__cvta_generic_to_shared(dyn), base = (raw + 1023u) & ~1023u;
+    float *sm = (float *)(dyn + (base - raw));
+    const uint32_t tiles = n / 64, t0 = blockIdx.x * K;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t bar0 = (uint32_t)__cvta_generic_to_shared(bars);
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < K; k++) asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar0 + 8 * k) : "memory");
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        for (int k = 0; k < K; k++) {
+            uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles, bar = bar0 + 8 * k;
+            asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(16384) : "memory");
+            for (int h = 0; h < 2; h++)
+                asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                             :: "r"(base + k * 16384 + h * 8192), "l"(&in_map), "r"(tx * 64 + h * 32), "r"(ty * 64), "r"(bar) : "memory");
+        }
+    }
+    __syncthreads();
+#pragma unroll 1
+    for (int k = 0; k < K; k++) {
+        const uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles;
+        mb_wait(bar0 + 8 * k, 0);
+        const float *in_s = sm + k * 4096;
+        float *out_s = sm + K * 4096 + (k & 1) * 4096;
+        if (TMAST && k >= 2) {
+            if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+            __syncthreads();
+        }
+#pragma unroll
+        for (int p = 0; p < 32 / (THREADS / 32); p++) {
+            const uint32_t slot = p * (THREADS / 32) + warp, c = slot / 8 * 16 + (lane & 15), r = slot % 8 * 8 + 4 * (lane >> 4);
+            float4 f = make_float4(in_s[sw128(r, c)], in_s[sw128(r + 1, c)], in_s[sw128(r + 2, c)], in_s[sw128(r + 3, c)]);
+            if (TMAST) *(float4 *)&out_s[sw128(c, r)] = f;
+            else st4<H>((float4 *)(out + ((size_t)tx * 64 + c) * n + ty * 64 + r), f);
+        }
+        if (TMAST) {
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            __syncthreads();
+            if (threadIdx.x == 0) {
+                const uint32_t src = base + (uint32_t)(K + (k & 1)) * 16384;
+                for (int h = 0; h < 2; h++)
+                    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                                 :: "l"(&out_map), "r"(ty * 64 + h * 32), "r"(tx * 64), "r"(src + h * 8192) : "memory");
+                asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+            }
+        }
+    }
+    if (TMAST && threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
+// the transpose's DRAM pattern without shared memory: a W-float-wide tile (ty, tx) copied row for row
+// to tile (tx, ty) of the output, untransposed. Reads and writes are W * 4-byte runs, strided by the
+// row pitch, in the transpose's block order: what it reaches bounds a transpose whose tile edge is W.
+// A block moves PER float4 a thread (256 threads), R = PER * 1024 / W rows of the tile.
+template <int W, int PER>
+__global__ void __launch_bounds__(256) copy_perm(const float4 *__restrict__ in, float4 *__restrict__ out, int n) {
+    constexpr int R = PER * 1024 / W, UNITS = W / R;
+    static_assert(R >= 1 && R <= W, "unit");
+    const uint32_t tiles = n / W, u = blockIdx.x % UNITS, t = blockIdx.x / UNITS, tx = t % tiles, ty = t / tiles;
+    const size_t n4 = n / 4;
+    float4 v[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, row = u * R + q / (W / 4), c4 = q % (W / 4);
+        v[j] = in[(size_t)(ty * W + row) * n4 + tx * (W / 4) + c4];
+    }
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, row = u * R + q / (W / 4), c4 = q % (W / 4);
+        out[(size_t)(tx * W + row) * n4 + ty * (W / 4) + c4] = v[j];
+    }
+}
+
+// tp_k's register prefetch (TILES tiles a block, the next tile's loads issued before this one is
+// written) with the write side of tp_tma_store: the column reads go to an out tile in a second buffer
+// that one thread stores with bulk tensor copies (box 64 x 64); MINB holds the registers for occupancy
+template <int TILES, int H, int MINB>
+__global__ void __launch_bounds__(256, MINB) tp_tma_store2(const __grid_constant__ CUtensorMap out_map,
+                                                           const float *__restrict__ in, int n) {
+    __shared__ __align__(128) float tile[64 * 64], otile[64 * 64];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = n / 64;
+    float4 v[4];
+    auto place = [&](int j, uint32_t &a, uint32_t &b) {
+        uint32_t slot = j * 8 + warp;
+        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+    };
+    auto load = [&](uint32_t t) {
+        uint32_t tx = t % tiles, ty = t / tiles, a, b;
+#pragma unroll
+        for (int j = 0; j < 4; j++) { place(j, a, b); v[j] = ld4<H>((const float4 *)(in + ((size_t)ty * 64 + a) * n + tx * 64 + b)); }
+    };
+    const uint32_t t0 = blockIdx.x * TILES;
+    load(t0);
+#pragma unroll 1
+    for (int k = 0; k < TILES; k++) {
+        const uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles;
+        uint32_t a, b;
+#pragma unroll
+        for (int j = 0; j < 4; j++) { place(j, a, b); *(float4 *)&tile[at(a, b)] = v[j]; }
+        if (k && threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");   // otile free again
+        __syncthreads();
+        if (k + 1 < TILES) load(t + 1);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            place(j, a, b);
+            *(float4 *)&otile[a * 64 + b] = make_float4(tile[at(b, a)], tile[at(b + 1, a)], tile[at(b + 2, a)], tile[at(b + 3, a)]);
+        }
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads();   // otile written; everyone is past tile's reads
+        if (threadIdx.x == 0) {
+            asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];"
+                         :: "l"(&out_map), "r"(ty * 64), "r"(tx * 64), "r"((uint32_t)__cvta_generic_to_shared(otile)) : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        }
+    }
+    if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+
 static int g_once = 0;
 static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     if (g_once) { launch(ctx); CK(cudaDeviceSynchronize()); return 1.0f; }
@@ -136,11 +279,12 @@ static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     return ts[reps / 2];
 }
 #include <algorithm>
-struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; CUtensorMap map; };
+struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; CUtensorMap map, in_map; };
 static void run_ctx(void *p) {
     Ctx *c = (Ctx *)p;
     if (c->kind == 0) { CK(cudaMemcpyAsync(c->out, c->in, c->bytes, cudaMemcpyDeviceToDevice)); return; }
     if (c->kind == 2) { size_t n4 = c->bytes / 16; copy_gs<<<c->grid, c->block>>>((const float4 *)c->in, (float4 *)c->out, n4); return; }
+    if (c->kind == 5) { void *a5[] = { &c->in_map, &c->map, &c->out, &c->n }; CK(cudaLaunchKernel(c->fn, c->grid, c->block, a5, c->dyn, 0)); return; }
     if (c->kind == 4) { void *a4[] = { &c->map, &c->in, &c->n }; CK(cudaLaunchKernel(c->fn, c->grid, c->block, a4, 0, 0)); return; }
     void *args3[] = { &c->in, &c->out, &c->n };
     void *args2[] = { &c->in, &c->out };
@@ -170,6 +314,104 @@ int main(int argc, char **argv) {
         printf("%-40s %.3f ms %8.1f GB/s %6.1f %% of memcpy%s\n", name, ms, g, 100.0 * g / gbs_ref, check ? (ok ? "  verified" : "  WRONG") : "");
         CK(cudaMemset(c.out, 0, bytes));
     };
+#define TPB7(T, K, H, M) c.fn = (void *)tp_k<T, K, H, 1, M>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); \
+        { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, 0)); \
+          snprintf(name, sizeof name, "tp threads=%d tiles=%d H=%d minB=%d (%d blk/SM)", T, K, H, M, occ); } \
+        report(name, time_it(run_ctx, &c), true);
+#define TPS7(K, H, M) c.fn = (void *)tp_tma_store2<K, H, M>; c.grid = dim3((n / 64) * (n / 64) / K); \
+        { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
+          snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
+        report(name, time_it(run_ctx, &c), true);
+    if (list == 7) {   // the best of lists 1-6, round robin three times: register prefetch (hints, occupancy), TMA stores
+        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+        cudaDriverEntryPointQueryResult found;
+        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
+        cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
+        cuuint32_t box[2] = { 64, 64 }, el[2] = { 1, 1 };
+        if (encode(&c.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, c.out, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) { printf("encode\n"); exit(1); }
+        char name[128];
+        for (int round = 0; round < 3; round++) {
+            printf("# round %d\n", round + 1);
+            c.kind = 3; c.dyn = 0;
+            c.fn = (void *)copy_perm<64, 4>; c.block = dim3(256); c.grid = dim3(bytes / 16 / 256 / 4); report("copy_perm W=64 PER=4", time_it(run_ctx, &c), false);
+            TPB7(256, 1, 0, 1) TPB7(256, 1, 3, 8) TPB7(256, 2, 3, 1) TPB7(256, 2, 0, 1) TPB7(256, 2, 2, 1) TPB7(256, 2, 1, 1) TPB7(256, 2, 3, 4)
+            TPB7(256, 2, 3, 2) TPB7(256, 3, 3, 1) TPB7(256, 4, 3, 1)
+            c.kind = 4; c.block = dim3(256);
+            c.fn = (void *)tp_tma_store<0, 64>; c.grid = dim3((n / 64) * (n / 64)); report("tp TMA store H=0 box rows=64", time_it(run_ctx, &c), true);
+            TPS7(2, 0, 1) TPS7(2, 0, 4) TPS7(4, 0, 1)
+        }
+        return 0;
+    }
+    if (list == 6) {   // register prefetch held to full occupancy, and with TMA stores; 7: the best of
+//                            1-6, round robin three times
+        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+        cudaDriverEntryPointQueryResult found;
+        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
+        cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
+        cuuint32_t box[2] = { 64, 64 }, el[2] = { 1, 1 };
+        if (encode(&c.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, c.out, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) { printf("encode\n"); exit(1); }
+        char name[128];
+        c.kind = 3; c.dyn = 0;
+#define TPB(T, K, H, M) c.fn = (void *)tp_k<T, K, H, 1, M>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); \
+        { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, 0)); \
+          snprintf(name, sizeof name, "tp threads=%d tiles=%d H=%d minB=%d (%d blk/SM)", T, K, H, M, occ); } \
+        report(name, time_it(run_ctx, &c), true);
+        TPB(256, 1, 0, 1) TPB(256, 1, 0, 8) TPB(256, 1, 3, 8) TPB(256, 1, 0, 7) TPB(256, 2, 3, 1) TPB(256, 2, 3, 8) TPB(256, 2, 0, 8) TPB(256, 2, 3, 6) TPB(256, 4, 3, 8)
+        TPB(512, 2, 3, 1) TPB(512, 2, 3, 4) TPB(512, 2, 0, 4) TPB(512, 4, 3, 4)
+        c.kind = 4; c.block = dim3(256);
+        c.fn = (void *)tp_tma_store<0, 64>; c.grid = dim3((n / 64) * (n / 64)); report("tp TMA store H=0 box rows=64", time_it(run_ctx, &c), true);
+#define TPS(K, H, M) c.fn = (void *)tp_tma_store2<K, H, M>; c.grid = dim3((n / 64) * (n / 64) / K); \
+        { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
+          snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
+        report(name, time_it(run_ctx, &c), true);
+        TPS(1, 0, 1) TPS(2, 0, 1) TPS(2, 3, 1) TPS(2, 1, 6) TPS(2, 0, 6) TPS(4, 1, 6) TPS(4, 0, 6) TPS(8, 1, 6)
+        c.kind = 3; c.block = dim3(256);
+        c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
+        return 0;
+    }
+    if (list == 5) {   // the transpose's DRAM pattern, no shared memory: tile-permuting copies
+        c.kind = 1; c.block = dim3(256); c.dyn = 0;
+        c.fn = (void *)copy_k<1, 0>; c.grid = dim3(bytes / 16 / 256); report("copy_k PER=1 H=0", time_it(run_ctx, &c), false);
+        c.fn = (void *)copy_k<4, 0>; c.grid = dim3(bytes / 16 / 256 / 4); report("copy_k PER=4 H=0", time_it(run_ctx, &c), false);
+        c.kind = 3;
+#define PERM(W, P) c.fn = (void *)copy_perm<W, P>; c.grid = dim3(bytes / 16 / 256 / P); report("copy_perm W=" #W " PER=" #P, time_it(run_ctx, &c), false);
+        PERM(32, 1) PERM(64, 1) PERM(64, 2) PERM(64, 4) PERM(128, 1) PERM(128, 4) PERM(256, 1) PERM(256, 4) PERM(512, 4) PERM(1024, 4)
+        c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
+        return 0;
+    }
+    if (list == 4) {   // TMA loads of K tiles per block, the write side by threads or by TMA
+        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+        cudaDriverEntryPointQueryResult found;
+        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
+        auto mk = [&](CUtensorMap *m, float *g) {
+            cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
+            cuuint32_t box[2] = { 32, 64 }, el[2] = { 1, 1 };
+            CUresult r = encode(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+            if (r != CUDA_SUCCESS) { printf("encode %d\n", (int)r); exit(1); }
+        };
+        mk(&c.in_map, c.in); mk(&c.map, c.out);
+        c.kind = 1; c.block = dim3(256); c.dyn = 0;
+        c.fn = (void *)copy_k<1, 0>; c.grid = dim3(bytes / 16 / 256); report("copy_k PER=1 H=0", time_it(run_ctx, &c), false);
+        c.fn = (void *)copy_k<2, 0>; c.grid = dim3(bytes / 16 / 256 / 2); report("copy_k PER=2 H=0", time_it(run_ctx, &c), false);
+        c.kind = 3;
+        c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
+        c.fn = (void *)tp_k<512, 2, 3, 1>; c.block = dim3(512); c.grid = dim3((n / 64) * (n / 64) / 2); report("tp threads=512 tiles=2 H=3 band=1", time_it(run_ctx, &c), true);
+        c.kind = 5; c.block = dim3(256);
+#define TPM(K, S, H, T) c.fn = (void *)tp_tma<K, S, H, T>; c.block = dim3(T); c.dyn = (size_t)(K + 2 * S) * 16384 + 1024; \
+        CK(cudaFuncSetAttribute(c.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c.dyn)); \
+        { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, c.dyn)); \
+          snprintf(name, sizeof name, "tp TMA load K=%d store=%s H=%d thr=%d (%d blk/SM)", K, S ? "TMA" : "thr", H, T, occ); } \
+        c.grid = dim3((n / 64) * (n / 64) / K); report(name, time_it(run_ctx, &c), true);
+        char name[128];
+        TPM(1, 0, 0, 256) TPM(2, 0, 0, 256) TPM(4, 0, 0, 256) TPM(1, 0, 2, 256) TPM(2, 0, 2, 256) TPM(1, 1, 0, 256) TPM(2, 1, 0, 256)
+        TPM(4, 1, 0, 256) TPM(8, 0, 0, 256) TPM(1, 0, 0, 128) TPM(2, 0, 0, 128) TPM(1, 1, 0, 128) TPM(1, 0, 0, 512) TPM(2, 0, 0, 512)
+        c.kind = 3; c.dyn = 0; c.block = dim3(256);
+        c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
+        return 0;
+    }
     if (list == 3) {   // the write side by TMA bulk tensor stores
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         cudaDriverEntryPointQueryResult found;

@@ -42,7 +42,7 @@ Test(transpose_model, the_row_major_column_read_is_32_over_vec_way)
     /* a warp reads vec tile columns at once, each 32 / vec rows deep, all in one bank per column */
     for (size_t e = 0; e < 2; e++)
         for (size_t v = 0; v < 3; v++) {
-            struct smem_transpose_geom g = { SMEM_TRANSPOSE_ROW_MAJOR, edges[e], vecs[v], 1, 1 };
+            struct smem_transpose_geom g = { SMEM_TRANSPOSE_ROW_MAJOR, edges[e], vecs[v], 1, 1, 1 };
             cr_assert_float_eq(smem_transpose_wavefronts(&g, false), 32.0 / vecs[v], 1e-12, "edge %d, vec %d",
                                edges[e], vecs[v]);
             cr_assert_float_eq(smem_transpose_wavefronts(&g, true), vecs[v], 1e-12,
@@ -54,8 +54,8 @@ Test(transpose_model, padding_and_the_swizzle_read_the_column_conflict_free)
 {
     for (size_t e = 0; e < 2; e++)
         for (size_t v = 0; v < 3; v++) {
-            struct smem_transpose_geom pad = { SMEM_TRANSPOSE_PADDED, edges[e], vecs[v], 1, 1 };
-            struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, edges[e], vecs[v], 1, 1 };
+            struct smem_transpose_geom pad = { SMEM_TRANSPOSE_PADDED, edges[e], vecs[v], 1, 1, 1 };
+            struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, edges[e], vecs[v], 1, 1, 1 };
             cr_assert_float_eq(smem_transpose_wavefronts(&pad, false), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
             cr_assert_float_eq(smem_transpose_wavefronts(&swz, false), 1, 1e-12, "edge %d, vec %d", edges[e], vecs[v]);
             /* padded: vec word stores of one pass each; swizzled: one vector store of vec passes, its minimum */
@@ -67,7 +67,7 @@ Test(transpose_model, padding_and_the_swizzle_read_the_column_conflict_free)
 
 Test(transpose_model, the_block_order_does_not_move_a_bank)
 {
-    struct smem_transpose_geom g = { SMEM_TRANSPOSE_SWIZZLED, 64, 4, 16, 1 };
+    struct smem_transpose_geom g = { SMEM_TRANSPOSE_SWIZZLED, 64, 4, 16, 1, 1 };
 
     cr_assert_float_eq(smem_transpose_wavefronts(&g, false), 1, 1e-12);
 }
@@ -142,17 +142,17 @@ Test(transpose_order, every_band_visits_every_tile_once)
     cr_assert(tx == 1 && ty == 1, "band 4: blocks 4..7 are the second column of the first band");
 }
 
-/* The plan of transpose at mib, layout, edge, width, band and depth on dev (NULL: the H200's model),
- * SMEM_ESKIP with the reason in why. */
-static int plan_on(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
-                   int64_t band, int64_t depth, struct smem_plan *p, char *why)
+/* The plan of transpose at mib, layout, edge, width, band, depth and block tiles on dev (NULL: the
+ * H200's model), SMEM_ESKIP with the reason in why. */
+static int plan_tiles(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
+                      int64_t band, int64_t depth, int64_t block_tiles, struct smem_plan *p, char *why)
 {
     const struct smem_bench *b = smem_bench_find("transpose");
     struct smem_point pt = { .bench = b };
-    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles", "depth_tiles" };
-    int64_t v[] = { mib, layout, edge, width, band, depth };
+    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles", "depth_tiles", "block_tiles" };
+    int64_t v[] = { mib, layout, edge, width, band, depth, block_tiles };
 
-    for (size_t i = 0; i < 6; i++) {
+    for (size_t i = 0; i < 7; i++) {
         int a = smem_bench_axis(b, names[i]);
         cr_assert_geq(a, 0, "transpose has no axis %s", names[i]);
         pt.values[a] = v[i];
@@ -161,6 +161,13 @@ static int plan_on(const struct smem_device *dev, int64_t mib, int64_t layout, i
     p->carveout_pct = -1;
     why[0] = 0;
     return b->plan(&pt, dev ? dev : &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+}
+
+/* plan_tiles with one tile a block. */
+static int plan_on(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
+                   int64_t band, int64_t depth, struct smem_plan *p, char *why)
+{
+    return plan_tiles(dev, mib, layout, edge, width, band, depth, 1, p, why);
 }
 
 static int plan_of(int64_t mib, int64_t layout, int64_t edge, int64_t width, int64_t band, struct smem_plan *p,
@@ -207,17 +214,19 @@ Test(transpose_plan, the_default_plan_is_every_layout_at_two_sizes)
     size_t n;
 
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 6, "--sweep all stays short: one geometry of the one-tile kernel by default");
-    for (int layout = 0; layout < 3; layout++) {
-        size_t found = 0;
-        for (size_t i = 0; i < n; i++)
-            found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == 1;
-        cr_assert_eq(found, 2, "layout %d: once per size", layout);
-    }
+    cr_assert_eq(n, 12, "--sweep all stays short: one geometry, one and two tiles a block, by default");
+    for (int layout = 0; layout < 3; layout++)
+        for (int tiles = 1; tiles <= 2; tiles++) {
+            size_t found = 0;
+            for (size_t i = 0; i < n; i++)
+                found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == 1 &&
+                         smem_axis_value(&p[i], "block_tiles") == tiles;
+            cr_assert_eq(found, 2, "layout %d, %d tiles a block: once per size", layout, tiles);
+        }
     free(p);
     r.quick = true;
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 3, "--quick: one size");
+    cr_assert_eq(n, 6, "--quick: one size");
     free(p);
 }
 
@@ -251,13 +260,13 @@ Test(transpose_plan, a_128_float_tile_is_dynamic_shared_memory_opted_in)
     /* the bank model over the wider tile: the same passes as at 64 floats */
     for (int vec = 2; vec <= 4; vec *= 2)
         for (int layout = 0; layout < 3; layout++) {
-            struct smem_transpose_geom g64 = { layout, 64, vec, 1, 1 }, g128 = { layout, 128, vec, 1, 1 };
+            struct smem_transpose_geom g64 = { layout, 64, vec, 1, 1, 1 }, g128 = { layout, 128, vec, 1, 1, 1 };
             cr_assert_float_eq(smem_transpose_wavefronts(&g128, false), smem_transpose_wavefronts(&g64, false), 1e-9,
                                "layout %d vec %d: column read", layout, vec);
             cr_assert_float_eq(smem_transpose_wavefronts(&g128, true), smem_transpose_wavefronts(&g64, true), 1e-9,
                                "layout %d vec %d: store", layout, vec);
         }
-    struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, 128, 4, 1, 1 };
+    struct smem_transpose_geom swz = { SMEM_TRANSPOSE_SWIZZLED, 128, 4, 1, 1, 1 };
     cr_assert_float_eq(smem_transpose_wavefronts(&swz, false), 1.0, 1e-9);
     cr_assert_eq(plan_on(NULL, 256, 2, 128, 4, 1, 1, &p, why), SMEM_ESKIP);
     cr_assert(strstr(why, "the 128-float tile takes 8- or 16-byte accesses"), "%s", why);
@@ -322,7 +331,7 @@ Test(transpose_model, a_pipelined_kernel_reads_the_same_columns_and_stores_nothi
     for (int layout = 0; layout <= 2; layout++)
         for (size_t v = 0; v < 3; v++)
             for (int depth = 2; depth <= SMEM_TRANSPOSE_MAX_DEPTH; depth++) {
-                struct smem_transpose_geom one = { layout, 64, vecs[v], 1, 1 }, deep = one;
+                struct smem_transpose_geom one = { layout, 64, vecs[v], 1, 1, 1 }, deep = one;
                 deep.depth = depth;
                 cr_assert_float_eq(smem_transpose_wavefronts(&deep, false), smem_transpose_wavefronts(&one, false),
                                    1e-12, "layout %d vec %d depth %d", layout, vecs[v], depth);
@@ -346,4 +355,66 @@ Test(transpose_model, a_pipelined_kernel_reads_the_same_columns_and_stores_nothi
     cr_assert_eq(m.n, 2, "depth 1: its stores and its column read");
     cr_assert_str_eq(m.m[0].name, "store_wavefronts");
     cr_assert_float_eq(m.m[0].value, 4, 1e-12);
+}
+
+Test(transpose_plan, a_block_of_two_or_four_tiles_is_a_smaller_grid_with_the_tiles_registers)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+
+    for (int64_t tiles = 1; tiles <= SMEM_TRANSPOSE_MAX_BLOCK_TILES; tiles *= 2) {
+        cr_assert_eq(plan_tiles(NULL, 256, 2, 64, 16, 1, 1, tiles, &p, why), SMEM_OK, "%s", why);
+        cr_assert_eq(p.grid, 128 * 128 / tiles, "%lld tiles a block", (long long)tiles);
+        cr_assert_eq(p.static_smem, 64 * 64 * 4, "one tile of shared memory, whatever the block moves");
+        cr_assert_eq(p.dyn_smem, 0);
+        cr_assert_eq(p.regs, tiles == 1 ? 32 : 62, "ptxas -v, sm_90: the next tile's four float4s in registers");
+    }
+    cr_assert_eq(plan_tiles(NULL, 256, 1, 64, 8, 1, 1, 2, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.regs, 80);
+    cr_assert_eq(plan_tiles(NULL, 256, 0, 64, 4, 1, 1, 4, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.regs, 128);
+    cr_assert_eq(plan_tiles(NULL, 1, 2, 32, 16, 1, 1, 4, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 16 * 16 / 4, "1 MiB: 256 tiles of 32 floats, 64 blocks");
+}
+
+Test(transpose_plan, block_tiles_without_a_kernel_are_skipped_with_the_reason)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+
+    cr_assert_eq(plan_tiles(NULL, 256, 2, 64, 16, 1, 1, 3, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "no kernel for block_tiles 3: a block moves 1, 2 or 4 tiles") && !strchr(why, '\n'), "%s",
+              why);
+    cr_assert_eq(plan_tiles(NULL, 256, 2, 64, 16, 1, 1, 0, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "block_tiles 0"), "%s", why);
+    cr_assert_eq(plan_tiles(NULL, 256, 2, 64, 16, 1, 2, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "block_tiles 2 is the one-tile kernel's (depth_tiles 1)"), "%s", why);
+    cr_assert_eq(plan_tiles(NULL, 256, 2, 128, 16, 1, 1, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "built for tiles of 32 and 64 floats, not 128"), "%s", why);
+}
+
+Test(transpose_model, more_tiles_a_block_reuse_the_same_addresses)
+{
+    /* the model of a block of 2 or 4 tiles is its one tile's: each tile goes through the same words */
+    const struct smem_bench *b = smem_bench_find("transpose");
+    struct smem_point pt = { .bench = b };
+    struct smem_metrics one = { 0 }, two = { 0 };
+
+    pt.values[smem_bench_axis(b, "mib")] = 256;
+    pt.values[smem_bench_axis(b, "layout")] = SMEM_TRANSPOSE_ROW_MAJOR;
+    pt.values[smem_bench_axis(b, "edge_elems")] = 64;
+    pt.values[smem_bench_axis(b, "width_bytes")] = 8;
+    pt.values[smem_bench_axis(b, "band_tiles")] = 1;
+    pt.values[smem_bench_axis(b, "depth_tiles")] = 1;
+    pt.values[smem_bench_axis(b, "block_tiles")] = 1;
+    b->model_metrics(&pt, &one);
+    pt.values[smem_bench_axis(b, "block_tiles")] = 2;
+    b->model_metrics(&pt, &two);
+    cr_assert_eq(one.n, 2);
+    cr_assert_eq(two.n, 2, "the stores and the column read of each tile");
+    for (size_t i = 0; i < 2; i++) {
+        cr_assert_str_eq(two.m[i].name, one.m[i].name);
+        cr_assert_float_eq(two.m[i].value, one.m[i].value, 1e-12, "%s", one.m[i].name);
+    }
+    cr_assert_float_eq(two.m[1].value, 16, 1e-12, "row-major, float2: a 16-way column read");
 }
