@@ -12,7 +12,7 @@
 
 #include "device.h"
 
-#define SMEM_MAX_AXES 7
+#define SMEM_MAX_AXES 8
 #define SMEM_MAX_METRICS 8
 #define SMEM_MAX_BENCH_SWEEPS 4
 #define SMEM_REASON_LEN 256

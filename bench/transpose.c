@@ -23,6 +23,10 @@ static const int64_t depths[] = { 1 };
  * written) moved 95 % of the copy at 256 MiB where one moved 93.5 %
  * (results/tile/transpose_experiments_list7.txt, tests/scripts/transpose_experiments.cu list 7) */
 static const int64_t block_tiles[] = { 1, 2 };
+/* the driver's configuration and one that holds three blocks: on the H200 three resident blocks of one
+ * tile moved 96 % of the copy at 256 MiB where the driver's six moved 93-94 %, and a configuration of
+ * all the shared memory (little L1 left) 87 % (results/tile/transpose_experiments_list8.txt) */
+static const int64_t residents[] = { 0, 3 };
 
 static const struct smem_axis transpose_axes[] = {
     SMEM_TRANSPOSE_MIB_AXIS,
@@ -46,6 +50,10 @@ static const struct smem_axis transpose_axes[] = {
       "2 or 4 consecutive tiles of the block order, the next one's loads issued into registers as soon as the "
       "current one is in shared memory (edges 32 and 64)", .defaults = block_tiles,
       .n_defaults = SMEM_ARRAY_LEN(block_tiles), .min = 1, .max = 4 },
+    { .name = "resident_blocks", .unit = "blocks", .help = "blocks per SM the shared-memory configuration holds: 0, "
+      "the driver's choice; N, the carveout hint under which the driver configures each SM for exactly N of these "
+      "blocks (the rest of the unified memory stays L1)", .defaults = residents,
+      .n_defaults = SMEM_ARRAY_LEN(residents), .min = 0, .max = 32 },
 };
 
 static int transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,

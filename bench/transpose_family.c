@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "arch.h"
 #include "load_family.h"
 
 const int64_t smem_transpose_mibs[2] = { 64, 256 };
@@ -29,6 +30,33 @@ struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, co
         g.block_tiles = (int)smem_axis_get(b, values, "block_tiles");
     }
     return g;
+}
+
+/* The smallest carveout hint (percent) under which dev's driver configures an SM for exactly n blocks of
+ * u bytes of shared memory each; -1 when none does. The driver's rule under a hint (fitted on the H200,
+ * src/occupancy.c, smem_occupancy_config_driver): h = pct % of the SM's shared memory, b = floor(h / u)
+ * blocks, the configuration the step holding max(b f, f, h) with f = u + the reservation; it holds
+ * floor(configuration / f) blocks. The steps are the compute capability's (core/arch.c). */
+int smem_transpose_resident_carveout(const struct smem_device *dev, int n, int64_t u, int64_t *config)
+{
+    const struct smem_arch *a = smem_arch_find(dev->cc_major, dev->cc_minor);
+    int64_t f = u + dev->reserved_smem_per_block;
+
+    if (!a || !a->n_carveouts || n < 1 || u <= 0)
+        return -1;
+    for (int pct = 1; pct <= 100; pct++) {
+        double h = pct / 100.0 * (double)dev->smem_per_sm, need = fmax(fmax(floor(h / (double)u) * (double)f,
+                                                                            (double)f), h);
+        int64_t step = -1;
+        for (int i = 0; i < a->n_carveouts && step < 0; i++)
+            if ((double)a->carveout_kib[i] * 1024.0 >= need)
+                step = (int64_t)a->carveout_kib[i] * 1024;
+        if (step > 0 && step / f == n) {
+            *config = step;
+            return pct;
+        }
+    }
+    return -1;
 }
 
 int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
@@ -129,6 +157,22 @@ int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *d
                   : g.edge == 64 && g.block_tiles > 1 ? (g.vec == 4 ? 62 : g.vec == 2 ? 80 : 128)
                   : g.edge == 64 && g.vec == 2      ? 40
                                                     : 32;
+    }
+    if (g.layout != SMEM_TRANSPOSE_NAIVE && smem_axis_value(pt, "resident_blocks")) {
+        int64_t config = 0, u = (int64_t)(p->static_smem + p->dyn_smem);
+        int resident = (int)smem_axis_value(pt, "resident_blocks");
+        if (g.depth > 1) {
+            smem_fmt(why, why_len, "resident_blocks %d is for the one-tile kernel (depth_tiles 1): the pipelined one "
+                     "(depth_tiles %d) sizes its grid to the blocks that fit", resident, g.depth);
+            return SMEM_ESKIP;
+        }
+        p->carveout_pct = smem_transpose_resident_carveout(dev, resident, u, &config);
+        if (p->carveout_pct < 0) {
+            smem_fmt(why, why_len, "no shared-memory configuration of %s (cc %d.%d) holds exactly %d blocks of %lld "
+                     "bytes (and the %lld-byte reservation each)", dev->name, dev->cc_major, dev->cc_minor, resident,
+                     (long long)u, (long long)dev->reserved_smem_per_block);
+            return SMEM_ESKIP;
+        }
     }
     p->variant = g.layout;
     p->work = n;

@@ -24,17 +24,24 @@ extern const int64_t smem_transpose_mibs[2], smem_transpose_mibs_quick[1];
 int smem_transpose_edge(int64_t mib);
 
 /* The kernel and geometry of a point or case (x) of either benchmark: the transpose benchmark's
- * layout, edge_elems, width_bytes, band_tiles, depth_tiles and block_tiles axes; for transpose_naive, which has
- * none of them, the naive kernel. */
+ * layout, edge_elems, width_bytes, band_tiles, depth_tiles and block_tiles axes; for transpose_naive,
+ * which has none of them, the naive kernel. */
 struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, const int64_t *values);
 #define SMEM_TRANSPOSE_GEOM(x) smem_transpose_geom_of((x)->bench, (x)->values)
 
 /* The plan of a point on dev: the kernel of its geometry over its mib axis's matrix; plan.work is the
  * matrix's edge n. A depth above 1 is one full wave of persistent blocks (grid 0) with depth tile
- * slots of dynamic shared memory; at depth 1, a block per block_tiles tiles. Skipped with the reason where the geometry has no kernel, does not
- * divide n, or needs cp.async or more shared memory than dev has. */
+ * slots of dynamic shared memory; at depth 1, a block per block_tiles tiles, and with resident_blocks
+ * the carveout hint under which each SM is configured for exactly that many blocks. Skipped with the
+ * reason where the geometry has no kernel, does not divide n, needs cp.async or more shared memory
+ * than dev has, or no configuration of dev holds exactly resident_blocks blocks. */
 int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                         size_t why_len);
+
+/* The smallest carveout hint (percent) under which dev's driver configures each SM for exactly n
+ * blocks of u bytes of shared memory (the configuration in *config, bytes); -1 where no hint does
+ * (no step of the compute capability holds exactly n, or the capability has no published steps). */
+int smem_transpose_resident_carveout(const struct smem_device *dev, int n, int64_t u, int64_t *config);
 
 /* The bank model of a tiled kernel of g: wavefronts per shared store request (store) or per shared
  * load request (the column read), from the addresses the kernel's lanes use (smem_transpose_place,

@@ -304,11 +304,11 @@ def parse(text, path="<input>"):
 # of an older file reads (and keys, and compares) as the same point of a newer one, so a CI baseline
 # survives the new axis. sgemm_*: a_width_bytes (A read as float2 before float4 loads were added);
 # transpose: depth_tiles (one tile per block before the pipelined kernel), block_tiles (one tile per
-# block before blocks of two and four).
+# block before blocks of two and four), resident_blocks (the driver's configuration before the hint).
 ADDED_AXES = {
     "sgemm_cp_async": {"a_width_bytes": 8},
     "sgemm_tma": {"a_width_bytes": 8},
-    "transpose": {"depth_tiles": 1, "block_tiles": 1},
+    "transpose": {"depth_tiles": 1, "block_tiles": 1, "resident_blocks": 0},
 }
 
 

@@ -329,8 +329,8 @@ Test(scratchpad, the_swizzled_transpose_verifies_and_keeps_up_with_the_padded_on
      * stores kept whole, no extra word) is within 10 % of the padding, and both beat the row-major tile,
      * whose column read the bank model puts at 32 / vec passes, beyond the noise. */
     struct smem_override o[] = { { "mib", "64" }, { "edge_elems", "32,64,128" }, { "width_bytes", "4,8,16" },
-                                 { "depth_tiles", "1" }, { "block_tiles", "1" } };
-    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 5 };
+                                 { "depth_tiles", "1" }, { "block_tiles", "1" }, { "resident_blocks", "0" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 6 };
     size_t n;
     struct smem_result *r = run(&req, &n, false);
 
@@ -379,8 +379,8 @@ Test(scratchpad, the_pipelined_transpose_verifies_at_every_layout_geometry_and_d
      * the 64 or 256 tiles; one wave as the occupancy API sizes it after the opt-in; the column read's
      * model as at depth 1, no store model (cp.async writes the tiles). */
     struct smem_override o[] = { { "mib", "1,64" }, { "edge_elems", "32,64" }, { "width_bytes", "4,8,16" },
-                                 { "depth_tiles", "2,4" } };
-    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
+                                 { "depth_tiles", "2,4" }, { "block_tiles", "1" }, { "resident_blocks", "0" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 6 };
     size_t n;
     struct smem_result *r = run(&req, &n, false);
 
@@ -415,8 +415,8 @@ Test(scratchpad, a_block_of_two_or_four_tiles_verifies_at_every_layout_and_geome
      * shared-memory model as at one tile (the same addresses); all of them at least as fast as one tile
      * a block less 15 % at 64 MiB (a lost tile would show as a verify failure, not as speed). */
     struct smem_override o[] = { { "mib", "1,64" }, { "edge_elems", "32,64" }, { "width_bytes", "4,8,16" },
-                                 { "block_tiles", "1,2,4" } };
-    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
+                                 { "block_tiles", "1,2,4" }, { "resident_blocks", "0" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 5 };
     size_t n;
     struct smem_result *r = run(&req, &n, false);
 
@@ -444,6 +444,51 @@ Test(scratchpad, a_block_of_two_or_four_tiles_verifies_at_every_layout_and_geome
                              "%.1f us, one tile %.1f us", g.layout, g.edge, g.vec, g.block_tiles,
                              r[i].time_ns.median / 1e3, r[k].time_ns.median / 1e3);
         }
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
+Test(scratchpad, three_resident_blocks_are_what_the_hint_configures_and_the_probe_measures)
+{
+    /* resident_blocks 3: the carveout hint the plan chose configures every SM for exactly three blocks
+     * of the 64-float tile (a 16 KiB tile and the reservation, 64 KiB of 228 on the H200): the
+     * occupancy API, the calculator and the measured residency all say 3, the driver's configuration
+     * is the step the plan asked for, and every transpose verifies; without the hint registers and
+     * warps decide (3 to 8), as the plan's register counts predict. */
+    struct smem_override o[] = { { "mib", "64" }, { "width_bytes", "8,16" }, { "block_tiles", "1,2" },
+                                 { "resident_blocks", "0,3" } };
+    struct smem_plan_request req = { .bench = "transpose", .overrides = o, .n_overrides = 4 };
+    size_t n;
+    struct smem_result *r = run(&req, &n, false);
+    int64_t config = 0;
+
+    cr_assert_eq(n, 24);
+    if (smem_transpose_resident_carveout(&dev, 3, 64 * 64 * 4, &config) < 0) {
+        for (size_t i = 0; i < n; i++)
+            if (smem_axis_value(r[i].point, "resident_blocks") == 3)
+                cr_assert_eq(r[i].status, SMEM_POINT_SKIPPED, "%s", r[i].reason);
+        smem_results_free(r, n);
+        free(r);
+        return;   /* no configuration of this device holds exactly three */
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(r[i].point);
+        int resident = (int)smem_axis_value(r[i].point, "resident_blocks");
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "layout %d vec %d tiles %d resident %d: %s", g.layout, g.vec,
+                     g.block_tiles, resident, r[i].reason);
+        cr_assert(r[i].verified);
+        if (resident == 0) {   /* registers and warps decide: 8 (float4), 6 (float2), 4 and 3 with two tiles */
+            cr_assert_eq(r[i].occ.api, r[i].occ.predicted, "layout %d vec %d tiles %d", g.layout, g.vec,
+                         g.block_tiles);
+            cr_assert_geq(r[i].occ.api, 3);
+            continue;
+        }
+        cr_assert_eq(r[i].occ.api, 3, "layout %d vec %d tiles %d", g.layout, g.vec, g.block_tiles);
+        cr_assert_eq(r[i].occ.predicted, 3);
+        cr_assert_eq(r[i].occ.measured, 3, "layout %d vec %d tiles %d: the probe found %d resident", g.layout, g.vec,
+                     g.block_tiles, r[i].occ.measured);
+        cr_assert_eq(r[i].occ.smem_config_requested, config);
     }
     smem_results_free(r, n);
     free(r);

@@ -318,20 +318,22 @@ def a_missing_point_fails_unless_allowed():
 
 @test
 def a_file_from_before_an_axis_compares_with_one_that_has_it():
-    """The tile sweep of 083c67a has no a_width_bytes (sgemm), depth_tiles or block_tiles (transpose):
-    read, its points carry the value of the one kernel they had, so the gate matches them with a newer
-    file's."""
+    """The tile sweep of 083c67a has no a_width_bytes (sgemm), depth_tiles, block_tiles or
+    resident_blocks (transpose): read, its points carry the value of the one kernel they had, so the
+    gate matches them with a newer file's."""
     old = os.path.join(ROOT, "results", "tile", "nvidia-h200_20261201_tile_083c67a.json")
     raw = load(old)
-    assert not any(a in r["params"] for r in raw["results"] for a in ("a_width_bytes", "depth_tiles", "block_tiles"))
+    assert not any(a in r["params"] for r in raw["results"]
+                   for a in ("a_width_bytes", "depth_tiles", "block_tiles", "resident_blocks"))
     doc = reader.load(old)
     sgemm = [r for r in doc["results"] if r["bench"].startswith("sgemm_")]
     tp = [r for r in doc["results"] if r["bench"] == "transpose"]
     assert sgemm and tp
     assert all(r["params"]["a_width_bytes"] == 8 for r in sgemm)
-    assert all(r["params"]["depth_tiles"] == 1 and r["params"]["block_tiles"] == 1 for r in tp)
-    assert not any("depth_tiles" in r["params"] or "block_tiles" in r["params"]
-                   for r in doc["results"] if r["bench"] == "transpose_naive")
+    assert all((r["params"]["depth_tiles"], r["params"]["block_tiles"], r["params"]["resident_blocks"]) == (1, 1, 0)
+               for r in tp)
+    assert not any(a in r["params"] for r in doc["results"] if r["bench"] == "transpose_naive"
+                   for a in ("depth_tiles", "block_tiles", "resident_blocks"))
     # a newer file writes the axes out: every point still has its twin, none missing or new
     for r in raw["results"]:
         r["params"].update(reader.ADDED_AXES.get(r["bench"], {}))

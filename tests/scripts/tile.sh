@@ -119,17 +119,17 @@ final)
     # tile or two, so its slot reuse is checked at 64 MiB (about 8 tiles a block) on the default edge
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
       -a bm=128,256 -a bn=128,256 -a bk=8,32,64 -a stages=2,3 -a a_width_bytes=8,16 -a mib=1 -a layout=0,1,2 \
-      -a edge_elems=32,64 -a width_bytes=4,8,16 -a depth_tiles=1,2,4 -a block_tiles=1,2,4 --check --quiet \
-      -o "$out/check_$tool.json" \
+      -a edge_elems=32,64 -a width_bytes=4,8,16 -a depth_tiles=1,2,4 -a block_tiles=1,2,4 -a resident_blocks=0 \
+      --check --quiet -o "$out/check_$tool.json" \
       >"$out/check_$tool.log" 2>&1
     echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --bench transpose -a mib=64 \
-      -a layout=0,1,2 -a edge_elems=64 -a width_bytes=16 -a depth_tiles=2,3,4 -a block_tiles=1 --check --quiet \
+      -a layout=0,1,2 -a edge_elems=64 -a width_bytes=16 -a depth_tiles=2,3,4 -a block_tiles=1 -a resident_blocks=0 --check --quiet \
       -o "$out/check_${tool}_reuse.json" >"$out/check_${tool}_reuse.log" 2>&1
     echo "$tool (slot reuse, 64 MiB) rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_${tool}_reuse.log"
     # blocks of 2 and 4 tiles at 64 MiB: each block's tile after the first reuses the tile's words
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --bench transpose -a mib=64 \
-      -a layout=0,1,2 -a edge_elems=32,64 -a width_bytes=8,16 -a depth_tiles=1 -a block_tiles=2,4 --check --quiet \
+      -a layout=0,1,2 -a edge_elems=32,64 -a width_bytes=8,16 -a depth_tiles=1 -a block_tiles=2,4 -a resident_blocks=0,3 --check --quiet \
       -o "$out/check_${tool}_tiles.json" >"$out/check_${tool}_tiles.log" 2>&1
     echo "$tool (blocks of 2 and 4 tiles, 64 MiB) rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_${tool}_tiles.log"
     packit

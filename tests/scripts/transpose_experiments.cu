@@ -10,7 +10,7 @@
 //                            per block (SWIZZLE_128B), the write side by threads or by TMA; 5: the
 //                            transpose's DRAM pattern without shared memory (tile-permuting copies); 6: the register
 //                            prefetch held to full occupancy, and with TMA stores; 7: the best of
-//                            1-6, round robin three times
+//                            1-6, round robin three times; 8: blocks per SM set by the carveout
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3)
 #include <cuda.h>
@@ -322,7 +322,22 @@ int main(int argc, char **argv) {
         { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
           snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
         report(name, time_it(run_ctx, &c), true);
-    if (list == 7) {   // the best of lists 1-6, round robin three times: register prefetch (hints, occupancy), TMA stores
+    if (list == 8) {   // blocks per SM set by the carveout (the driver's shared-memory configuration), L1 left large
+        char name[160];
+        const int pcts[] = { -1, 14, 28, 44, 58, 100 };
+        for (int round = 0; round < 2; round++) {
+            printf("# round %d\n", round + 1);
+            c.kind = 3; c.dyn = 0; c.block = dim3(256);
+#define TPC(K, H) for (int pc : pcts) { c.fn = (void *)tp_k<256, K, H, 1, 1>; c.grid = dim3((n / 64) * (n / 64) / K); \
+            CK(cudaFuncSetAttribute(c.fn, cudaFuncAttributePreferredSharedMemoryCarveout, pc < 0 ? -1 : pc)); \
+            int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
+            snprintf(name, sizeof name, "tp tiles=%d H=%d carveout=%d (%d blk/SM)", K, H, pc, occ); \
+            report(name, time_it(run_ctx, &c), true); }
+            TPC(1, 0) TPC(2, 0) TPC(4, 0) TPC(2, 3)
+        }
+        return 0;
+    }
+    if (list == 7) {   // the best of lists 1-6, round robin three times; 8: blocks per SM set by the carveout: register prefetch (hints, occupancy), TMA stores
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         cudaDriverEntryPointQueryResult found;
         CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
@@ -344,7 +359,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (list == 6) {   // register prefetch held to full occupancy, and with TMA stores; 7: the best of
-//                            1-6, round robin three times
+//                            1-6, round robin three times; 8: blocks per SM set by the carveout
         PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
         cudaDriverEntryPointQueryResult found;
         CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));

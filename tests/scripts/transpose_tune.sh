@@ -8,7 +8,7 @@
 # each ending in one line "PASS|FAIL|SKIP  step: what":
 #   geometry  the tile sweep at 64 and 256 MiB with every layout (0 [e][e], 1 [e][e + 1], 2 swizzled),
 #             edge_elems 32, 64 and 128, width_bytes 4, 8 and 16, block_tiles 1, 2 and 4 (no
-#             block of several 128-float tiles), the naive transpose and
+#             block of several 128-float tiles), resident_blocks 0 and 3, the naive transpose and
 #             the copy each transpose's pct_of_copy is taken against in the same run (the sweep's
 #             matmul, register-blocked and cuBLAS points cut to one small point each):
 #             OUTDIR/transpose_geometry.json; then the pipeline: depth_tiles 1 to 4 (1 the one-tile
@@ -24,7 +24,8 @@
 #             (about 1.5 s a point under racecheck, 36 points): no report, exit 0
 #   ncu       tests/scripts/ncu_check.py on the same geometries at 16 MiB: the bank model's passes per
 #             shared load and store against Nsight Compute's (OUTDIR/ncu_check.txt)
-# Then OUTDIR/summary.txt, a line per point: mib, layout, edge, width, band, depth, block tiles, GB/s, % of the
+# Then OUTDIR/summary.txt, a line per point: mib, layout, edge, width, band, depth, block tiles, resident
+# blocks, GB/s, % of the
 # copy, the model's passes per shared load and store ("-": a pipelined kernel stores by cp.async);
 # the best geometry of each layout at 256 MiB; and whether the best swizzled point reaches 95 % of
 # the copy. The timed steps take about a minute on an H200, sanitize a few minutes (the 1.5 s a point
@@ -53,11 +54,11 @@ wants() { [[ " $steps " == *" $1 "* ]]; }
 # the tile sweep's other benchmarks, one small point each: the copy comes with the sweep
 few=(--axis n=1024 --axis tile=32 --axis bk=32)
 geometry=(--axis mib=64,256 --axis layout=0,1,2 --axis edge_elems=32,64,128 --axis width_bytes=4,8,16 --axis band_tiles=1
-          --axis depth_tiles=1 --axis block_tiles=1,2,4)
+          --axis depth_tiles=1 --axis block_tiles=1,2,4 --axis resident_blocks=0,3)
 depth=(--axis mib=64,256 --axis layout=0,1,2 --axis edge_elems=32,64 --axis width_bytes=16 --axis band_tiles=1
-       --axis depth_tiles=1,2,3,4 --axis block_tiles=1)
+       --axis depth_tiles=1,2,3,4 --axis block_tiles=1 --axis resident_blocks=0)
 order=(--axis mib=256 --axis layout=1,2 --axis edge_elems=64,128 --axis width_bytes=8,16 --axis band_tiles=1,8,32
-       --axis depth_tiles=1 --axis block_tiles=1)
+       --axis depth_tiles=1 --axis block_tiles=1 --axis resident_blocks=0)
 
 timed() {   # timed NAME ARGS...: one smembench run into OUTDIR/transpose_NAME.json
   local name=$1
@@ -90,7 +91,7 @@ if wants sanitize; then
       timeout 300 "$san" --tool "$tool" --error-exitcode 99 --print-limit 20 "$exe" --bench transpose --check \
         --require-gpu -q -o "$out/check_$tool.json" --axis mib=1 --axis layout=0,1,2 --axis edge_elems=32,64,128 \
         --axis width_bytes=4,8,16 --axis band_tiles=1,4 --axis depth_tiles=1 --axis block_tiles=1,2,4 \
-        >"$out/$tool.log" 2>&1
+        --axis resident_blocks=0 >"$out/$tool.log" 2>&1
       rc=$?
       if [ $rc -eq 0 ]; then
         step PASS "$tool" "every layout, edge, width and order at 1, 2 and 4 tiles a block launched and verified, no report, in $((SECONDS - t0)) s"
@@ -101,7 +102,7 @@ if wants sanitize; then
       timeout 600 "$san" --tool "$tool" --error-exitcode 99 --print-limit 20 "$exe" --bench transpose --check \
         --require-gpu -q -o "$out/check_${tool}_depth.json" --axis mib=64 --axis layout=0,1,2 \
         --axis edge_elems=32,64 --axis width_bytes=4,16 --axis depth_tiles=2,3,4 --axis block_tiles=1 \
-        >"$out/${tool}_depth.log" 2>&1
+        --axis resident_blocks=0 >"$out/${tool}_depth.log" 2>&1
       rc=$?
       if [ $rc -eq 0 ]; then
         step PASS "$tool" "36 pipelined transposes launched and verified, no report, in $((SECONDS - t0)) s"
@@ -140,7 +141,8 @@ for path in sys.argv[1:]:
     doc = json.load(open(path))
     print(f"{path}: {doc['device']['name']}, {doc['tool'].get('version')} ({doc['tool'].get('git')}), "
           f"{doc['run']['started']}")
-    print(f"{'mib':>4} {'layout':<10} {'edge':>4} {'width':>5} {'band':>4} {'depth':>5} {'tiles':>5} {'GB/s':>8} {'% copy':>7} "
+    print(f"{'mib':>4} {'layout':<10} {'edge':>4} {'width':>5} {'band':>4} {'depth':>5} {'tiles':>5} {'res':>3} "
+          f"{'GB/s':>8} {'% copy':>7} "
           f"{'ld/st passes':>12}")
     for r in doc["results"]:
         if r["bench"] not in ("copy", "transpose", "transpose_naive"):
@@ -150,7 +152,8 @@ for path in sys.argv[1:]:
         gbs, pct = val("gbytes_per_s"), val("pct_of_copy")
         if r["bench"] == "transpose":
             what = (f"{p['mib']:>4} {LAYOUTS.get(p['layout'], p['layout']):<10} {p['edge_elems']:>4} "
-                    f"{p['width_bytes']:>5} {p['band_tiles']:>4} {p.get('depth_tiles', 1):>5} {p.get('block_tiles', 1):>5}")
+                    f"{p['width_bytes']:>5} {p['band_tiles']:>4} {p.get('depth_tiles', 1):>5} {p.get('block_tiles', 1):>5} "
+                    f"{p.get('resident_blocks', 0):>3}")
             g = lambda k: "-" if val(k) is None else f"{val(k):g}"
             passes = f"{g('load_wavefronts')}/{g('store_wavefronts')}" if val("load_wavefronts") else "-"
         else:
@@ -169,7 +172,7 @@ for layout in sorted(best):
     pct, gbs, p = best[layout]
     print(f"  {LAYOUTS.get(layout, layout)}: {pct:.1f} % of the copy ({gbs:.0f} GB/s) at edge_elems {p['edge_elems']}, "
           f"width_bytes {p['width_bytes']}, band_tiles {p['band_tiles']}, depth_tiles {p.get('depth_tiles', 1)}, "
-          f"block_tiles {p.get('block_tiles', 1)}")
+          f"block_tiles {p.get('block_tiles', 1)}, resident_blocks {p.get('resident_blocks', 0)}")
 if 2 in best:
     pct = best[2][0]
     print(f"swizzled at 256 MiB: {pct:.1f} % of the copy, {'reaches' if pct >= TARGET else 'misses'} {TARGET:g} %")

@@ -9,6 +9,7 @@
 
 #include <criterion/criterion.h>
 
+#include "arch.h"
 #include "gpus.h"
 #include "load_family.h"
 #include "sweep.h"
@@ -142,17 +143,19 @@ Test(transpose_order, every_band_visits_every_tile_once)
     cr_assert(tx == 1 && ty == 1, "band 4: blocks 4..7 are the second column of the first band");
 }
 
-/* The plan of transpose at mib, layout, edge, width, band, depth and block tiles on dev (NULL: the
- * H200's model), SMEM_ESKIP with the reason in why. */
-static int plan_tiles(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
-                      int64_t band, int64_t depth, int64_t block_tiles, struct smem_plan *p, char *why)
+/* The plan of transpose at mib, layout, edge, width, band, depth, block tiles and resident blocks on dev
+ * (NULL: the H200's model), SMEM_ESKIP with the reason in why. */
+static int plan_full(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
+                     int64_t band, int64_t depth, int64_t block_tiles, int64_t resident, struct smem_plan *p,
+                     char *why)
 {
     const struct smem_bench *b = smem_bench_find("transpose");
     struct smem_point pt = { .bench = b };
-    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles", "depth_tiles", "block_tiles" };
-    int64_t v[] = { mib, layout, edge, width, band, depth, block_tiles };
+    const char *names[] = { "mib", "layout", "edge_elems", "width_bytes", "band_tiles", "depth_tiles", "block_tiles",
+                            "resident_blocks" };
+    int64_t v[] = { mib, layout, edge, width, band, depth, block_tiles, resident };
 
-    for (size_t i = 0; i < 7; i++) {
+    for (size_t i = 0; i < 8; i++) {
         int a = smem_bench_axis(b, names[i]);
         cr_assert_geq(a, 0, "transpose has no axis %s", names[i]);
         pt.values[a] = v[i];
@@ -161,6 +164,13 @@ static int plan_tiles(const struct smem_device *dev, int64_t mib, int64_t layout
     p->carveout_pct = -1;
     why[0] = 0;
     return b->plan(&pt, dev ? dev : &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+}
+
+/* plan_full with the driver's configuration. */
+static int plan_tiles(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
+                      int64_t band, int64_t depth, int64_t block_tiles, struct smem_plan *p, char *why)
+{
+    return plan_full(dev, mib, layout, edge, width, band, depth, block_tiles, 0, p, why);
 }
 
 /* plan_tiles with one tile a block. */
@@ -214,19 +224,23 @@ Test(transpose_plan, the_default_plan_is_every_layout_at_two_sizes)
     size_t n;
 
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 12, "--sweep all stays short: one geometry, one and two tiles a block, by default");
+    cr_assert_eq(n, 24, "--sweep all stays short: one geometry, one and two tiles a block, the driver's "
+                 "configuration and three resident blocks, by default");
     for (int layout = 0; layout < 3; layout++)
-        for (int tiles = 1; tiles <= 2; tiles++) {
-            size_t found = 0;
-            for (size_t i = 0; i < n; i++)
-                found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == 1 &&
-                         smem_axis_value(&p[i], "block_tiles") == tiles;
-            cr_assert_eq(found, 2, "layout %d, %d tiles a block: once per size", layout, tiles);
-        }
+        for (int tiles = 1; tiles <= 2; tiles++)
+            for (int resident = 0; resident <= 3; resident += 3) {
+                size_t found = 0;
+                for (size_t i = 0; i < n; i++)
+                    found += smem_axis_value(&p[i], "layout") == layout && smem_axis_value(&p[i], "depth_tiles") == 1 &&
+                             smem_axis_value(&p[i], "block_tiles") == tiles &&
+                             smem_axis_value(&p[i], "resident_blocks") == resident;
+                cr_assert_eq(found, 2, "layout %d, %d tiles a block, resident %d: once per size", layout, tiles,
+                             resident);
+            }
     free(p);
     r.quick = true;
     cr_assert_eq(smem_sweep_expand(&r, &p, &n, NULL), 0);
-    cr_assert_eq(n, 6, "--quick: one size");
+    cr_assert_eq(n, 12, "--quick: one size");
     free(p);
 }
 
@@ -417,4 +431,51 @@ Test(transpose_model, more_tiles_a_block_reuse_the_same_addresses)
         cr_assert_float_eq(two.m[i].value, one.m[i].value, 1e-12, "%s", one.m[i].name);
     }
     cr_assert_float_eq(two.m[1].value, 16, 1e-12, "row-major, float2: a 16-way column read");
+}
+
+Test(transpose_plan, resident_blocks_is_the_smallest_hint_whose_configuration_holds_exactly_that_many)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+    const struct smem_device *h200 = &smem_gpu_find("h200")->dev;
+    int64_t config = 0;
+
+    /* H200: 16 KiB tiles + 1 KiB reserved; 15 % is 34.2 KiB, two tiles' worth, so the driver takes the
+     * 64 KiB step (2 x 17 KiB is over 32), which holds 3; 14 % stays at 32 KiB, one block */
+    cr_assert_eq(plan_full(NULL, 256, 2, 64, 16, 1, 1, 1, 3, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.carveout_pct, 15);
+    cr_assert_eq(smem_transpose_resident_carveout(h200, 3, 16384, &config), 15);
+    cr_assert_eq(config, 64 * 1024);
+    cr_assert_eq(smem_transpose_resident_carveout(h200, 1, 16384, &config), 1);
+    cr_assert_eq(config, 32 * 1024, "one block: the 32 KiB step (0, 8 and 16 KiB are smaller than 17)");
+    cr_assert_eq(plan_full(NULL, 256, 2, 64, 16, 1, 1, 1, 0, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.carveout_pct, -1, "0: no hint, the driver's configuration");
+    /* every model and count: the hint found gives a configuration of exactly n blocks, and none is
+     * missed (a count with no hint has no step holding exactly n) */
+    for (size_t g = 0; g < smem_n_gpu_models; g++) {
+        const struct smem_device *d = &smem_gpu_models[g].dev;
+        const struct smem_arch *a = smem_arch_find(d->cc_major, d->cc_minor);
+        int64_t f = 16384 + d->reserved_smem_per_block;
+        for (int n = 1; n <= 8; n++) {
+            int pct = smem_transpose_resident_carveout(d, n, 16384, &config);
+            bool exact = false;
+            for (int i = 0; a && i < a->n_carveouts; i++)
+                exact |= (int64_t)a->carveout_kib[i] * 1024 / f == n;
+            if (pct < 0) {
+                cr_assert_not(exact, "%s: a step holds exactly %d blocks, the search found no hint",
+                              d->name, n);
+                continue;
+            }
+            cr_assert(pct >= 1 && pct <= 100);
+            cr_assert_eq(config / f, n, "%s, %d blocks: %lld bytes hold %lld", d->name, n, (long long)config,
+                         (long long)(config / f));
+        }
+    }
+    cr_assert_eq(plan_full(NULL, 256, 2, 64, 16, 1, 1, 1, 2, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "holds exactly 2 blocks of 16384 bytes (and the 1024-byte reservation each)") &&
+              !strchr(why, '\n'), "%s", why);
+    cr_assert_eq(plan_full(&smem_gpu_find("t4")->dev, 256, 2, 64, 16, 1, 1, 1, 3, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "NVIDIA T4") && strstr(why, "cc 7.5"), "%s", why);
+    cr_assert_eq(plan_full(NULL, 256, 2, 64, 16, 1, 2, 1, 3, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "resident_blocks 3 is for the one-tile kernel (depth_tiles 1)"), "%s", why);
 }

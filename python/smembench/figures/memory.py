@@ -7,7 +7,7 @@ BENCHES = ("transpose", "transpose_naive", "reduction", "copy")
 # the transpose's layout and geometry are in each bar's label; files before the layout axis had
 # padding_words (0: [32][32], 1: [32][33]) at one geometry
 DRAWN = {"transpose": ("mib", "layout", "padding_words", "edge_elems", "width_bytes", "band_tiles", "depth_tiles",
-                           "block_tiles"),
+                           "block_tiles", "resident_blocks"),
          "transpose_naive": ("mib",), "reduction": ("mib", "method"), "copy": ("mib",)}
 ACCESS = {4: "float", 8: "float2", 16: "float4"}
 
@@ -23,11 +23,12 @@ def transpose_label(p):
     e, w, band = p.get("edge_elems", 32), p.get("width_bytes", 4), p.get("band_tiles", 1)
     tile = {0: f"[{e}][{e}]", 1: f"[{e}][{e + 1}]", 2: f"[{e}][{e}] XOR-swizzled"}.get(p["layout"],
                                                                                    f"layout {p['layout']}")
-    depth, tiles = p.get("depth_tiles", 1), p.get("block_tiles", 1)
+    depth, tiles, resident = p.get("depth_tiles", 1), p.get("block_tiles", 1), p.get("resident_blocks", 0)
     return f"transpose, tile {tile}, {ACCESS.get(w, f'{w}-byte')} accesses" + \
         (f", bands of {band} tile rows" if band != 1 else "") + \
         (f", {depth} tiles in flight (persistent, cp.async)" if depth != 1 else "") + \
-        (f", {tiles} tiles a block" if tiles != 1 else "")
+        (f", {tiles} tiles a block" if tiles != 1 else "") + \
+        (f", {resident} blocks/SM" if resident else "")
 
 
 KERNELS = (  # (benchmark, parameter test, label or a function of the parameters, colour) in the order listed
