@@ -58,6 +58,11 @@ def judged(rows):
     return {k: x for k, x in rows.items() if x.split()[0] in ("slower", "faster", "same", "uncertain")}
 
 
+def kind(verdict):
+    """A verdict's first word: "slower (band ±2.0 %)" is slower, its widened band a note."""
+    return verdict.split()[0]
+
+
 def scale(r, factor):
     t = r["time_ns"]
     t["raw"] = [round(v * factor) for v in t["raw"]]
@@ -98,7 +103,7 @@ def main():
         a, b = runs[2 * i], runs[2 * i + 1]
         rc, text, err = compare(out, f"pair{i + 1}", a, b)
         v = judged(verdicts(text))
-        moved = {k: x for k, x in v.items() if x in ("slower", "faster")}
+        moved = {k: x for k, x in v.items() if kind(x) in ("slower", "faster")}
         unsure = {k: x for k, x in v.items() if x.startswith("uncertain")}
         summary = [x for x in text.split("\n") if "points compared" in x]
         check(rc == 0 and not moved and len(v) == n,
@@ -116,9 +121,9 @@ def main():
         rc, text, _ = compare(out, f"slow_{bench}", runs[0], save(doc, os.path.join(out, f"slow_{bench}.json")))
         v = judged(verdicts(text))
         mine = {k: x for k, x in v.items() if k.startswith(bench + "/")}
-        others = {k: x for k, x in v.items() if not k.startswith(bench + "/") and x in ("slower", "faster")}
-        slower = sum(1 for x in mine.values() if x == "slower")
-        noisy = {k: x for k, x in mine.items() if x != "slower"}
+        others = {k: x for k, x in v.items() if not k.startswith(bench + "/") and kind(x) in ("slower", "faster")}
+        slower = sum(1 for x in mine.values() if kind(x) == "slower")
+        noisy = {k: x for k, x in mine.items() if kind(x) != "slower"}
         if not mine:          # a benchmark whose every point was skipped on this GPU
             continue
         ok = rc == 1 and slower > 0 and not others and all(x.startswith("uncertain (noise") for x in noisy.values())
@@ -137,7 +142,7 @@ def main():
     rc, text, _ = compare(out, "three_percent", runs[0], save(doc, os.path.join(out, "three_percent.json")))
     v = verdicts(text)
     missed = [k for k in quiet if v.get(k) != "slower"]
-    extra = [k for k, x in v.items() if k not in quiet and x in ("slower", "faster")]
+    extra = [k for k, x in v.items() if k not in quiet and kind(x) in ("slower", "faster")]
     check(rc == 1 and quiet and not missed and not extra,
           f"3 % on each of the {len(quiet)} points with noise under 0.5 %: each slower",
           f"missed {missed}; others {extra}")
