@@ -19,13 +19,13 @@ static const int64_t edges[] = { 64 }, widths[] = { 16 }, bands[] = { 1 };
  * at 256 MiB where it moved 93 % (results/tile/transpose_tune_db10efe.txt: fewer blocks per SM, and
  * eight one-tile blocks already keep a tile's loads in flight while others write) */
 static const int64_t depths[] = { 1 };
-/* one tile a block and two: on the H200 two (the next tile's loads in registers while the first is
- * written) moved 95 % of the copy at 256 MiB where one moved 93.5 %
- * (results/tile/transpose_experiments_list7.txt, tests/scripts/transpose_experiments.cu list 7) */
+/* one tile a block and two (the next tile's loads in registers while the first is written), and the
+ * driver's configuration beside one holding three blocks: on the H200 at 256 MiB, float4, two tiles
+ * in three resident blocks moved 94.1-94.6 % of the copy, one tile in the driver's eight 92.4-92.7 %,
+ * two tiles in the four their registers allow 92.9-93.5 %, and one tile in three 83-84 % (too few
+ * bytes in flight); results/tile/nvidia-h200_20261201_transpose_repeat*_d59a408.json. The standalone
+ * kernels of tests/scripts/transpose_experiments.cu (lists 6-8) showed the same order. */
 static const int64_t block_tiles[] = { 1, 2 };
-/* the driver's configuration and one that holds three blocks: on the H200 three resident blocks of one
- * tile moved 96 % of the copy at 256 MiB where the driver's six moved 93-94 %, and a configuration of
- * all the shared memory (little L1 left) 87 % (results/tile/transpose_experiments_list8.txt) */
 static const int64_t residents[] = { 0, 3 };
 
 static const struct smem_axis transpose_axes[] = {

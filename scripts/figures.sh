@@ -19,7 +19,7 @@ if [ "$what" = all ] || [ "$what" = plots ]; then
   "$python" scripts/plot.py -o "$out/plots" "${session[@]}"
   "$python" scripts/plot.py -o "$out/plots/generations" results/nvidia-h200_20261130_all.json results/predict/*.json
   # the tile sweep of 2026-12-01 with the pipelined SGEMM and the swizzled transpose (issue 22)
-  "$python" scripts/plot.py -o "$out/plots/tile" results/tile/nvidia-h200_20261201_tile_e0ad9c6.json
+  "$python" scripts/plot.py -o "$out/plots/tile" results/tile/nvidia-h200_20261201_tile_d59a408.json
   # the README shows the PNGs; plot.py's SVGs of the same figures are not kept
   rm -f "$out"/plots/*.svg "$out"/plots/generations/*.svg "$out"/plots/tile/*.svg
 fi

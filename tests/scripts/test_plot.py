@@ -300,8 +300,8 @@ def xy_of(pts):
     return sorted((smem_kib(r), r["metrics"]["gflops"]["value"] / 1e3) for r in pts)
 
 
-# the tile sweep of the H200 with the pipelined SGEMM and its A widths (commit e0ad9c6)
-H200_SGEMM = os.path.join(RESULTS, "tile", "nvidia-h200_20261201_tile_e0ad9c6.json")
+# the tile sweep of the H200 with the pipelined SGEMM, its A widths and the transpose's blocks of two tiles (commit d59a408)
+H200_SGEMM = os.path.join(RESULTS, "tile", "nvidia-h200_20261201_tile_d59a408.json")
 
 
 @test

@@ -12,7 +12,8 @@
 //                            prefetch held to full occupancy, and with TMA stores; 7: the best of
 //                            1-6, round robin three times; 8: blocks per SM set by the carveout
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
-// Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3)
+// Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
+//          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cstdio>
