@@ -97,8 +97,18 @@ template <int WORDS> struct tile_memory<WORDS, true> {
  * the band order one after another, and loads the next tile into registers right after the current
  * one is in shared memory, so its loads are in flight while the block column-reads and stores the
  * current tile (the barrier before each shared store keeps the previous column read whole). */
+/* minBlocksPerMultiprocessor of the tiled kernel: none (0, as if not given), except for blocks of
+ * several tiles before cc 8.0, where ptxas's own choice for 256 threads holds them to 64 registers
+ * and spills the float2 one (8 bytes, swizzled, edge 64, sm_75); given 1, it takes the 80-104 it
+ * needs */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define TP_MIN_BLOCKS(tiles) ((tiles) > 1 ? 1 : 0)
+#else
+#define TP_MIN_BLOCKS(tiles) 0
+#endif
+
 template <int LAYOUT, int EDGE, int VEC, int TILES>
-__global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) transpose_tiled_kernel(const float *__restrict__ in,
+__global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK, TP_MIN_BLOCKS(TILES)) transpose_tiled_kernel(const float *__restrict__ in,
                                                                                float *__restrict__ out, int n,
                                                                                int band, smem_clock *clk)
 {
