@@ -8,9 +8,10 @@
 //   ./tp_exp MIB [LIST]      LIST 1: hints, threads, tiles, band; 2 (default): blocks per SM;
 //                            3: the write side by TMA bulk tensor stores; 4: TMA loads of K tiles
 //                            per block (SWIZZLE_128B), the write side by threads or by TMA; 5: the
-//                            transpose's DRAM pattern without shared memory (tile-permuting copies); 6: the register
-//                            prefetch held to full occupancy, and with TMA stores; 7: the best of
-//                            1-6, round robin three times; 8: blocks per SM set by the carveout
+//                            transpose's DRAM pattern without shared memory (tile-permuting
+//                            copies); 6: the register prefetch held to full occupancy, and with TMA
+//                            stores; 7: the best of 1-6, round robin three times; 8: blocks per SM
+//                            set by the carveout
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
 //          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv
@@ -269,6 +270,21 @@ __global__ void __launch_bounds__(256, MINB) tp_tma_store2(const __grid_constant
     if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
+// a 2-D tensor map over the n x n floats at g: boxes of bx floats by by rows
+static void encode_2d(CUtensorMap *m, float *g, int n, cuuint32_t bx, cuuint32_t by, CUtensorMapSwizzle swz,
+                      CUtensorMapL2promotion l2) {
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
+    if (!encode) {
+        cudaDriverEntryPointQueryResult found;
+        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
+    }
+    cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
+    cuuint32_t box[2] = { bx, by }, el[2] = { 1, 1 };
+    CUresult r = encode(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE, swz, l2,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) { printf("encode %d\n", (int)r); exit(1); }
+}
+
 static int g_once = 0;
 static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     if (g_once) { launch(ctx); CK(cudaDeviceSynchronize()); return 1.0f; }
@@ -338,14 +354,8 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
-    if (list == 7) {   // the best of lists 1-6, round robin three times; 8: blocks per SM set by the carveout: register prefetch (hints, occupancy), TMA stores
-        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-        cudaDriverEntryPointQueryResult found;
-        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
-        cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
-        cuuint32_t box[2] = { 64, 64 }, el[2] = { 1, 1 };
-        if (encode(&c.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, c.out, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) { printf("encode\n"); exit(1); }
+    if (list == 7) {   // the best of lists 1-6, round robin three times: register prefetch (hints, occupancy), TMA stores
+        encode_2d(&c.map, c.out, n, 64, 64, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE);
         char name[128];
         for (int round = 0; round < 3; round++) {
             printf("# round %d\n", round + 1);
@@ -359,15 +369,8 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
-    if (list == 6) {   // register prefetch held to full occupancy, and with TMA stores; 7: the best of
-//                            1-6, round robin three times; 8: blocks per SM set by the carveout
-        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-        cudaDriverEntryPointQueryResult found;
-        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
-        cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
-        cuuint32_t box[2] = { 64, 64 }, el[2] = { 1, 1 };
-        if (encode(&c.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, c.out, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                   CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) { printf("encode\n"); exit(1); }
+    if (list == 6) {   // register prefetch held to full occupancy, and with TMA stores
+        encode_2d(&c.map, c.out, n, 64, 64, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE);
         char name[128];
         c.kind = 3; c.dyn = 0;
 #define TPB(T, K, H, M) c.fn = (void *)tp_k<T, K, H, 1, M>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); \
@@ -398,17 +401,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (list == 4) {   // TMA loads of K tiles per block, the write side by threads or by TMA
-        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-        cudaDriverEntryPointQueryResult found;
-        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
-        auto mk = [&](CUtensorMap *m, float *g) {
-            cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
-            cuuint32_t box[2] = { 32, 64 }, el[2] = { 1, 1 };
-            CUresult r = encode(m, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, g, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-            if (r != CUDA_SUCCESS) { printf("encode %d\n", (int)r); exit(1); }
-        };
-        mk(&c.in_map, c.in); mk(&c.map, c.out);
+        encode_2d(&c.in_map, c.in, n, 32, 64, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+        encode_2d(&c.map, c.out, n, 32, 64, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
         c.kind = 1; c.block = dim3(256); c.dyn = 0;
         c.fn = (void *)copy_k<1, 0>; c.grid = dim3(bytes / 16 / 256); report("copy_k PER=1 H=0", time_it(run_ctx, &c), false);
         c.fn = (void *)copy_k<2, 0>; c.grid = dim3(bytes / 16 / 256 / 2); report("copy_k PER=2 H=0", time_it(run_ctx, &c), false);
@@ -429,15 +423,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (list == 3) {   // the write side by TMA bulk tensor stores
-        PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-        cudaDriverEntryPointQueryResult found;
-        CK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", (void **)&encode, 12000, cudaEnableDefault, &found));
         auto mk = [&](int rows) {
-            cuuint64_t dims[2] = { (cuuint64_t)n, (cuuint64_t)n }, strides[1] = { (cuuint64_t)n * 4 };
-            cuuint32_t box[2] = { 64, (cuuint32_t)rows }, el[2] = { 1, 1 };
-            CUresult r = encode(&c.map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, c.out, dims, strides, box, el, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-            if (r != CUDA_SUCCESS) { printf("encode %d\n", (int)r); exit(1); }
+            encode_2d(&c.map, c.out, n, 64, (cuuint32_t)rows, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE);
         };
         c.kind = 3; c.block = dim3(256); c.dyn = 0;
         c.fn = (void *)tp_k<256, 1, 0, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1 H=0 band=1", time_it(run_ctx, &c), true);
