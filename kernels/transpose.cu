@@ -93,10 +93,6 @@ template <int WORDS> struct tile_memory<WORDS, true> {
     }
 };
 
-/* The one-tile kernel, and the TILES-tile one: block b moves tiles b TILES .. b TILES + TILES - 1 of
- * the band order one after another, and loads the next tile into registers right after the current
- * one is in shared memory, so its loads are in flight while the block column-reads and stores the
- * current tile (the barrier before each shared store keeps the previous column read whole). */
 /* minBlocksPerMultiprocessor of the tiled kernel: none (0, as if not given), except for blocks of
  * several tiles before cc 8.0, where ptxas's own choice for 256 threads holds them to 64 registers
  * and spills the float2 one (8 bytes, swizzled, edge 64, sm_75); given 1, it takes the 80-104 it
@@ -107,10 +103,13 @@ template <int WORDS> struct tile_memory<WORDS, true> {
 #define TP_MIN_BLOCKS(tiles) 0
 #endif
 
+/* The one-tile kernel, and the TILES-tile one: block b moves tiles b TILES .. b TILES + TILES - 1 of
+ * the band order one after another, and loads the next tile into registers right after the current
+ * one is in shared memory, so its loads are in flight while the block column-reads and stores the
+ * current tile (the barrier before each shared store keeps the previous column read whole). */
 template <int LAYOUT, int EDGE, int VEC, int TILES>
-__global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK, TP_MIN_BLOCKS(TILES)) transpose_tiled_kernel(const float *__restrict__ in,
-                                                                               float *__restrict__ out, int n,
-                                                                               int band, smem_clock *clk)
+__global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK, TP_MIN_BLOCKS(TILES))
+transpose_tiled_kernel(const float *__restrict__ in, float *__restrict__ out, int n, int band, smem_clock *clk)
 {
     constexpr int PASSES = EDGE * EDGE / (SMEM_TRANSPOSE_BLOCK * VEC);
     float *const tile = tile_memory<EDGE * (EDGE + (LAYOUT == SMEM_TRANSPOSE_PADDED)), (EDGE > 64)>::get();
