@@ -11,11 +11,12 @@
 //                            transpose's DRAM pattern without shared memory (tile-permuting
 //                            copies); 6: the register prefetch held to full occupancy, and with TMA
 //                            stores; 7: the best of 1-6, round robin three times; 8: blocks per SM
-//                            set by the carveout
+//                            set by the carveout; 9: a tile shared by a cluster (DSMEM)
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
 //          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv
 #include <cuda.h>
+#include <cooperative_groups.h>
 #include <cudaTypedefs.h>
 #include <cstdio>
 #include <cstdint>
@@ -270,6 +271,43 @@ __global__ void __launch_bounds__(256, MINB) tp_tma_store2(const __grid_constant
     if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
+// one 64-float tile shared by a cluster of CL blocks through distributed shared memory: block k of
+// the cluster loads tile rows k R .. k R + R - 1 (R = 64 / CL; 16 B a thread at CL 4) into its padded
+// [R][65] slice, the cluster syncs, and block k writes out rows k R .. k R + R - 1 (tile columns),
+// reading each one's 64 floats from the four slices (remote shared loads); a second sync keeps every
+// slice alive until the cluster has read it
+template <int CL>
+__global__ void __launch_bounds__(256) tp_cluster(const float *__restrict__ in, float *__restrict__ out, int n) {
+    namespace cg = cooperative_groups;
+    constexpr int R = 64 / CL, PER = R * 16 / 256;   // float4s a thread
+    __shared__ float part[R * 65];
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    const uint32_t tiles = n / 64, tile = blockIdx.x / CL, tx = tile % tiles, ty = tile / tiles;
+    float4 v[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, r = q / 16, c = q % 16 * 4;
+        v[j] = *(const float4 *)(in + ((size_t)ty * 64 + rank * R + r) * n + tx * 64 + c);
+    }
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, r = q / 16, c = q % 16 * 4;
+        part[r * 65 + c] = v[j].x; part[r * 65 + c + 1] = v[j].y; part[r * 65 + c + 2] = v[j].z; part[r * 65 + c + 3] = v[j].w;
+    }
+    cluster.sync();
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, orow = q / 16, ir = q % 16 * 4;   // out row rank R + orow, in rows ir .. ir + 3
+        const uint32_t col = rank * R + orow, src = ir / R, lr = ir % R;
+        const float *remote = cluster.map_shared_rank(part, src);
+        float4 f = make_float4(remote[lr * 65 + col], remote[(lr + 1) * 65 + col], remote[(lr + 2) * 65 + col],
+                               remote[(lr + 3) * 65 + col]);
+        *(float4 *)(out + ((size_t)tx * 64 + col) * n + ty * 64 + ir) = f;
+    }
+    cluster.sync();
+}
+
 // a 2-D tensor map over the n x n floats at g: boxes of bx floats by by rows
 static void encode_2d(CUtensorMap *m, float *g, int n, cuuint32_t bx, cuuint32_t by, CUtensorMapSwizzle swz,
                       CUtensorMapL2promotion l2) {
@@ -296,11 +334,18 @@ static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     return ts[reps / 2];
 }
 #include <algorithm>
-struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; CUtensorMap map, in_map; };
+struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; CUtensorMap map, in_map; int cl; };
 static void run_ctx(void *p) {
     Ctx *c = (Ctx *)p;
     if (c->kind == 0) { CK(cudaMemcpyAsync(c->out, c->in, c->bytes, cudaMemcpyDeviceToDevice)); return; }
     if (c->kind == 2) { size_t n4 = c->bytes / 16; copy_gs<<<c->grid, c->block>>>((const float4 *)c->in, (float4 *)c->out, n4); return; }
+    if (c->kind == 6) {
+        cudaLaunchConfig_t cfg = {}; cudaLaunchAttribute at[1]; at[0].id = cudaLaunchAttributeClusterDimension;
+        at[0].val.clusterDim.x = c->cl; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1;
+        cfg.gridDim = c->grid; cfg.blockDim = dim3(256); cfg.attrs = at; cfg.numAttrs = 1;
+        void *a6[] = { &c->in, &c->out, &c->n };
+        CK(cudaLaunchKernelExC(&cfg, c->fn, a6)); return;
+    }
     if (c->kind == 5) { void *a5[] = { &c->in_map, &c->map, &c->out, &c->n }; CK(cudaLaunchKernel(c->fn, c->grid, c->block, a5, c->dyn, 0)); return; }
     if (c->kind == 4) { void *a4[] = { &c->map, &c->in, &c->n }; CK(cudaLaunchKernel(c->fn, c->grid, c->block, a4, 0, 0)); return; }
     void *args3[] = { &c->in, &c->out, &c->n };
@@ -339,6 +384,24 @@ int main(int argc, char **argv) {
         { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
           snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
         report(name, time_it(run_ctx, &c), true);
+    if (list == 9) {   // a tile shared by a cluster of 2 or 4 blocks (distributed shared memory), against list 7's best
+        char name[128];
+        for (int round = 0; round < 3; round++) {
+            printf("# round %d\n", round + 1);
+            c.kind = 3; c.dyn = 0; c.block = dim3(256);
+            c.fn = (void *)copy_perm<64, 1>; c.grid = dim3(bytes / 16 / 256); report("copy_perm W=64 PER=1", time_it(run_ctx, &c), false);
+            c.fn = (void *)tp_k<256, 1, 0, 1, 1>; c.grid = dim3((n / 64) * (n / 64)); report("tp threads=256 tiles=1", time_it(run_ctx, &c), true);
+            c.fn = (void *)tp_k<256, 2, 0, 1, 1>; c.grid = dim3((n / 64) * (n / 64) / 2); report("tp threads=256 tiles=2", time_it(run_ctx, &c), true);
+#define TPCL(CL) { cudaLaunchConfig_t cfg = {}; cudaLaunchAttribute at[1]; at[0].id = cudaLaunchAttributeClusterDimension; \
+            at[0].val.clusterDim.x = CL; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1; \
+            int clusters = 0; cfg.gridDim = dim3((n / 64) * (n / 64) * CL); cfg.blockDim = dim3(256); cfg.attrs = at; cfg.numAttrs = 1; \
+            CK(cudaOccupancyMaxActiveClusters(&clusters, (void *)tp_cluster<CL>, &cfg)); \
+            c.kind = 6; c.fn = (void *)tp_cluster<CL>; c.grid = cfg.gridDim; c.cl = CL; \
+            snprintf(name, sizeof name, "tp cluster of %d (%d clusters)", CL, clusters); report(name, time_it(run_ctx, &c), true); }
+            TPCL(2) TPCL(4)
+        }
+        return 0;
+    }
     if (list == 8) {   // blocks per SM set by the carveout (the driver's shared-memory configuration), L1 left large
         char name[160];
         const int pcts[] = { -1, 14, 28, 44, 58, 100 };
