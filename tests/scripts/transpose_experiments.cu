@@ -14,7 +14,7 @@
 //                            set by the carveout; 9: a tile shared by a cluster (DSMEM)
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
-//          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv
+//          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv, transpose_experiments_list9.txt (9)
 #include <cuda.h>
 #include <cooperative_groups.h>
 #include <cudaTypedefs.h>
