@@ -33,24 +33,18 @@ struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, co
 }
 
 /* The smallest carveout hint (percent) under which dev's driver configures an SM for exactly n blocks of
- * u bytes of shared memory each; -1 when none does. The driver's rule under a hint (fitted on the H200,
- * src/occupancy.c, smem_occupancy_config_driver): h = pct % of the SM's shared memory, b = floor(h / u)
- * blocks, the configuration the step holding max(b f, f, h) with f = u + the reservation; it holds
- * floor(configuration / f) blocks. The steps are the compute capability's (core/arch.c). */
+ * u bytes of shared memory each, by the driver's rule under a hint (smem_arch_config_hinted, on the
+ * compute capability's published steps); -1 when none does. The configuration holds floor(config / f)
+ * blocks, f = u + the reservation. */
 int smem_transpose_resident_carveout(const struct smem_device *dev, int n, int64_t u, int64_t *config)
 {
     const struct smem_arch *a = smem_arch_find(dev->cc_major, dev->cc_minor);
     int64_t f = u + dev->reserved_smem_per_block;
 
-    if (!a || !a->n_carveouts || n < 1 || u <= 0)
+    if (n < 1)
         return -1;
     for (int pct = 1; pct <= 100; pct++) {
-        double h = pct / 100.0 * (double)dev->smem_per_sm, need = fmax(fmax(floor(h / (double)u) * (double)f,
-                                                                            (double)f), h);
-        int64_t step = -1;
-        for (int i = 0; i < a->n_carveouts && step < 0; i++)
-            if ((double)a->carveout_kib[i] * 1024.0 >= need)
-                step = (int64_t)a->carveout_kib[i] * 1024;
+        long long step = smem_arch_config_hinted(a, dev->smem_per_sm, u, dev->reserved_smem_per_block, pct);
         if (step > 0 && step / f == n) {
             *config = step;
             return pct;

@@ -106,6 +106,28 @@ int smem_arch_unified_kib(int cc_major, int cc_minor, long long smem_per_sm_byte
     return (int)(smem_per_sm_bytes / 1024) + 28;
 }
 
+long long smem_arch_config_hinted(const struct smem_arch *a, long long smem_per_sm, long long u, long long reserved,
+                                  int pct)
+{
+    long long f = u + reserved, largest;
+    double h, need;
+
+    if (!a || !a->n_carveouts || u <= 0 || pct < 0)
+        return -1;
+    largest = (long long)a->carveout_kib[a->n_carveouts - 1] * 1024;
+    if (f > largest)
+        return -1;
+    h = pct / 100.0 * (double)smem_per_sm;
+    /* integer arithmetic: floor(pct % x smem_per_sm / u) exactly */
+    need = (double)((long long)pct * smem_per_sm / (100 * u) * f);
+    need = need > h ? need : h;
+    need = need > (double)f ? need : (double)f;
+    for (int i = 0; i < a->n_carveouts; i++)
+        if ((double)a->carveout_kib[i] * 1024 >= need)
+            return (long long)a->carveout_kib[i] * 1024;
+    return largest;
+}
+
 /* Dense BF16/FP16 tensor-core rate (FP32 accumulate) per SM and clock, from the whitepapers' peak
  * TFLOPS over their SM count and clock: A100 SXM4 312 TFLOPS = 108 SMs x 1410 MHz x 2048; H100 SXM5
  * 989.4 TFLOPS = 132 SMs x 1830 MHz x 4096 (the H200 has the H100's SMs and the same 989 TFLOPS, H200

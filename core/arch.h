@@ -66,6 +66,15 @@ const struct smem_arch *smem_arch_find(int cc_major, int cc_minor);
  * set per SM for texture memory", 28 KB ~ the unified size). */
 int smem_arch_unified_kib(int cc_major, int cc_minor, long long smem_per_sm_bytes);
 
+/* The shared-memory configuration (bytes) the driver picks under a carveout hint of pct % for blocks of
+ * u > 0 bytes each (with reserved bytes more taken from each), on an SM of smem_per_sm bytes with a's
+ * steps, by the rule fitted to ncu on the H200 (cc 9.0; tests/ncu/README.md): h = pct % of
+ * smem_per_sm, b = floor(h / u) blocks, the step holding max(b f, f, h) with f = u + reserved, the
+ * largest step where none does. -1 without steps, for u <= 0, or where f is over the largest step.
+ * src/occupancy.c applies it where it was measured; the transpose's plan solves it for a residency. */
+long long smem_arch_config_hinted(const struct smem_arch *a, long long smem_per_sm, long long u, long long reserved,
+                                  int pct);
+
 /* One published reference value of a generation: a number, or a list (list != NULL). */
 struct smem_published {
     const char *name;                   /* smem_load_latency_cycles, banks, ... (snake_case, with its unit) */

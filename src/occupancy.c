@@ -187,11 +187,8 @@ int64_t smem_occupancy_config_driver(const struct smem_device *d, const struct s
             need = (double)((4 * n0 < d->max_blocks_per_sm ? 4 * n0 : d->max_blocks_per_sm) * f);
             return smem_occupancy_config_holding(d, need > h ? need : h);
         }
-        /* integer arithmetic: floor(c % x smem_per_sm / u) exactly */
-        need = (double)((int64_t)q->carveout_pct * d->smem_per_sm / (100 * u) * f);
-        need = need > h ? need : h;
-        need = need > (double)f ? need : (double)f;
-        return need > (double)largest ? largest : smem_occupancy_config_holding(d, need);
+        return smem_arch_config_hinted(smem_arch_find(d->cc_major, d->cc_minor), d->smem_per_sm, u,
+                                       d->reserved_smem_per_block, q->carveout_pct);
     }
     if (q->blocks_without_smem != n0 || (n0 != 2 && n0 != 4 && n0 != 8 && n0 != 16 && n0 != 32))
         return -1;
