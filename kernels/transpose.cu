@@ -319,9 +319,9 @@ extern "C" int smem_transpose_launch(const struct smem_transpose_geom *g, int n,
         return (int)cudaLaunchKernel(fn, dim3(grid), dim3(SMEM_TRANSPOSE_BLOCK), args, dyn, s);
     }
     void *args[] = { &in, &out, &n, &band, &clk };
-    if ((tiles * tiles) % (unsigned)smem_transpose_block_tiles(g))
+    const unsigned per_block = (unsigned)smem_transpose_block_tiles(g);
+    if ((tiles * tiles) % per_block)
         return (int)cudaErrorInvalidValue;
-    return (int)cudaLaunchKernel(fn, dim3(tiles * tiles / (unsigned)smem_transpose_block_tiles(g)),
-                                 dim3(SMEM_TRANSPOSE_BLOCK), args,
+    return (int)cudaLaunchKernel(fn, dim3(tiles * tiles / per_block), dim3(SMEM_TRANSPOSE_BLOCK), args,
                                  smem_transpose_dynamic_bytes(g->layout, g->edge), s);
 }
