@@ -143,11 +143,9 @@ Test(transpose_order, every_band_visits_every_tile_once)
     cr_assert(tx == 1 && ty == 1, "band 4: blocks 4..7 are the second column of the first band");
 }
 
-/* The plan of transpose at mib, layout, edge, width, band, depth, block tiles and resident blocks on dev
- * (NULL: the H200's model), SMEM_ESKIP with the reason in why. */
-static int plan_full(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
-                     int64_t band, int64_t depth, int64_t block_tiles, int64_t resident, struct smem_plan *p,
-                     char *why)
+/* A point of transpose at mib, layout, edge, width, band, depth, block tiles and resident blocks. */
+static struct smem_point point_of(int64_t mib, int64_t layout, int64_t edge, int64_t width, int64_t band,
+                                  int64_t depth, int64_t block_tiles, int64_t resident)
 {
     const struct smem_bench *b = smem_bench_find("transpose");
     struct smem_point pt = { .bench = b };
@@ -160,10 +158,20 @@ static int plan_full(const struct smem_device *dev, int64_t mib, int64_t layout,
         cr_assert_geq(a, 0, "transpose has no axis %s", names[i]);
         pt.values[a] = v[i];
     }
+    return pt;
+}
+
+/* The plan of that point on dev (NULL: the H200's model), SMEM_ESKIP with the reason in why. */
+static int plan_full(const struct smem_device *dev, int64_t mib, int64_t layout, int64_t edge, int64_t width,
+                     int64_t band, int64_t depth, int64_t block_tiles, int64_t resident, struct smem_plan *p,
+                     char *why)
+{
+    struct smem_point pt = point_of(mib, layout, edge, width, band, depth, block_tiles, resident);
+
     memset(p, 0, sizeof(*p));
     p->carveout_pct = -1;
     why[0] = 0;
-    return b->plan(&pt, dev ? dev : &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+    return pt.bench->plan(&pt, dev ? dev : &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
 }
 
 /* plan_full with the driver's configuration. */
@@ -350,15 +358,9 @@ Test(transpose_model, a_pipelined_kernel_reads_the_same_columns_and_stores_nothi
                 cr_assert_float_eq(smem_transpose_wavefronts(&deep, false), smem_transpose_wavefronts(&one, false),
                                    1e-12, "layout %d vec %d depth %d", layout, vecs[v], depth);
             }
-    const struct smem_bench *b = smem_bench_find("transpose");
-    struct smem_point pt = { .bench = b };
+    struct smem_point pt = point_of(256, SMEM_TRANSPOSE_SWIZZLED, 64, 16, 1, 3, 1, 0);
+    const struct smem_bench *b = pt.bench;
     struct smem_metrics m = { 0 };
-    pt.values[smem_bench_axis(b, "mib")] = 256;
-    pt.values[smem_bench_axis(b, "layout")] = SMEM_TRANSPOSE_SWIZZLED;
-    pt.values[smem_bench_axis(b, "edge_elems")] = 64;
-    pt.values[smem_bench_axis(b, "width_bytes")] = 16;
-    pt.values[smem_bench_axis(b, "band_tiles")] = 1;
-    pt.values[smem_bench_axis(b, "depth_tiles")] = 3;
     b->model_metrics(&pt, &m);
     cr_assert_eq(m.n, 1, "cp.async writes the tiles: no shared-store request to model");
     cr_assert_str_eq(m.m[0].name, "load_wavefronts");
@@ -410,17 +412,10 @@ Test(transpose_plan, block_tiles_without_a_kernel_are_skipped_with_the_reason)
 Test(transpose_model, more_tiles_a_block_reuse_the_same_addresses)
 {
     /* the model of a block of 2 or 4 tiles is its one tile's: each tile goes through the same words */
-    const struct smem_bench *b = smem_bench_find("transpose");
-    struct smem_point pt = { .bench = b };
+    struct smem_point pt = point_of(256, SMEM_TRANSPOSE_ROW_MAJOR, 64, 8, 1, 1, 1, 0);
+    const struct smem_bench *b = pt.bench;
     struct smem_metrics one = { 0 }, two = { 0 };
 
-    pt.values[smem_bench_axis(b, "mib")] = 256;
-    pt.values[smem_bench_axis(b, "layout")] = SMEM_TRANSPOSE_ROW_MAJOR;
-    pt.values[smem_bench_axis(b, "edge_elems")] = 64;
-    pt.values[smem_bench_axis(b, "width_bytes")] = 8;
-    pt.values[smem_bench_axis(b, "band_tiles")] = 1;
-    pt.values[smem_bench_axis(b, "depth_tiles")] = 1;
-    pt.values[smem_bench_axis(b, "block_tiles")] = 1;
     b->model_metrics(&pt, &one);
     pt.values[smem_bench_axis(b, "block_tiles")] = 2;
     b->model_metrics(&pt, &two);
