@@ -11,10 +11,14 @@
 //                            transpose's DRAM pattern without shared memory (tile-permuting
 //                            copies); 6: the register prefetch held to full occupancy, and with TMA
 //                            stores; 7: the best of 1-6, round robin three times; 8: blocks per SM
-//                            set by the carveout; 9: a tile shared by a cluster (DSMEM)
+//                            set by the carveout; 9: a tile shared by a cluster (DSMEM); 10 and 11,
+//                            timed as the suite times (batches of back-to-back launches): the copies'
+//                            bytes a block, the next tile's loads interleaved with the stores, 1024
+//                            threads a tile, cp.async straight to shared memory, TMA stores
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
-//          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv, transpose_experiments_list9.txt (9)
+//          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv, transpose_experiments_list9.txt (9),
+//          transpose_experiments_lists10-11.txt and ncu_transpose_experiments_list10.csv (10, 11)
 #include <cuda.h>
 #include <cooperative_groups.h>
 #include <cudaTypedefs.h>
@@ -308,6 +312,98 @@ __global__ void __launch_bounds__(256) tp_cluster(const float *__restrict__ in, 
     cluster.sync();
 }
 
+// list 10. copy_seq: PER float4s a thread, each stored before the next is loaded (one load in flight
+// a thread, PER times over), against copy_k's PER loads then PER stores
+template <int PER>
+__global__ void __launch_bounds__(256) copy_seq(const float4 *__restrict__ in, float4 *__restrict__ out) {
+    size_t base = (size_t)blockIdx.x * 256 * PER + threadIdx.x;
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        out[base + j * 256] = in[base + j * 256];
+        asm volatile("" ::: "memory");
+    }
+}
+
+// tp_k with the next tile's loads interleaved with the write passes: pass j's column read and store,
+// then tile k + 1's load j (a compiler barrier keeps the order), so a thread's loads and stores alternate
+template <int TILES, int H, int MINB>
+__global__ void __launch_bounds__(256, MINB) tp_ilv(const float *__restrict__ in, float *__restrict__ out, int n) {
+    __shared__ __align__(16) float tile[64 * 64];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = n / 64;
+    float4 v[4];
+    auto place = [&](int j, uint32_t &a, uint32_t &b) {
+        uint32_t slot = j * 8 + warp;
+        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+    };
+    const uint32_t t0 = blockIdx.x * TILES;
+    {
+        uint32_t tx = t0 % tiles, ty = t0 / tiles, a, b;
+#pragma unroll
+        for (int j = 0; j < 4; j++) { place(j, a, b); v[j] = ld4<H>((const float4 *)(in + ((size_t)ty * 64 + a) * n + tx * 64 + b)); }
+    }
+#pragma unroll 1
+    for (int k = 0; k < TILES; k++) {
+        const uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles, nx = (t + 1) % tiles, ny = (t + 1) / tiles;
+        uint32_t a, b;
+        if (k) __syncthreads();
+#pragma unroll
+        for (int j = 0; j < 4; j++) { place(j, a, b); *(float4 *)&tile[at(a, b)] = v[j]; }
+        __syncthreads();
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            place(j, a, b);
+            float4 f = make_float4(tile[at(b, a)], tile[at(b + 1, a)], tile[at(b + 2, a)], tile[at(b + 3, a)]);
+            st4<H>((float4 *)(out + ((size_t)tx * 64 + a) * n + ty * 64 + b), f);
+            asm volatile("" ::: "memory");
+            if (k + 1 < TILES) v[j] = ld4<H>((const float4 *)(in + ((size_t)ny * 64 + a) * n + nx * 64 + b));
+        }
+    }
+}
+
+// cp.async straight into shared memory, no register staging: all K tiles of the block issued at once
+// (a commit group each, 16 B a thread a copy, .cg), then tile k written as soon as its group has
+// landed; K slots of the swizzled tile, so no barrier between a column read and the next tile
+template <int K>
+__global__ void __launch_bounds__(256) tp_cp(const float *__restrict__ in, float *__restrict__ out, int n) {
+    extern __shared__ __align__(16) float slots[];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = n / 64, t0 = blockIdx.x * K, base = (uint32_t)__cvta_generic_to_shared(slots);
+    auto place = [&](int j, uint32_t &a, uint32_t &b) {
+        uint32_t slot = j * 8 + warp;
+        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+    };
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles;
+        uint32_t a, b;
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            place(j, a, b);
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(base + 4u * (k * 4096 + at(a, b))),
+                         "l"(in + ((size_t)ty * 64 + a) * n + tx * 64 + b) : "memory");
+        }
+        asm volatile("cp.async.commit_group;" ::: "memory");
+    }
+#pragma unroll
+    for (int k = 0; k < K; k++) {
+        const uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles;
+        if (K - 1 - k == 3) asm volatile("cp.async.wait_group 3;" ::: "memory");
+        else if (K - 1 - k == 2) asm volatile("cp.async.wait_group 2;" ::: "memory");
+        else if (K - 1 - k == 1) asm volatile("cp.async.wait_group 1;" ::: "memory");
+        else asm volatile("cp.async.wait_group 0;" ::: "memory");
+        __syncthreads();
+        const float *tl = slots + k * 4096;
+        uint32_t a, b;
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            place(j, a, b);
+            float4 f = make_float4(tl[at(b, a)], tl[at(b + 1, a)], tl[at(b + 2, a)], tl[at(b + 3, a)]);
+            *(float4 *)(out + ((size_t)tx * 64 + a) * n + ty * 64 + b) = f;
+        }
+    }
+}
+
 // a 2-D tensor map over the n x n floats at g: boxes of bx floats by by rows
 static void encode_2d(CUtensorMap *m, float *g, int n, cuuint32_t bx, cuuint32_t by, CUtensorMapSwizzle swz,
                       CUtensorMapL2promotion l2) {
@@ -334,6 +430,21 @@ static float time_it(void (*launch)(void *), void *ctx, int reps = 20) {
     return ts[reps / 2];
 }
 #include <algorithm>
+// the suite's way (src/measure.c): back-to-back launches between two events, here 20 a sample, the
+// median of 10 samples per launch, after 3 warm-up launches
+static float time_batched(void (*launch)(void *), void *ctx) {
+    if (g_once) { launch(ctx); CK(cudaDeviceSynchronize()); return 1.0f; }
+    cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
+    for (int i = 0; i < 3; i++) launch(ctx);
+    std::vector<float> ts;
+    for (int r = 0; r < 10; r++) {
+        CK(cudaEventRecord(a)); for (int i = 0; i < 20; i++) launch(ctx); CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
+        float ms; CK(cudaEventElapsedTime(&ms, a, b)); ts.push_back(ms / 20);
+    }
+    std::sort(ts.begin(), ts.end());
+    CK(cudaEventDestroy(a)); CK(cudaEventDestroy(b));
+    return ts[5];
+}
 struct Ctx { float *in, *out; int n; size_t bytes; void *fn; dim3 grid, block; int kind; size_t dyn; CUtensorMap map, in_map; int cl; };
 static void run_ctx(void *p) {
     Ctx *c = (Ctx *)p;
@@ -384,6 +495,72 @@ int main(int argc, char **argv) {
         { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
           snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
         report(name, time_it(run_ctx, &c), true);
+    if (list == 11) {   // batched: the pattern copy's granularity (rows a block) and blocks per SM, against 1024-thread transposes
+        char name[160];
+        auto pad11 = [&](void *fn, int blocks) -> size_t {   // dynamic shared memory that holds a 256-thread block to B per SM
+            if (!blocks) return 0;
+            size_t per = (233472 / blocks - 1024) / 1024 * 1024;
+            CK(cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)per));
+            return per;
+        };
+        for (int round = 0; round < (g_once ? 1 : 3); round++) {
+            c.kind = 0; c.dyn = 0;
+            const float ref_b = time_batched(run_ctx, &c);
+            gbs_ref = 2.0 * bytes / ref_b / 1e6;
+            printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ref_b, gbs_ref);
+            c.kind = 3; c.block = dim3(256);
+#define PERM11(P, B) c.fn = (void *)copy_perm<64, P>; c.grid = dim3(bytes / 16 / 256 / P); c.dyn = pad11(c.fn, B); \
+            { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, c.dyn)); \
+              snprintf(name, sizeof name, "copy_perm W=64 PER=%d (%d KiB a block, %d blk/SM)", P, 4 * P, occ); } \
+            report(name, time_batched(run_ctx, &c), false);
+            PERM11(1, 0) PERM11(2, 0) PERM11(4, 0) PERM11(4, 3) PERM11(4, 4) PERM11(4, 6) PERM11(2, 4)
+            c.dyn = 0;
+#define TPB11(T, K, H, M) c.fn = (void *)tp_k<T, K, H, 1, M>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); \
+            { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, 0)); \
+              snprintf(name, sizeof name, "tp threads=%d tiles=%d H=%d minB=%d (%d blk/SM)", T, K, H, M, occ); } \
+            report(name, time_batched(run_ctx, &c), true);
+            TPB11(256, 2, 3, 1) TPB11(1024, 2, 3, 2) TPB11(1024, 2, 3, 1) TPB11(1024, 4, 3, 1) TPB11(1024, 4, 3, 2)
+        }
+        return 0;
+    }
+    if (list == 10) {   // batched as the suite times (time_batched): diagnostics, interleaved prefetch, 1024 threads, cp.async K tiles
+        encode_2d(&c.map, c.out, n, 64, 64, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE);
+        char name[160];
+        for (int round = 0; round < (g_once ? 1 : 3); round++) {
+            c.kind = 0; c.dyn = 0;
+            const float ref_b = time_batched(run_ctx, &c);
+            gbs_ref = 2.0 * bytes / ref_b / 1e6;
+            printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ref_b, gbs_ref);
+            c.kind = 1; c.block = dim3(256);
+            c.fn = (void *)copy_k<1, 0>; c.grid = dim3(bytes / 16 / 256); report("copy_k PER=1", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_k<4, 0>; c.grid = dim3(bytes / 16 / 256 / 4); report("copy_k PER=4", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_seq<4>; c.grid = dim3(bytes / 16 / 256 / 4); report("copy_seq PER=4", time_batched(run_ctx, &c), false);
+            c.kind = 3;
+            c.fn = (void *)copy_perm<64, 1>; c.grid = dim3(bytes / 16 / 256); report("copy_perm W=64 PER=1", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_perm<64, 4>; c.grid = dim3(bytes / 16 / 256 / 4); report("copy_perm W=64 PER=4", time_batched(run_ctx, &c), false);
+#define TPB10(T, K, H, M) c.fn = (void *)tp_k<T, K, H, 1, M>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); c.dyn = 0; \
+            { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, 0)); \
+              snprintf(name, sizeof name, "tp threads=%d tiles=%d H=%d minB=%d (%d blk/SM)", T, K, H, M, occ); } \
+            report(name, time_batched(run_ctx, &c), true);
+            TPB10(256, 1, 0, 1) TPB10(256, 2, 0, 1) TPB10(256, 2, 3, 1) TPB10(1024, 1, 0, 2) TPB10(1024, 2, 0, 2) TPB10(1024, 2, 3, 2)
+            TPB10(512, 2, 0, 3) TPB10(512, 2, 3, 3)
+#define TPI10(K, H, M) c.fn = (void *)tp_ilv<K, H, M>; c.block = dim3(256); c.grid = dim3((n / 64) * (n / 64) / K); c.dyn = 0; \
+            { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
+              snprintf(name, sizeof name, "tp interleaved tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
+            report(name, time_batched(run_ctx, &c), true);
+            TPI10(2, 0, 1) TPI10(2, 3, 1) TPI10(4, 0, 1) TPI10(2, 0, 4)
+#define TPC10(K, PCT) c.fn = (void *)tp_cp<K>; c.block = dim3(256); c.grid = dim3((n / 64) * (n / 64) / K); c.dyn = (size_t)K * 16384; \
+            CK(cudaFuncSetAttribute(c.fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c.dyn)); \
+            CK(cudaFuncSetAttribute(c.fn, cudaFuncAttributePreferredSharedMemoryCarveout, PCT)); \
+            { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, c.dyn)); \
+              snprintf(name, sizeof name, "tp cp.async tiles=%d carveout=%d (api %d blk/SM)", K, PCT, occ); } \
+            report(name, time_batched(run_ctx, &c), true);
+            TPC10(1, -1) TPC10(2, -1) TPC10(2, 44) TPC10(2, 100) TPC10(4, -1) TPC10(4, 100)
+            c.kind = 4; c.block = dim3(256); c.dyn = 0;
+            c.fn = (void *)tp_tma_store2<2, 0, 1>; c.grid = dim3((n / 64) * (n / 64) / 2); report("tp TMA store tiles=2 H=0 minB=1", time_batched(run_ctx, &c), true);
+        }
+        return 0;
+    }
     if (list == 9) {   // a tile shared by a cluster of 2 or 4 blocks (distributed shared memory), against list 7's best
         char name[128];
         for (int round = 0; round < 3; round++) {
