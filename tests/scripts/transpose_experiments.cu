@@ -14,11 +14,12 @@
 //                            set by the carveout; 9: a tile shared by a cluster (DSMEM); 10 and 11,
 //                            timed as the suite times (batches of back-to-back launches): the copies'
 //                            bytes a block, the next tile's loads interleaved with the stores, 1024
-//                            threads a tile, cp.async straight to shared memory, TMA stores
+//                            threads a tile, cp.async straight to shared memory, TMA stores; 12:
+//                            persistent transposes, copies by threads a block, batched
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
 //          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv, transpose_experiments_list9.txt (9),
-//          transpose_experiments_lists10-11.txt and ncu_transpose_experiments_list10.csv (10, 11)
+//          transpose_experiments_lists10-12.txt and ncu_transpose_experiments_list10.csv (10-12)
 #include <cuda.h>
 #include <cooperative_groups.h>
 #include <cudaTypedefs.h>
@@ -404,6 +405,68 @@ __global__ void __launch_bounds__(256) tp_cp(const float *__restrict__ in, float
     }
 }
 
+// list 12. A persistent transpose: G = gridDim.x blocks, block b moves tiles b, b + G, b + 2 G ...
+// (row-major tile order), keeping the next D tiles' loads in registers (slot s of v holds tile
+// b + (k + s) G) while it writes the current one: the tiles in progress at any time are one compact
+// run of about (D + 1) G, where blocks of K consecutive tiles leave K times their number
+template <int T, int D, int H, int MINB>
+__global__ void __launch_bounds__(T, MINB) tp_pers(const float *__restrict__ in, float *__restrict__ out, int n) {
+    constexpr int WARPS = T / 32, PASSES = 64 * 64 / (T * 4);
+    __shared__ __align__(16) float tile[64 * 64];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const uint32_t tiles = n / 64, total = tiles * tiles, G = gridDim.x;
+    float4 v[D][PASSES];
+    auto place = [&](int j, uint32_t &a, uint32_t &b) {
+        uint32_t slot = j * WARPS + warp;
+        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+    };
+    auto load = [&](float4 *w, uint32_t t) {
+        uint32_t tx = t % tiles, ty = t / tiles, a, b;
+#pragma unroll
+        for (int j = 0; j < PASSES; j++) { place(j, a, b); w[j] = ld4<H>((const float4 *)(in + ((size_t)ty * 64 + a) * n + tx * 64 + b)); }
+    };
+#pragma unroll
+    for (int s = 0; s < D; s++) { uint32_t t = blockIdx.x + s * G; if (t < total) load(v[s], t); }
+    bool first = true;
+#pragma unroll 1
+    for (uint32_t k = 0;; k += D) {
+#pragma unroll
+        for (int s = 0; s < D; s++) {
+            const uint32_t t = blockIdx.x + (k + s) * G;
+            if (t >= total) return;
+            const uint32_t tx = t % tiles, ty = t / tiles;
+            uint32_t a, b;
+            if (!first) __syncthreads();
+            first = false;
+#pragma unroll
+            for (int j = 0; j < PASSES; j++) { place(j, a, b); *(float4 *)&tile[at(a, b)] = v[s][j]; }
+            __syncthreads();
+            if (t + D * G < total) load(v[s], t + D * G);
+#pragma unroll
+            for (int j = 0; j < PASSES; j++) {
+                place(j, a, b);
+                float4 f = make_float4(tile[at(b, a)], tile[at(b + 1, a)], tile[at(b + 2, a)], tile[at(b + 3, a)]);
+                st4<H>((float4 *)(out + ((size_t)tx * 64 + a) * n + ty * 64 + b), f);
+            }
+        }
+    }
+}
+
+// the pattern copy (copy_perm W = 64) with T threads a block, 16 B a thread: T / 16 rows of a tile a block
+template <int T>
+__global__ void __launch_bounds__(T) copy_perm_t(const float4 *__restrict__ in, float4 *__restrict__ out, int n) {
+    constexpr int R = T / 16, UNITS = 64 / R;
+    const uint32_t tiles = n / 64, u = blockIdx.x % UNITS, t = blockIdx.x / UNITS, tx = t % tiles, ty = t / tiles;
+    const size_t n4 = n / 4;
+    const uint32_t row = u * R + threadIdx.x / 16, c4 = threadIdx.x % 16;
+    out[(size_t)(tx * 64 + row) * n4 + ty * 16 + c4] = in[(size_t)(ty * 64 + row) * n4 + tx * 16 + c4];
+}
+template <int T>
+__global__ void __launch_bounds__(T) copy_t(const float4 *__restrict__ in, float4 *__restrict__ out) {
+    const size_t i = (size_t)blockIdx.x * T + threadIdx.x;
+    out[i] = in[i];
+}
+
 // a 2-D tensor map over the n x n floats at g: boxes of bx floats by by rows
 static void encode_2d(CUtensorMap *m, float *g, int n, cuuint32_t bx, cuuint32_t by, CUtensorMapSwizzle swz,
                       CUtensorMapL2promotion l2) {
@@ -495,6 +558,33 @@ int main(int argc, char **argv) {
         { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
           snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
         report(name, time_it(run_ctx, &c), true);
+    if (list == 12) {   // batched: persistent transposes (a compact run of tiles in progress), copies by threads a block, grid-stride
+        char name[160];
+        for (int round = 0; round < (g_once ? 1 : 3); round++) {
+            c.kind = 0; c.dyn = 0;
+            const float ref_b = time_batched(run_ctx, &c);
+            gbs_ref = 2.0 * bytes / ref_b / 1e6;
+            printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ref_b, gbs_ref);
+            c.kind = 1;
+            c.fn = (void *)copy_t<1024>; c.block = dim3(1024); c.grid = dim3(bytes / 16 / 1024); report("copy 1024 threads, 16 B a thread", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_k<4, 0>; c.block = dim3(256); c.grid = dim3(bytes / 16 / 256 / 4); report("copy_k PER=4", time_batched(run_ctx, &c), false);
+            c.kind = 2; c.grid = dim3(sms * 8); c.block = dim3(256); report("copy grid-stride (8 blk/SM)", time_batched(run_ctx, &c), false);
+            c.kind = 3;
+            c.fn = (void *)copy_perm<64, 1>; c.block = dim3(256); c.grid = dim3(bytes / 16 / 256); report("copy_perm 256 threads (4 KiB a block)", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_perm_t<1024>; c.block = dim3(1024); c.grid = dim3(bytes / 16 / 1024); report("copy_perm 1024 threads (16 KiB a block)", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_perm<64, 4>; c.block = dim3(256); c.grid = dim3(bytes / 16 / 256 / 4); report("copy_perm 256 threads PER=4 (16 KiB)", time_batched(run_ctx, &c), false);
+            c.fn = (void *)tp_k<1024, 2, 3, 1, 2>; c.block = dim3(1024); c.grid = dim3((n / 64) * (n / 64) / 2); report("tp threads=1024 tiles=2 H=3 (2 blk/SM)", time_batched(run_ctx, &c), true);
+            c.fn = (void *)tp_k<256, 2, 3, 1, 1>; c.block = dim3(256); c.grid = dim3((n / 64) * (n / 64) / 2); report("tp threads=256 tiles=2 H=3 (3 blk/SM)", time_batched(run_ctx, &c), true);
+            c.fn = (void *)tp_k<512, 1, 0, 1, 4>; c.block = dim3(512); c.grid = dim3((n / 64) * (n / 64)); report("tp threads=512 tiles=1 H=0 (4 blk/SM)", time_batched(run_ctx, &c), true);
+#define TPP12(T, D, H, M, B) c.fn = (void *)tp_pers<T, D, H, M>; c.block = dim3(T); \
+            { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, 0)); c.grid = dim3(sms * (B < occ ? B : occ)); \
+              snprintf(name, sizeof name, "tp persistent threads=%d D=%d H=%d (%d of %d blk/SM)", T, D, H, B < occ ? B : occ, occ); } \
+            report(name, time_batched(run_ctx, &c), true);
+            TPP12(1024, 1, 3, 2, 2) TPP12(1024, 2, 3, 1, 1) TPP12(1024, 2, 3, 2, 2) TPP12(1024, 1, 3, 1, 1) TPP12(1024, 3, 3, 1, 1)
+            TPP12(512, 1, 3, 3, 3) TPP12(512, 2, 3, 2, 2) TPP12(256, 1, 3, 3, 3) TPP12(256, 1, 3, 6, 6) TPP12(256, 2, 3, 3, 3)
+        }
+        return 0;
+    }
     if (list == 11) {   // batched: the pattern copy's granularity (rows a block) and blocks per SM, against 1024-thread transposes
         char name[160];
         auto pad11 = [&](void *fn, int blocks) -> size_t {   // dynamic shared memory that holds a 256-thread block to B per SM
