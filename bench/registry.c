@@ -32,6 +32,7 @@
     X(swizzle_stmatrix) \
     X(swizzle_tma)      \
     X(swizzle_wgmma)    \
+    X(tile_copy)        \
     X(transpose)        \
     X(transpose_naive)  \
     X(uninit)

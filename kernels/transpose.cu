@@ -286,6 +286,76 @@ template <int LAYOUT> static const void *tiled_fn(int edge, int vec, int depth, 
     return nullptr;
 }
 
+/* The tile copy: each thread PER float4s of one tile, all loaded before the first is stored, as a
+ * one-tile transpose's are (smem_tile_copy_place says where). */
+template <int EDGE, int PER>
+__global__ void __launch_bounds__(SMEM_TRANSPOSE_BLOCK) tile_copy_kernel(const float4 *__restrict__ in,
+                                                                         float4 *__restrict__ out, int n,
+                                                                         smem_clock *clk)
+{
+    const uint32_t tiles = (uint32_t)n / EDGE;
+    const size_t n4 = (size_t)n / 4;
+    float4 v[PER];
+    uint32_t r_in, c4_in, r_out, c4_out;
+
+    smem_clock_mark(clk, false);
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        smem_tile_copy_place(EDGE, PER * SMEM_TRANSPOSE_BLOCK * 16, tiles, blockIdx.x,
+                             (uint32_t)j * SMEM_TRANSPOSE_BLOCK + threadIdx.x, &r_in, &c4_in, &r_out, &c4_out);
+        v[j] = in[r_in * n4 + c4_in];
+    }
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        smem_tile_copy_place(EDGE, PER * SMEM_TRANSPOSE_BLOCK * 16, tiles, blockIdx.x,
+                             (uint32_t)j * SMEM_TRANSPOSE_BLOCK + threadIdx.x, &r_in, &c4_in, &r_out, &c4_out);
+        out[r_out * n4 + c4_out] = v[j];
+    }
+    smem_clock_mark(clk, true);
+}
+
+/* The kernel of PER float4s a thread where a block's bytes fit the tile (none built where not). */
+template <int EDGE, int PER> static const void *tile_copy_at()
+{
+    if constexpr (EDGE * EDGE * 4 >= PER * SMEM_TRANSPOSE_BLOCK * 16)
+        return (const void *)tile_copy_kernel<EDGE, PER>;
+    else
+        return nullptr;
+}
+
+template <int EDGE> static const void *tile_copy_fn(int block_bytes)
+{
+    switch (block_bytes) {
+    case 4096: return tile_copy_at<EDGE, 1>();
+    case 8192: return tile_copy_at<EDGE, 2>();
+    case 16384: return tile_copy_at<EDGE, 4>();
+    }
+    return nullptr;
+}
+
+extern "C" const void *smem_tile_copy_fn(int edge, int block_bytes)
+{
+    switch (edge) {
+    case 32: return tile_copy_fn<32>(block_bytes);
+    case 64: return tile_copy_fn<64>(block_bytes);
+    case 128: return tile_copy_fn<128>(block_bytes);
+    }
+    return nullptr;
+}
+
+extern "C" int smem_tile_copy_launch(int edge, int block_bytes, int n, const float *in, float *out, smem_clock *clk,
+                                     void *stream)
+{
+    const void *fn = smem_tile_copy_fn(edge, block_bytes);
+    size_t blocks = (size_t)n * (size_t)n * 4 / (size_t)(block_bytes > 0 ? block_bytes : 1);
+
+    if (!fn || n % edge || (size_t)n * (size_t)n * 4 % (size_t)block_bytes)
+        return (int)cudaErrorInvalidValue;
+    void *args[] = { &in, &out, &n, &clk };
+    return (int)cudaLaunchKernel(fn, dim3((unsigned)blocks), dim3(SMEM_TRANSPOSE_BLOCK), args, 0,
+                                 (cudaStream_t)stream);
+}
+
 extern "C" const void *smem_transpose_fn(const struct smem_transpose_geom *g)
 {
     const int depth = g->depth > 1 ? g->depth : 1, block_tiles = smem_transpose_block_tiles(g);

@@ -1,4 +1,4 @@
-/* transpose.cu, the transpose family (transpose, transpose_naive): n x n fp32, n a multiple of the
+/* transpose.cu, the transpose family (transpose, transpose_naive, tile_copy): n x n fp32, n a multiple of the
  * tile's edge. The tiled kernels' shared-memory layout, thread placement and block order are the
  * inline functions below, shared with the host (the bank model), so both see the same addresses.
  * Launchers return a cudaError_t as int and never synchronize. */
@@ -110,6 +110,35 @@ static inline SMEM_HOST_DEVICE void smem_transpose_tile_of(uint32_t block, uint3
     *tx = in_band / band;
     *ty = block / (band * tiles) * band + in_band % band;
 }
+
+/* The tile copy (the tile_copy benchmark): the transposes' DRAM pattern with no shared memory. Tile
+ * (tx, ty) of edge floats is copied row for row, untransposed, to where the transposes write it, tile
+ * (ty, tx): the reads and the writes are the same edge * 4-byte runs of rows, strided by the row
+ * pitch, in the same block order (band 1). A block of SMEM_TRANSPOSE_BLOCK threads moves block_bytes
+ * of one tile, 16 bytes a thread a pass: block_bytes / edge / 4 rows of it; the blocks of a tile are
+ * consecutive. Vector q = pass * SMEM_TRANSPOSE_BLOCK + thread of block: input row *r_in, float4
+ * column *c4_in (in units of 4 floats) goes to output row *r_out, float4 column *c4_out. */
+static inline SMEM_HOST_DEVICE void smem_tile_copy_place(int edge, int block_bytes, uint32_t tiles, uint32_t block,
+                                                         uint32_t q, uint32_t *r_in, uint32_t *c4_in, uint32_t *r_out,
+                                                         uint32_t *c4_out)
+{
+    uint32_t row4 = (uint32_t)edge / 4u, rows = (uint32_t)block_bytes / ((uint32_t)edge * 4u);
+    uint32_t units = (uint32_t)edge / rows, t = block / units, tx = t % tiles, ty = t / tiles;
+    uint32_t row = block % units * rows + q / row4, c4 = q % row4;
+
+    *r_in = ty * (uint32_t)edge + row;
+    *c4_in = tx * row4 + c4;
+    *r_out = tx * (uint32_t)edge + row;
+    *c4_out = ty * row4 + c4;
+}
+
+/* The tile copy's kernel for edge (32, 64 or 128 floats) and block_bytes (4096, 8192 or 16384, at most
+ * the tile's bytes), or NULL. */
+const void *smem_tile_copy_fn(int edge, int block_bytes);
+
+/* out = in tile-copied (smem_tile_copy_place), one block per block_bytes of the n x n matrix. */
+int smem_tile_copy_launch(int edge, int block_bytes, int n, const float *in, float *out, struct smem_clock *clk,
+                          void *stream);
 
 /* The kernel of g (its layout, edge, vec, block tiles, and whether its depth is above 1), or NULL:
  * none for block tiles other than 1, 2, 4, above 1 at the 128-float edge or with a depth above 1. */

@@ -28,7 +28,7 @@ const struct smem_sweep smem_sweeps[] = {
     { "swizzle", "shared memory as the tensor cores see it: ldmatrix/stmatrix on row-major, padded and 32/64/128-byte "
       "XOR-swizzled tiles against the bank model, TMA tensor copies per swizzle mode (cc 9.0), wgmma fed from shared "
       "memory per swizzle mode (sm_90a)", false },
-    { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; row-major, padded and XOR-swizzled transpose tiles vs copy", false },
+    { "tile", "tiled matmul (tile 8..64, register-blocked, >48 KiB opt-in) vs global-only and cuBLAS; row-major, padded and XOR-swizzled transpose tiles vs copy and the tile copy (their ceiling)", false },
     { "uninit", "uninitialized contents: how much of a new block's shared memory still holds the last kernel's data", false },
 };
 const size_t smem_n_sweeps = SMEM_ARRAY_LEN(smem_sweeps);

@@ -114,13 +114,14 @@ final)
   packit
   for tool in memcheck racecheck; do
     log "$tool"
-    # every sgemm kernel (the three tile shapes, four depths, both A widths) and every transpose layout
-    # and geometry, blocks of 1, 2 and 4 tiles and the pipelined kernel; at 1 MiB the pipelined blocks get a
-    # tile or two, so its slot reuse is checked at 64 MiB (about 8 tiles a block) on the default edge
+    # every sgemm kernel (the three tile shapes, four depths, both A widths), every transpose layout
+    # and geometry, blocks of 1, 2 and 4 tiles and the pipelined kernel, and the tile copy at 4, 8 and
+    # 16 KiB a block; at 1 MiB the pipelined blocks get a tile or two, so its slot reuse is checked at
+    # 64 MiB (about 8 tiles a block) on the default edge
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --sweep tile -a n=256 \
       -a bm=128,256 -a bn=128,256 -a bk=8,32,64 -a stages=2,3 -a a_width_bytes=8,16 -a mib=1 -a layout=0,1,2 \
       -a edge_elems=32,64 -a width_bytes=4,8,16 -a depth_tiles=1,2,4 -a block_tiles=1,2,4 -a resident_blocks=0 \
-      --check --quiet -o "$out/check_$tool.json" \
+      -a block_kib=4,8,16 --check --quiet -o "$out/check_$tool.json" \
       >"$out/check_$tool.log" 2>&1
     echo "$tool rc $?" | tee -a "$out/session.log"; tail -2 "$out/check_$tool.log"
     timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 build-gpu/smembench --bench transpose -a mib=64 \

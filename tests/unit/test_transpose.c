@@ -474,3 +474,100 @@ Test(transpose_plan, resident_blocks_is_the_smallest_hint_whose_configuration_ho
     cr_assert_eq(plan_full(NULL, 256, 2, 64, 16, 1, 2, 1, 3, &p, why), SMEM_ESKIP);
     cr_assert(strstr(why, "resident_blocks 3 is for the one-tile kernel (depth_tiles 1)"), "%s", why);
 }
+
+/* A point of tile_copy at mib, edge and KiB a block, and its plan on the H200's model. */
+static int plan_tile_copy(int64_t mib, int64_t edge, int64_t kib, struct smem_plan *p, char *why)
+{
+    const struct smem_bench *b = smem_bench_find("tile_copy");
+    struct smem_point pt = { .bench = b };
+
+    cr_assert_not_null(b);
+    pt.values[smem_bench_axis(b, "mib")] = mib;
+    pt.values[smem_bench_axis(b, "edge_elems")] = edge;
+    pt.values[smem_bench_axis(b, "block_kib")] = kib;
+    memset(p, 0, sizeof(*p));
+    p->carveout_pct = -1;
+    why[0] = 0;
+    return b->plan(&pt, &smem_gpu_find("h200")->dev, p, why, SMEM_REASON_LEN);
+}
+
+Test(tile_copy, every_vector_moves_once_untransposed_to_the_transposed_tiles_place)
+{
+    const uint32_t n = 256;
+    const int edge_list[] = { 32, 64, 128 }, bytes_list[] = { 4096, 8192, 16384 };
+    uint8_t *read = malloc((size_t)n * n / 4), *written = malloc((size_t)n * n / 4);
+
+    for (size_t e = 0; e < 3; e++)
+        for (size_t k = 0; k < 3; k++) {
+            int edge = edge_list[e], bytes = bytes_list[k];
+            uint32_t tiles = n / (uint32_t)edge, blocks = n * n * 4 / (uint32_t)bytes, per = (uint32_t)bytes / 16;
+            if (bytes > edge * edge * 4)
+                continue;   /* no kernel: a block within one tile */
+            memset(read, 0, (size_t)n * n / 4);
+            memset(written, 0, (size_t)n * n / 4);
+            for (uint32_t block = 0; block < blocks; block++)
+                for (uint32_t q = 0; q < per; q++) {
+                    uint32_t ri, ci, ro, co;
+                    smem_tile_copy_place(edge, bytes, tiles, block, q, &ri, &ci, &ro, &co);
+                    cr_assert(ri < n && ci < n / 4 && ro < n && co < n / 4);
+                    read[ri * (n / 4) + ci]++;
+                    written[ro * (n / 4) + co]++;
+                    /* element (r, c) of input tile (tx = column, ty = row of tiles) lands at element (r, c) of
+                     * tile (ty, tx): the same row in the tile, the tile where the transpose writes it */
+                    uint32_t e4 = (uint32_t)edge / 4;
+                    cr_assert_eq(ro % (uint32_t)edge, ri % (uint32_t)edge, "edge %d, %d bytes", edge, bytes);
+                    cr_assert_eq(co % e4, ci % e4);
+                    cr_assert_eq(ro / (uint32_t)edge, ci / e4, "output tile row = input tile column");
+                    cr_assert_eq(co / e4, ri / (uint32_t)edge, "output tile column = input tile row");
+                    cr_assert_eq(block / ((uint32_t)edge * (uint32_t)edge * 4 / (uint32_t)bytes),
+                                 ri / (uint32_t)edge * tiles + ci / e4, "a block stays in its tile, in row order");
+                }
+            for (size_t i = 0; i < (size_t)n * n / 4; i++)
+                cr_assert(read[i] == 1 && written[i] == 1, "edge %d, %d bytes: vector %zu read %d, written %d times",
+                          edge, bytes, i, read[i], written[i]);
+        }
+    free(read);
+    free(written);
+}
+
+Test(tile_copy, the_plan_is_one_block_per_share_of_a_tile_at_two_sizes_by_default)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+    struct smem_plan_request r = { .bench = "tile_copy" };
+    struct smem_point *pts;
+    size_t n;
+
+    cr_assert_eq(plan_tile_copy(256, 64, 16, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.work, 8192);
+    cr_assert_eq(p.block, SMEM_TRANSPOSE_BLOCK);
+    cr_assert_eq(p.grid, 128 * 128, "16 KiB a block: one block a 64-float tile, as a one-tile transpose");
+    cr_assert_eq(p.static_smem + p.dyn_smem, 0, "no shared memory");
+    cr_assert_eq(plan_tile_copy(256, 64, 4, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 4 * 128 * 128, "4 KiB a block: a tile over four blocks");
+    cr_assert_eq(plan_tile_copy(64, 128, 8, &p, why), SMEM_OK, "%s", why);
+    cr_assert_eq(p.grid, 8 * 32 * 32);
+    cr_assert_eq(smem_sweep_expand(&r, &pts, &n, NULL), 0);
+    cr_assert_eq(n, 4, "64 and 256 MiB, 4 and 16 KiB a block, the 64-float tile");
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(smem_axis_value(&pts[i], "edge_elems"), 64);
+    free(pts);
+}
+
+Test(tile_copy, what_has_no_kernel_is_skipped_with_the_reason)
+{
+    struct smem_plan p;
+    char why[SMEM_REASON_LEN];
+
+    cr_assert_eq(plan_tile_copy(256, 48, 4, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "edge_elems 48"), "%s", why);
+    cr_assert_eq(plan_tile_copy(256, 32, 8, &p, why), SMEM_ESKIP, "a 32-float tile is 4 KiB");
+    cr_assert(strstr(why, "block_kib 8") && strstr(why, "4 KiB"), "%s", why);
+    cr_assert_eq(plan_tile_copy(256, 64, 12, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "block_kib 12"), "%s", why);
+    cr_assert_eq(plan_tile_copy(2, 64, 4, &p, why), SMEM_ESKIP);
+    cr_assert(strstr(why, "2 MiB"), "%s", why);
+    cr_assert_eq(plan_tile_copy(1, 128, 16, &p, why), SMEM_OK, "the smallest matrix, 512 x 512, is 4 x 4 tiles of 128: %s",
+                 why);
+    cr_assert_eq(p.grid, 16 * 4);
+}

@@ -1,14 +1,15 @@
 """memory: transposes and reductions in GB/s beside the device-to-device copy of the same bytes run
-in the same file."""
+in the same file, and the tile copy (the transposes' DRAM pattern without shared memory, their ceiling)."""
 from smembench.figures import common as c
 
 NAME = "memory"
-BENCHES = ("transpose", "transpose_naive", "reduction", "copy")
+BENCHES = ("transpose", "transpose_naive", "tile_copy", "reduction", "copy")
 # the transpose's layout and geometry are in each bar's label; files before the layout axis had
 # padding_words (0: [32][32], 1: [32][33]) at one geometry
 DRAWN = {"transpose": ("mib", "layout", "padding_words", "edge_elems", "width_bytes", "band_tiles", "depth_tiles",
                            "block_tiles", "resident_blocks"),
-         "transpose_naive": ("mib",), "reduction": ("mib", "method"), "copy": ("mib",)}
+         "transpose_naive": ("mib",), "tile_copy": ("mib", "edge_elems", "block_kib"), "reduction": ("mib", "method"),
+         "copy": ("mib",)}
 ACCESS = {4: "float", 8: "float2", 16: "float4"}
 
 
@@ -31,8 +32,13 @@ def transpose_label(p):
         (f", {resident} blocks/SM" if resident else "")
 
 
+def tile_copy_label(p):
+    return f"tile copy, no shared memory ({p.get('edge_elems', 64)}-float tiles, {p.get('block_kib', 16)} KiB a block)"
+
+
 KERNELS = (  # (benchmark, parameter test, label or a function of the parameters, colour) in the order listed
     ("copy", lambda p: True, "device-to-device copy", "0.35"),
+    ("tile_copy", lambda p: True, tile_copy_label, "0.65"),
     ("transpose_naive", lambda p: True, "transpose, no shared memory", "tab:red"),
     ("transpose", lambda p: layout(p) == 0, transpose_label, "tab:orange"),
     ("transpose", lambda p: layout(p) == 1, transpose_label, "tab:green"),
@@ -42,7 +48,7 @@ KERNELS = (  # (benchmark, parameter test, label or a function of the parameters
     ("reduction", lambda p: p.get("method") == 2, "reduce, shared atomics", "tab:purple"),
 )
 HATCHES = ["", "///", "...", "xxx", "\\\\\\", "ooo", "+++", "---"]
-COMPARED = ("transpose", "transpose_naive", "reduction")
+COMPARED = ("transpose", "transpose_naive", "tile_copy", "reduction")
 
 
 def draw(plt, series, note):
