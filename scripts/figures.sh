@@ -3,7 +3,7 @@
 # generations figure (plots/generations/: the H200's measured carveout and dynamic sweeps beside the
 # predicted ones of other GPUs in predict/), and the HTML report of the H200 session (report/, with
 # a screenshot by headless Chromium where it is installed), all from the session of 2026-11-30, and
-# plots/tile/ from the tile sweep of 2026-12-01; and
+# plots/tile/ from the tile sweep of 2026-12-01 (plots/tile/ceiling/: the transposes beside the tile copy); and
 # the fleet report of the two GPUs of an H200 x2 host (fleet/: fleet.py's files, the HTML report of the
 # two files, a screenshot of its fleet section).
 #   scripts/figures.sh [DIR [plots|report|fleet]]   into DIR instead of results/ (the tests compare the two)
@@ -20,8 +20,10 @@ if [ "$what" = all ] || [ "$what" = plots ]; then
   "$python" scripts/plot.py -o "$out/plots/generations" results/nvidia-h200_20261130_all.json results/predict/*.json
   # the tile sweep of 2026-12-01 with the pipelined SGEMM and the swizzled transpose (issue 22)
   "$python" scripts/plot.py -o "$out/plots/tile" results/tile/nvidia-h200_20261201_tile_d59a408.json
+  # the transposes beside their ceiling, the tile copy (one run of three at 8343979)
+  "$python" scripts/plot.py -o "$out/plots/tile/ceiling" results/tile/nvidia-h200_20261201_tile_copy_repeat1_8343979.json
   # the README shows the PNGs; plot.py's SVGs of the same figures are not kept
-  rm -f "$out"/plots/*.svg "$out"/plots/generations/*.svg "$out"/plots/tile/*.svg
+  rm -f "$out"/plots/*.svg "$out"/plots/generations/*.svg "$out"/plots/tile/*.svg "$out"/plots/tile/ceiling/*.svg
 fi
 if [ "$what" = all ] || [ "$what" = report ]; then
   "$python" scripts/report.py -o "$out/report" "${session[@]}" --baseline results/nvidia-h200_20261130_all_run2.json

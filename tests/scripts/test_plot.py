@@ -454,6 +454,34 @@ def the_memory_plot_names_each_transpose_layout_and_geometry_and_reads_padding_w
     plt.close(fig)
 
 
+H200_TILE_COPY = os.path.join(RESULTS, "tile", "nvidia-h200_20261201_tile_copy_repeat1_8343979.json")
+
+
+@test
+def the_memory_plot_draws_the_tile_copy_beside_the_transposes_it_bounds():
+    # the real H200 run with the tile copy at 4, 8 and 16 KiB a block beside the transposes and the copy
+    plt, figs = figures_of([H200_TILE_COPY])
+    fig = figs["memory"]
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    labels_ = [t.get_text() for t in ax.get_yticklabels()]
+    for kib in (4, 8, 16):
+        for mib in (256, 1024):
+            want = f"tile copy, no shared memory (64-float tiles, {kib} KiB a block), {mib} MiB"
+            assert any(lab.startswith(want) for lab in labels_), (want, labels_)
+    bars = dict(zip(labels_, ax.containers[0].patches))
+    tile_copy = {p.get_facecolor() for lab, p in bars.items() if lab.startswith("tile copy")}
+    others = {p.get_facecolor() for lab, p in bars.items() if not lab.startswith("tile copy")}
+    assert len(tile_copy) == 1 and not tile_copy & others, "a colour of its own"
+    doc = reader.load(H200_TILE_COPY)
+    pct = {(r["params"]["mib"], r["params"]["block_kib"]): reader.metric(r, "pct_of_copy")
+           for r in doc["results"] if r["bench"] == "tile_copy"}
+    shown = " ".join(t.get_text() for t in ax.texts)
+    for (mib, kib), v in pct.items():
+        assert f"{v:.1f} % of the copy" in shown, (mib, kib, v, shown[:300])
+    plt.close(fig)
+
+
 @test
 def overlaying_files_keeps_the_latency_ticks_and_labels_each_file_once():
     # the last file has no latency points: it once cleared the latency axis' ticks

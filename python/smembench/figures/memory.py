@@ -90,7 +90,7 @@ def draw(plt, series, note):
     for yi, (name, colour, hatch, v, pct) in zip(y, rows):
         if hatch:
             ax.barh([yi], [v], color="none", hatch=hatch, edgecolor="white", linewidth=0)
-        text = f" {v:.0f} GB/s" + (f", {pct:.0f} % of the copy beside it" if pct is not None else "")
+        text = f" {v:.0f} GB/s" + (f", {pct:.1f} % of the copy beside it" if pct is not None else "")
         ax.text(v, yi, text, va="center", ha="left", fontsize=7)
     ax.set_yticks(y, [r[0] for r in rows], fontsize=7)
     ax.invert_yaxis()
