@@ -23,16 +23,13 @@ static const struct smem_axis tile_copy_axes[] = {
 static int tile_copy_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                           size_t len)
 {
-    int64_t mib = smem_axis_value(pt, "mib"), edge = smem_axis_value(pt, "edge_elems");
-    int64_t kib = smem_axis_value(pt, "block_kib"), tile_bytes = edge * edge * 4;
-    int n = smem_transpose_edge(mib);
+    int64_t edge = smem_axis_value(pt, "edge_elems"), kib = smem_axis_value(pt, "block_kib");
+    int64_t tile_bytes = edge * edge * 4;
+    int n = smem_transpose_matrix(pt, why, len);
 
     (void)dev;
-    if (!n) {
-        smem_fmt(why, len, "%lld MiB is not a square fp32 matrix with an edge divisible by 32 "
-                 "(1, 4, 16, 64, 256, 1024 or 4096 MiB are)", (long long)mib);
+    if (!n)
         return SMEM_ESKIP;
-    }
     if (edge != 32 && edge != 64 && edge != 128) {
         smem_fmt(why, len, "no kernel for edge_elems %lld: the tiles are 32, 64 or 128 floats wide", (long long)edge);
         return SMEM_ESKIP;

@@ -17,6 +17,17 @@ int smem_transpose_edge(int64_t mib)
     return n * n == floats && n % 32 == 0 ? (int)n : 0;
 }
 
+int smem_transpose_matrix(const struct smem_point *pt, char *why, size_t why_len)
+{
+    int64_t mib = smem_axis_value(pt, "mib");
+    int n = smem_transpose_edge(mib);
+
+    if (!n)
+        smem_fmt(why, why_len, "%lld MiB is not a square fp32 matrix with an edge divisible by 32 "
+                 "(1, 4, 16, 64, 256, 1024 or 4096 MiB are)", (long long)mib);
+    return n;
+}
+
 struct smem_transpose_geom smem_transpose_geom_of(const struct smem_bench *b, const int64_t *values)
 {
     struct smem_transpose_geom g = { SMEM_TRANSPOSE_NAIVE, 32, 1, 1, 1, 1 };
@@ -56,16 +67,12 @@ int smem_transpose_resident_carveout(const struct smem_device *dev, int n, int64
 int smem_transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,
                         size_t why_len)
 {
-    int64_t mib = smem_axis_value(pt, "mib");
-    int n = smem_transpose_edge(mib);
+    int n = smem_transpose_matrix(pt, why, why_len);
     struct smem_transpose_geom g = SMEM_TRANSPOSE_GEOM(pt);
     int width = 4 * g.vec;
 
-    if (!n) {
-        smem_fmt(why, why_len, "%lld MiB is not a square fp32 matrix with an edge divisible by 32 "
-                 "(1, 4, 16, 64, 256, 1024 or 4096 MiB are)", (long long)mib);
+    if (!n)
         return SMEM_ESKIP;
-    }
     if (g.layout != SMEM_TRANSPOSE_NAIVE) {
         if ((g.edge != 32 && g.edge != 64 && g.edge != 128) || (width != 4 && width != 8 && width != 16) ||
             smem_axis_value(pt, "width_bytes") != width) {

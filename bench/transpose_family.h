@@ -23,6 +23,9 @@ extern const int64_t smem_transpose_mibs[2], smem_transpose_mibs_quick[1];
 /* The edge of a square fp32 matrix of mib MiB, or 0 when there is none that is a multiple of 32. */
 int smem_transpose_edge(int64_t mib);
 
+/* The edge of the point's matrix (its mib axis), or 0 with the reason in why. */
+int smem_transpose_matrix(const struct smem_point *pt, char *why, size_t why_len);
+
 /* The kernel and geometry of a point or case (x) of either benchmark: the transpose benchmark's
  * layout, edge_elems, width_bytes, band_tiles, depth_tiles and block_tiles axes; for transpose_naive,
  * which has none of them, the naive kernel. */

@@ -57,6 +57,12 @@ __global__ void copy_gs(const float4 *__restrict__ in, float4 *__restrict__ out,
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += (size_t)gridDim.x * blockDim.x) out[i] = in[i];
 }
 
+// where lane of warp (of WARPS) works in pass j of a 64-float tile, float4 accesses: tile row a,
+// floats b .. b + 3 (in) or out row a from tile rows b .. b + 3 (out)
+template <int WARPS> __device__ __forceinline__ void place(int j, int warp, int lane, uint32_t &a, uint32_t &b) {
+    uint32_t slot = j * WARPS + warp;
+    a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
+}
 // the product's swizzled 64-float tile, float4, THREADS threads, TILES tiles per block (register prefetch of the next)
 __device__ __forceinline__ uint32_t at(uint32_t r, uint32_t c) { return r * 64 + (c ^ (r / 4 % 8 * 4)); }
 template <int THREADS, int TILES, int H, int BAND, int MINB = 1>
@@ -70,10 +76,7 @@ __global__ void __launch_bounds__(THREADS, MINB) tp_k(const float *__restrict__ 
         uint32_t in_band = blk % (BAND * tiles);
         tx = in_band / BAND; ty = blk / (BAND * tiles) * BAND + in_band % BAND;
     };
-    auto place = [&](int j, uint32_t &a, uint32_t &b) {
-        uint32_t slot = j * WARPS + warp;
-        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
-    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) { ::place<WARPS>(j, warp, lane, a, b); };
     auto load = [&](uint32_t t) {
         uint32_t tx, ty, a, b; coords(t, tx, ty);
 #pragma unroll
@@ -109,10 +112,7 @@ __global__ void __launch_bounds__(256) tp_tma_store(const __grid_constant__ CUte
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = n / 64, tx = blockIdx.x % tiles, ty = blockIdx.x / tiles;
     float4 v[PASSES];
-    auto place = [&](int j, uint32_t &a, uint32_t &b) {
-        uint32_t slot = j * 8 + warp;
-        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
-    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) { ::place<8>(j, warp, lane, a, b); };
     uint32_t a, b;
 #pragma unroll
     for (int j = 0; j < PASSES; j++) { place(j, a, b); v[j] = ld4<H>((const float4 *)(in + ((size_t)ty * 64 + a) * n + tx * 64 + b)); }
@@ -240,10 +240,7 @@ __global__ void __launch_bounds__(256, MINB) tp_tma_store2(const __grid_constant
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = n / 64;
     float4 v[4];
-    auto place = [&](int j, uint32_t &a, uint32_t &b) {
-        uint32_t slot = j * 8 + warp;
-        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
-    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) { ::place<8>(j, warp, lane, a, b); };
     auto load = [&](uint32_t t) {
         uint32_t tx = t % tiles, ty = t / tiles, a, b;
 #pragma unroll
@@ -333,10 +330,7 @@ __global__ void __launch_bounds__(256, MINB) tp_ilv(const float *__restrict__ in
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = n / 64;
     float4 v[4];
-    auto place = [&](int j, uint32_t &a, uint32_t &b) {
-        uint32_t slot = j * 8 + warp;
-        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
-    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) { ::place<8>(j, warp, lane, a, b); };
     const uint32_t t0 = blockIdx.x * TILES;
     {
         uint32_t tx = t0 % tiles, ty = t0 / tiles, a, b;
@@ -370,10 +364,7 @@ __global__ void __launch_bounds__(256) tp_cp(const float *__restrict__ in, float
     extern __shared__ __align__(16) float slots[];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = n / 64, t0 = blockIdx.x * K, base = (uint32_t)__cvta_generic_to_shared(slots);
-    auto place = [&](int j, uint32_t &a, uint32_t &b) {
-        uint32_t slot = j * 8 + warp;
-        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
-    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) { ::place<8>(j, warp, lane, a, b); };
 #pragma unroll
     for (int k = 0; k < K; k++) {
         const uint32_t t = t0 + k, tx = t % tiles, ty = t / tiles;
@@ -416,10 +407,7 @@ __global__ void __launch_bounds__(T, MINB) tp_pers(const float *__restrict__ in,
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const uint32_t tiles = n / 64, total = tiles * tiles, G = gridDim.x;
     float4 v[D][PASSES];
-    auto place = [&](int j, uint32_t &a, uint32_t &b) {
-        uint32_t slot = j * WARPS + warp;
-        a = slot / 2 * 4 + lane / 8; b = slot % 2 * 32 + lane % 8 * 4;
-    };
+    auto place = [&](int j, uint32_t &a, uint32_t &b) { ::place<WARPS>(j, warp, lane, a, b); };
     auto load = [&](float4 *w, uint32_t t) {
         uint32_t tx = t % tiles, ty = t / tiles, a, b;
 #pragma unroll
@@ -550,6 +538,13 @@ int main(int argc, char **argv) {
         printf("%-40s %.3f ms %8.1f GB/s %6.1f %% of memcpy%s\n", name, ms, g, 100.0 * g / gbs_ref, check ? (ok ? "  verified" : "  WRONG") : "");
         CK(cudaMemset(c.out, 0, bytes));
     };
+    // lists 10-12: the copy timed as they time, the reference of the round's percentages
+    auto batched_ref = [&](int round) {
+        c.kind = 0; c.dyn = 0;
+        const float ms = time_batched(run_ctx, &c);
+        gbs_ref = 2.0 * bytes / ms / 1e6;
+        printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ms, gbs_ref);
+    };
 #define TPB7(T, K, H, M) c.fn = (void *)tp_k<T, K, H, 1, M>; c.block = dim3(T); c.grid = dim3((n / 64) * (n / 64) / K); \
         { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, T, 0)); \
           snprintf(name, sizeof name, "tp threads=%d tiles=%d H=%d minB=%d (%d blk/SM)", T, K, H, M, occ); } \
@@ -561,10 +556,7 @@ int main(int argc, char **argv) {
     if (list == 12) {   // batched: persistent transposes (a compact run of tiles in progress), copies by threads a block, grid-stride
         char name[160];
         for (int round = 0; round < (g_once ? 1 : 3); round++) {
-            c.kind = 0; c.dyn = 0;
-            const float ref_b = time_batched(run_ctx, &c);
-            gbs_ref = 2.0 * bytes / ref_b / 1e6;
-            printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ref_b, gbs_ref);
+            batched_ref(round);
             c.kind = 1;
             c.fn = (void *)copy_t<1024>; c.block = dim3(1024); c.grid = dim3(bytes / 16 / 1024); report("copy 1024 threads, 16 B a thread", time_batched(run_ctx, &c), false);
             c.fn = (void *)copy_k<4, 0>; c.block = dim3(256); c.grid = dim3(bytes / 16 / 256 / 4); report("copy_k PER=4", time_batched(run_ctx, &c), false);
@@ -594,10 +586,7 @@ int main(int argc, char **argv) {
             return per;
         };
         for (int round = 0; round < (g_once ? 1 : 3); round++) {
-            c.kind = 0; c.dyn = 0;
-            const float ref_b = time_batched(run_ctx, &c);
-            gbs_ref = 2.0 * bytes / ref_b / 1e6;
-            printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ref_b, gbs_ref);
+            batched_ref(round);
             c.kind = 3; c.block = dim3(256);
 #define PERM11(P, B) c.fn = (void *)copy_perm<64, P>; c.grid = dim3(bytes / 16 / 256 / P); c.dyn = pad11(c.fn, B); \
             { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, c.dyn)); \
@@ -617,10 +606,7 @@ int main(int argc, char **argv) {
         encode_2d(&c.map, c.out, n, 64, 64, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE);
         char name[160];
         for (int round = 0; round < (g_once ? 1 : 3); round++) {
-            c.kind = 0; c.dyn = 0;
-            const float ref_b = time_batched(run_ctx, &c);
-            gbs_ref = 2.0 * bytes / ref_b / 1e6;
-            printf("# round %d: memcpy D2D batched %.4f ms %.1f GB/s (percentages below against it)\n", round + 1, ref_b, gbs_ref);
+            batched_ref(round);
             c.kind = 1; c.block = dim3(256);
             c.fn = (void *)copy_k<1, 0>; c.grid = dim3(bytes / 16 / 256); report("copy_k PER=1", time_batched(run_ctx, &c), false);
             c.fn = (void *)copy_k<4, 0>; c.grid = dim3(bytes / 16 / 256 / 4); report("copy_k PER=4", time_batched(run_ctx, &c), false);
