@@ -4,7 +4,7 @@
  * trip through shared memory is missing. A block moves block_kib of one tile: a one-block tile of 64
  * floats covers 16 KiB, a tile split over four blocks 4 KiB each. On the H200 at 256 MiB that alone
  * decides the ceiling: 95.9-96.1 % of the copy at 4 KiB a block, 94.7-94.9 % at 16 KiB, where the best
- * transposes move 94.1-94.8 % (README, the tile sweep; results/tile/transpose_experiments_lists10-12.txt).
+ * transposes move 94.1-94.8 % (README, the tile sweep; results/tile/transpose_experiments_lists10-13.txt).
  * GB/s (bytes read + written) against a device-to-device copy of the same bytes (pct_of_copy). */
 #include "transpose_family.h"
 

@@ -15,11 +15,12 @@
 //                            timed as the suite times (batches of back-to-back launches): the copies'
 //                            bytes a block, the next tile's loads interleaved with the stores, 1024
 //                            threads a tile, cp.async straight to shared memory, TMA stores; 12:
-//                            persistent transposes, copies by threads a block, batched
+//                            persistent transposes, copies by threads a block, batched; 13: a tile
+//                            pushed across a cluster of 2 or 4 blocks (DSMEM), batched
 //   ncu ... ./tp_exp MIB LIST once   one launch of each (for Nsight Compute)
 // Results: results/tile/transpose_experiments_9ad5993.txt (lists 1, 2), transpose_experiments_tma.txt (3),
 //          transpose_experiments_lists4-8.txt (4-8), ncu_transpose_experiments_list4.csv, transpose_experiments_list9.txt (9),
-//          transpose_experiments_lists10-12.txt and ncu_transpose_experiments_list10.csv (10-12)
+//          transpose_experiments_lists10-13.txt and ncu_transpose_experiments_list10.csv (10-13)
 #include <cuda.h>
 #include <cooperative_groups.h>
 #include <cudaTypedefs.h>
@@ -455,6 +456,47 @@ __global__ void __launch_bounds__(T) copy_t(const float4 *__restrict__ in, float
     out[i] = in[i];
 }
 
+// list 13. A 64-float tile split over a cluster of CL blocks, each moving 64 / CL of its rows (8 KiB a
+// block at CL 2, 4 KiB at 4: the pattern copy's smaller blocks), pushed rather than pulled: block k
+// loads tile rows k R .. k R + R - 1 and stores each element straight into the shared memory of the
+// block that writes its output row (tile column c goes to rank c / R, [R][65] words, conflict-free),
+// one cluster barrier, then every block writes its R output rows from its own memory. The first
+// barrier phase (arrive at the start, wait after the loads) makes sure the peers have started
+// before their memory is written, without waiting for them.
+template <int CL>
+__global__ void __launch_bounds__(256) tp_dsm(const float *__restrict__ in, float *__restrict__ out, int n) {
+    namespace cg = cooperative_groups;
+    constexpr int R = 64 / CL, PER = R * 16 / 256;   // rows a block, float4s a thread
+    __shared__ float dst[R * 65];
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    const uint32_t tiles = n / 64, tile = blockIdx.x / CL, tx = tile % tiles, ty = tile / tiles;
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+    float4 v[PER];
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, r = q / 16, c = q % 16 * 4;
+        v[j] = *(const float4 *)(in + ((size_t)ty * 64 + rank * R + r) * n + tx * 64 + c);
+    }
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, r = rank * R + q / 16, c = q % 16 * 4;   // tile row r, columns c .. c + 3
+        float *to = cluster.map_shared_rank(dst, c / R);
+        const float f[4] = { v[j].x, v[j].y, v[j].z, v[j].w };
+#pragma unroll
+        for (int i = 0; i < 4; i++) to[(c + i) % R * 65 + r] = f[i];   // output row c + i, column r
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#pragma unroll
+    for (int j = 0; j < PER; j++) {
+        uint32_t q = j * 256 + threadIdx.x, orow = q / 16, c = q % 16 * 4;   // output row rank R + orow, columns c .. c + 3
+        float4 f = make_float4(dst[orow * 65 + c], dst[orow * 65 + c + 1], dst[orow * 65 + c + 2], dst[orow * 65 + c + 3]);
+        *(float4 *)(out + ((size_t)tx * 64 + rank * R + orow) * n + ty * 64 + c) = f;
+    }
+}
+
 // a 2-D tensor map over the n x n floats at g: boxes of bx floats by by rows
 static void encode_2d(CUtensorMap *m, float *g, int n, cuuint32_t bx, cuuint32_t by, CUtensorMapSwizzle swz,
                       CUtensorMapL2promotion l2) {
@@ -553,6 +595,26 @@ int main(int argc, char **argv) {
         { int occ; CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, c.fn, 256, 0)); \
           snprintf(name, sizeof name, "tp TMA store tiles=%d H=%d minB=%d (%d blk/SM)", K, H, M, occ); } \
         report(name, time_it(run_ctx, &c), true);
+    if (list == 13) {   // batched: a tile pushed across a cluster of 2 or 4 blocks, against the pattern copy at 4-16 KiB a block
+        char name[160];
+        for (int round = 0; round < (g_once ? 1 : 3); round++) {
+            batched_ref(round);
+            c.kind = 3; c.block = dim3(256); c.dyn = 0;
+            c.fn = (void *)copy_perm<64, 1>; c.grid = dim3(bytes / 16 / 256); report("copy_perm 4 KiB a block", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_perm<64, 2>; c.grid = dim3(bytes / 16 / 256 / 2); report("copy_perm 8 KiB a block", time_batched(run_ctx, &c), false);
+            c.fn = (void *)copy_perm<64, 4>; c.grid = dim3(bytes / 16 / 256 / 4); report("copy_perm 16 KiB a block", time_batched(run_ctx, &c), false);
+            c.fn = (void *)tp_k<256, 2, 3, 1, 1>; c.grid = dim3((n / 64) * (n / 64) / 2); report("tp threads=256 tiles=2 H=3 (3 blk/SM)", time_batched(run_ctx, &c), true);
+#define TPD13(CL) { cudaLaunchConfig_t cfg = {}; cudaLaunchAttribute at[1]; at[0].id = cudaLaunchAttributeClusterDimension; \
+            at[0].val.clusterDim.x = CL; at[0].val.clusterDim.y = 1; at[0].val.clusterDim.z = 1; \
+            int clusters = 0; cfg.gridDim = dim3((n / 64) * (n / 64) * CL); cfg.blockDim = dim3(256); cfg.attrs = at; cfg.numAttrs = 1; \
+            CK(cudaOccupancyMaxActiveClusters(&clusters, (void *)tp_dsm<CL>, &cfg)); \
+            c.kind = 6; c.fn = (void *)tp_dsm<CL>; c.grid = cfg.gridDim; c.cl = CL; \
+            snprintf(name, sizeof name, "tp pushed over a cluster of %d (%d KiB a block, %d clusters)", CL, 16 / CL, clusters); \
+            report(name, time_batched(run_ctx, &c), true); }
+            TPD13(2) TPD13(4)
+        }
+        return 0;
+    }
     if (list == 12) {   // batched: persistent transposes (a compact run of tiles in progress), copies by threads a block, grid-stride
         char name[160];
         for (int round = 0; round < (g_once ? 1 : 3); round++) {
