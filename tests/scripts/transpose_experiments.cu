@@ -580,7 +580,7 @@ int main(int argc, char **argv) {
         printf("%-40s %.3f ms %8.1f GB/s %6.1f %% of memcpy%s\n", name, ms, g, 100.0 * g / gbs_ref, check ? (ok ? "  verified" : "  WRONG") : "");
         CK(cudaMemset(c.out, 0, bytes));
     };
-    // lists 10-12: the copy timed as they time, the reference of the round's percentages
+    // lists 10-13: the copy timed as they time, the reference of the round's percentages
     auto batched_ref = [&](int round) {
         c.kind = 0; c.dyn = 0;
         const float ms = time_batched(run_ctx, &c);
