@@ -347,13 +347,13 @@ extern "C" int smem_tile_copy_launch(int edge, int block_bytes, int n, const flo
                                      void *stream)
 {
     const void *fn = smem_tile_copy_fn(edge, block_bytes);
-    size_t blocks = (size_t)n * (size_t)n * 4 / (size_t)(block_bytes > 0 ? block_bytes : 1);
 
-    if (!fn || n % edge || (size_t)n * (size_t)n * 4 % (size_t)block_bytes)
+    /* a kernel means block_bytes divides the tile's bytes, so whole tiles are whole blocks */
+    if (!fn || n % edge)
         return (int)cudaErrorInvalidValue;
     void *args[] = { &in, &out, &n, &clk };
-    return (int)cudaLaunchKernel(fn, dim3((unsigned)blocks), dim3(SMEM_TRANSPOSE_BLOCK), args, 0,
-                                 (cudaStream_t)stream);
+    return (int)cudaLaunchKernel(fn, dim3((unsigned)((size_t)n * (size_t)n * 4 / (size_t)block_bytes)),
+                                 dim3(SMEM_TRANSPOSE_BLOCK), args, 0, (cudaStream_t)stream);
 }
 
 extern "C" const void *smem_transpose_fn(const struct smem_transpose_geom *g)

@@ -39,23 +39,29 @@ TestSuite(optin, .init = open_device);
 
 static bool cold_mode;
 
-struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
+/* Measures points p[0..n) as one run (the tests' noise rule), derived metrics included. */
+static struct smem_result *measure(const struct smem_point *p, size_t n, bool no_optin)
 {
-    struct smem_point *p;
-    struct smem_result *r;
+    struct smem_result *r = calloc(n, sizeof(*r));
     struct smem_run_outcome out;
     struct smem_run_settings s = {
         .rule = { .min_samples = 10, .max_samples = 200, .max_noise = 0.005, .timeout_s = 0.5 },
         .seed = 1, .no_optin = no_optin, .cold = cold_mode,
     };
 
-    cr_assert_eq(smem_sweep_expand(req, &p, n, &dev), 0);
-    r = calloc(*n, sizeof(*r));
-    cr_assert_eq(smem_run_measure(&dev, p, *n, &s, r, &out), 0);
-    cr_assert_eq(out.done, *n);
+    cr_assert_eq(smem_run_measure(&dev, p, n, &s, r, &out), 0);
+    cr_assert_eq(out.done, n);
     cr_assert_not(out.sticky, "%s", out.sticky_reason);
-    smem_run_derive(r, *n);
+    smem_run_derive(r, n);
     return r;
+}
+
+struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)
+{
+    struct smem_point *p;
+
+    cr_assert_eq(smem_sweep_expand(req, &p, n, &dev), 0);
+    return measure(p, *n, no_optin);
 }
 
 double metric(const struct smem_result *r, const char *name)
@@ -510,10 +516,6 @@ Test(scratchpad, the_tile_copy_moves_every_tile_untransposed_and_stays_under_the
     struct smem_plan_request cp = { .bench = "copy", .overrides = o, .n_overrides = 1 };
     struct smem_point *p, *q;
     size_t n, m;
-    struct smem_run_outcome out;
-    struct smem_run_settings s = {
-        .rule = { .min_samples = 10, .max_samples = 200, .max_noise = 0.005, .timeout_s = 0.5 }, .seed = 1,
-    };
     const struct smem_result *k4 = NULL, *k16 = NULL;
     size_t ok = 0;
 
@@ -525,10 +527,7 @@ Test(scratchpad, the_tile_copy_moves_every_tile_untransposed_and_stays_under_the
     memcpy(p + n, q, m * sizeof(*q));
     free(q);
     n += m;
-    struct smem_result *r = calloc(n, sizeof(*r));
-    cr_assert_eq(smem_run_measure(&dev, p, n, &s, r, &out), 0);
-    cr_assert_eq(out.done, n);
-    smem_run_derive(r, n);
+    struct smem_result *r = measure(p, n, false);   /* the copy in the same run: pct_of_copy */
     for (size_t i = 0; i < n; i++) {
         if (strcmp(r[i].point->bench->name, "tile_copy"))
             continue;
