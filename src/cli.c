@@ -12,6 +12,7 @@
 
 #include "report_json.h"
 #include "smem.h"
+#include "stats.h"
 
 enum {
     OPT_MIN_SAMPLES = 256,
@@ -26,6 +27,8 @@ enum {
     OPT_FORCE,
     OPT_CHECK,
     OPT_COLD,
+    OPT_TRIALS,
+    OPT_ORDER_SEED,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +53,8 @@ static const struct option long_options[] = {
     { "require-gpu", no_argument, NULL, OPT_REQUIRE_GPU },
     { "check", no_argument, NULL, OPT_CHECK },
     { "cold", no_argument, NULL, OPT_COLD },
+    { "trials", required_argument, NULL, OPT_TRIALS },
+    { "order-seed", required_argument, NULL, OPT_ORDER_SEED },
     { NULL, 0, NULL, 0 },
 };
 
@@ -75,6 +80,9 @@ void smem_cli_usage(FILE *f)
           "      --max-noise PCT      stop once relative noise is below PCT percent (default 0.5)\n"
           "      --timeout SEC        stop sampling a point after SEC seconds (default 1)\n"
           "      --seed N             seed of the random inputs (default 1)\n"
+          "      --trials N           trials per point, each a fresh setup, warm-up and sampling, in a\n"
+          "                           shuffled order across the run; verified once (default 3)\n"
+          "      --order-seed N       seed of the trials' shuffled order (default: new in every process)\n"
           "      --predict MODEL      occupancy only, for a built-in GPU model ('list' shows them)\n"
           "      --no-optin           do not raise the dynamic shared-memory limit above 48 KiB\n"
           "      --require-gpu        fail (exit 3) instead of falling back to predict mode\n"
@@ -258,6 +266,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     o->max_noise = 0.005;
     o->timeout_s = 1.0;
     o->seed = 1;
+    o->trials = SMEM_TRIALS_DEFAULT;
     o->n_devices = 1;   /* device 0 */
     bool min_given = false;
 
@@ -334,6 +343,17 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
             if (parse_long("--seed", optarg, 0, LLONG_MAX, &v))
                 return SMEM_EINVAL;
             o->seed = (uint64_t)v;
+            break;
+        case OPT_TRIALS:
+            if (parse_long("--trials", optarg, 1, SMEM_TRIALS_MAX, &v))
+                return SMEM_EINVAL;
+            o->trials = (int)v;
+            break;
+        case OPT_ORDER_SEED:
+            if (parse_long("--order-seed", optarg, 0, LLONG_MAX, &v))
+                return SMEM_EINVAL;
+            o->order_seed = (uint64_t)v;
+            o->order_seed_given = true;
             break;
         case OPT_PREDICT:
             if (o->predict) {

@@ -35,6 +35,9 @@ struct smem_options {
     double max_noise;               /* fraction */
     double timeout_s;
     uint64_t seed;
+    int trials;                     /* trials per point, each a fresh setup (default 3) */
+    uint64_t order_seed;            /* seeds the shuffled order of the trials */
+    bool order_seed_given;          /* else drawn anew by every process */
     char storage[4096];             /* copies of split arguments */
 };
 

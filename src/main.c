@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gpus.h"
 #include "list.h"
 #include "nvml.h"
 #include "progress.h"
+#include "rng.h"
 #include "report_json.h"
 #include "runner.h"
 #include "signals.h"
@@ -63,6 +66,16 @@ static void test_hooks_from_env(void)
         fputs("smembench-test: main\n", stderr);
 }
 #endif
+
+/* A seed no other process shares: the time in nanoseconds and the process id, mixed. JSON numbers
+ * are doubles: 53 bits, so the file records it exactly and --order-seed replays it. */
+static uint64_t order_seed_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return smem_rng_mix((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ((uint64_t)getpid() << 40)) >> 11;
+}
 
 static int usage_error(void)
 {
@@ -233,7 +246,7 @@ static int run(struct job *j)
         .rule = { .min_samples = (size_t)j->o.min_samples, .max_samples = (size_t)j->o.max_samples,
                   .max_noise = j->o.max_noise, .timeout_s = j->o.timeout_s, .fixed = j->o.quick },
         .seed = j->o.seed, .no_optin = j->o.no_optin, .check = j->o.check, .cold = j->o.cold,
-        .progress = smem_progress_wanted(j->o.quiet),
+        .progress = smem_progress_wanted(j->o.quiet), .trials = (size_t)j->o.trials, .order_seed = j->o.order_seed,
     };
 
     for (int d = 0; d < j->n_runs; d++)
@@ -290,7 +303,8 @@ static int report(struct job *j, int argc, char **argv)
                                   .sweep = j->what, .started = j->started, .min_samples = j->o.min_samples,
                                   .max_samples = j->o.max_samples, .max_noise = j->o.max_noise,
                                   .timeout_s = j->o.timeout_s, .seed = j->o.seed, .quick = j->o.quick,
-                                  .no_optin = j->o.no_optin, .cold = j->o.cold };
+                                  .no_optin = j->o.no_optin, .cold = j->o.cold,
+                                  .trials = j->o.check ? 1 : j->o.trials, .order_seed = j->o.order_seed };
     FILE *table = j->out.kind == SMEM_OUTPUT_STDOUT ? stderr : stdout;
     cJSON *doc = smem_report_new(&info, &j->runs[0].dev);
     bool several = j->n_runs > 1;
@@ -376,6 +390,8 @@ int main(int argc, char **argv)
     if ((status = parse(argc, argv, &j.o)) != CONTINUE)
         return status;                          /* --help, --list, ... or a usage error */
     j.predict = j.o.predict != NULL;
+    if (!j.o.order_seed_given)
+        j.o.order_seed = order_seed_now();  /* every process its own order; the file records it */
     if ((status = plan(&j, NULL)) ||            /* the whole plan, checked before a GPU is touched */
         (status = open_devices(&j)) ||          /* the GPUs, or a model in predict mode */
         (status = plan(&j, &j.runs[0].dev)) ||  /* again, with the device's own defaults */

@@ -263,6 +263,9 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddBoolToObject(settings, "quick", run->quick);
     cJSON_AddBoolToObject(settings, "no_optin", run->no_optin);
     cJSON_AddBoolToObject(settings, "cold", run->cold);
+    cJSON_AddNumberToObject(settings, "trials", run->trials);
+    if (!strcmp(run->mode, "measure"))
+        cJSON_AddNumberToObject(settings, "order_seed", (double)run->order_seed);
 
     cJSON_AddItemToObject(doc, "device", device_record(d));
     cJSON_AddArrayToObject(doc, "results");
@@ -321,6 +324,36 @@ static void phases_add(struct smem_phase_times *sum, const struct smem_phase_tim
     sum->teardown += p->teardown;
 }
 
+/* The point's trials: each one's median and within-trial spread, the range of their medians, and
+ * whether that range is past what their own noise explains (src/stats.h, Trials). */
+static void add_trials(cJSON *o, const struct smem_result *r)
+{
+    cJSON *t = cJSON_AddObjectToObject(o, "trials"), *arr;
+    double med[SMEM_TRIALS_MAX], spr[SMEM_TRIALS_MAX], widest = 0;
+
+    cJSON_AddNumberToObject(t, "count", (double)r->n_trials);
+    cJSON_AddNumberToObject(t, "planned", (double)r->trials_planned);
+    arr = cJSON_AddArrayToObject(t, "runs");
+    for (size_t k = 0; k < r->n_trials; k++) {
+        const struct smem_trial *tr = &r->trials[k];
+        cJSON *x = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, x);
+        json_int(x, "median_ns", tr->median_ns);
+        smem_json_number(x, "robust_spread", tr->robust_spread);
+        cJSON_AddNumberToObject(x, "samples", (double)tr->samples);
+        cJSON_AddNumberToObject(x, "batch", (double)tr->batch);
+        smem_json_number(x, "clock_mhz", tr->clock_mhz > 0 ? tr->clock_mhz : NAN);
+        cJSON_AddNumberToObject(x, "order", (double)tr->order);
+        med[k] = tr->median_ns;
+        spr[k] = tr->robust_spread;
+        widest = spr[k] > widest ? spr[k] : widest;
+    }
+    /* fractions of the median of the trials' medians, like robust_spread */
+    smem_json_number(t, "spread", r->n_trials > 1 ? smem_trials_range(med, r->n_trials) : NAN);
+    smem_json_number(t, "within", widest);
+    cJSON_AddBoolToObject(t, "disagree", smem_trials_disagree(med, spr, r->n_trials));
+}
+
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
 {
     cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
@@ -351,6 +384,10 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     cJSON_AddNumberToObject(launch, "static_smem", (double)r->static_smem);
     cJSON_AddNumberToObject(launch, "dynamic_smem", (double)r->dyn_smem);
     json_opt_int(launch, "regs", r->regs);
+    if (r->grid)
+        cJSON_AddStringToObject(launch, "grid_from", r->grid_measured ? "measured_residency" : "plan_or_api");
+    else
+        cJSON_AddNullToObject(launch, "grid_from");
     json_opt_int(launch, "carveout_requested", r->carveout_requested);
     cJSON_AddBoolToObject(launch, "optin", r->optin);
 
@@ -366,6 +403,10 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     else
         cJSON_AddNullToObject(time, "throttled");
     smem_json_number(o, "clock_mhz", timed && r->clock_mhz > 0 ? r->clock_mhz : NAN);
+    if (timed && r->n_trials)
+        add_trials(o, r);
+    else
+        cJSON_AddNullToObject(o, "trials");
 
     metrics = cJSON_AddObjectToObject(o, "metrics");
     for (size_t i = 0; i < r->metrics.n; i++) {

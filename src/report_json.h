@@ -21,6 +21,8 @@ struct smem_run_info {
     double max_noise, timeout_s;
     unsigned long long seed;
     bool quick, no_optin, cold;
+    int trials;
+    unsigned long long order_seed;  /* measure mode only */
 };
 
 /* A new document with tool, run and device; results are added with smem_report_add. */

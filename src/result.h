@@ -43,6 +43,20 @@ struct smem_phase_times {
     double teardown;    /* the benchmark's teardown */
 };
 
+/* One trial of a point: a fresh setup, warm-up and sampling (src/stats.h, Trials). */
+struct smem_trial {
+    double median_ns;       /* per launch */
+    double robust_spread;   /* within the trial, as time_ns's */
+    size_t samples, batch;
+    double clock_mhz;       /* median measured SM clock, 0 when not measured */
+    size_t order;           /* its place among every trial of the run, from 0 */
+    struct smem_timing timing;  /* the medians handed to the benchmark's metrics */
+    double *samples_ns;     /* owned until the point's last trial pools them (trials after the first) */
+    struct smem_throttled_sample *throttled;    /* owned likewise */
+    size_t n_throttled;
+    bool throttled_used;
+};
+
 struct smem_result {
     const struct smem_point *point;
     enum smem_point_status status;
@@ -63,6 +77,11 @@ struct smem_result {
     double throttle_below_mhz;          /* a sample under this clock counted as throttled, 0 if unknown */
     struct smem_stats time_ns;
     double clock_mhz;                   /* median measured SM clock, 0 when not measured */
+    /* the trials: time_ns, raw and the metrics are the first trial's until the last is in, then
+     * those of every trial's samples pooled (the clock: the trials' median) */
+    struct smem_trial *trials;          /* owned; n_trials of trials_planned done */
+    size_t n_trials, trials_planned;
+    bool grid_measured;                 /* the full wave counts the measured residency, not the API's */
     struct smem_metrics metrics;
     struct smem_occ_record occ;
     bool verified;

@@ -295,8 +295,10 @@ void smem_results_free(struct smem_result *results, size_t n)
     for (size_t i = 0; results && i < n; i++) {
         free(results[i].samples_ns);
         free(results[i].throttled);
+        free(results[i].trials);
         results[i].samples_ns = NULL;
         results[i].throttled = NULL;
+        results[i].trials = NULL;
     }
 }
 
@@ -352,205 +354,419 @@ static void physics_check(struct smem_result *r)
     }
 }
 
-static int run_point(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
-                     void *stream, void *clk, struct smem_result *r)
+/* The measured residency, probed before the point is set up: the probe's blocks have the kernel's
+ * threads, shared memory, carveout and at least its registers. */
+static int probe_residency(const struct smem_device *d, const struct smem_plan *plan, const struct smem_func *f,
+                           const struct smem_prediction *pr, struct smem_result *r)
+{
+    char why[256] = "";
+    struct smem_residency res;
+    double t = smem_now_s();
+    int rc = smem_occupancy_measure(d, (int)plan->block, f->static_smem + plan->dyn_smem, plan->carveout_pct,
+                                    f->regs, &res, why, sizeof(why));
+
+    r->phase_s.residency += smem_now_s() - t;
+    r->occ.measured = res.blocks_per_sm;
+    r->occ.measured_sms = res.sms_used;
+    r->occ.probe_regs = res.probe_regs;
+    if (rc == SMEM_ESTICKY)
+        return rc;
+    if (r->occ.measured >= 0 && r->occ.api >= 0)
+        r->occ.hint_overridden = r->occ.measured != r->occ.api;
+    if (r->occ.measured > 0 && strstr(r->occ.limiter, "shared_memory") && pr->smem_per_block_bytes > 0)
+        r->occ.effective_carveout_pct = carveout_pct_for(d, (int64_t)r->occ.measured * pr->smem_per_block_bytes);
+    if (r->occ.measured > 0 && pr->smem_per_block_bytes > 0)
+        r->occ.smem_config_inferred_min =
+            smem_occupancy_config_holding(d, (double)r->occ.measured * (double)pr->smem_per_block_bytes);
+    return SMEM_OK;
+}
+
+/* Everything before a trial's setup: the plan, the kernel's attributes (set again for every trial:
+ * another point may have set the same function's since), occupancy and the grid. The first trial
+ * records the occupancy and probes the residency; a full wave counts the blocks the probe saw
+ * resident where it saw any (the API can count more than the hardware holds: a grid of its count
+ * then ends in a partial wave whose blocks land differently from launch to launch), and the later
+ * trials launch the first's grid. SMEM_ESKIP with the reason in r, a negative code after
+ * fail_point, or SMEM_OK. */
+static int prepare(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
+                   struct smem_case *c, struct smem_plan *plan, struct smem_result *r, bool first)
 {
     const struct smem_bench *b = pt->bench;
-    struct smem_case c;
     struct smem_func f;
     struct smem_prediction pr;
-    struct smem_measurement m;
-    struct smem_plan plan = { .carveout_pct = -1 };
     const void *fn;
-    double t = smem_now_s();
-    int rc;
+    int rc, blocks;
 
-    memset(&c, 0, sizeof(c));
-    c.plan = &plan;
-    c.bench = b;
-    c.values = pt->values;
-    c.dev = d;
-    c.stream = stream;
-    c.clk = clk;
-    c.seed = s->seed;
-    c.check = s->check;
     smem_cuda_clear();
     if (lacks_feature(b, d, r->reason, sizeof(r->reason)) ||
-        b->plan(pt, d, &plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP) {
-        r->status = SMEM_POINT_SKIPPED;
+        b->plan(pt, d, plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP)
+        return SMEM_ESKIP;
+    if (s->check && b->check_work)
+        plan->work = b->check_work;
+    if (first)
+        result_plan(r, plan);
+    if (!plan->block) {
+        c->grid = 0;    /* a library call: no kernel of ours, no occupancy to report */
         return SMEM_OK;
     }
-    if (s->check && b->check_work)
-        plan.work = b->check_work;
-    result_plan(r, &plan);
     memset(&f, 0, sizeof(f));
     memset(&pr, 0, sizeof(pr));
-    if (!plan.block) {
-        /* a library call: no kernel of ours, no occupancy to report */
-        c.grid = 0;
-        goto run;
-    }
-    fn = b->kernel(&c);
+    fn = b->kernel(c);
     if ((rc = smem_occupancy_func(fn, &f)))
-        return fail_point(r, rc, &c, "reading the kernel's attributes");
+        return fail_point(r, rc, c, "reading the kernel's attributes");
     if (b->min_cc && f.ptx_version && f.ptx_version < b->min_cc) {
         /* the device has the hardware, this binary's code for it does not (compute_80 PTX on a 9.0) */
-        r->status = SMEM_POINT_SKIPPED;
         smem_fmt(r->reason, sizeof(r->reason), "needs compute capability %d.%d code (%s); this binary's kernel was "
                  "compiled from compute_%d PTX: build with -Dgpu_arch=all or for this device", b->min_cc / 10,
                  b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f.ptx_version);
-        return SMEM_OK;
+        return SMEM_ESKIP;
     }
-    if ((int64_t)(plan.dyn_smem + f.static_smem) > d->smem_per_block_optin) {
+    if ((int64_t)(plan->dyn_smem + f.static_smem) > d->smem_per_block_optin) {
         /* the compiled kernel's own static shared memory (barriers, say) is more than the plan assumed */
-        r->status = SMEM_POINT_SKIPPED;
         smem_fmt(r->reason, sizeof(r->reason), "%zu dynamic and %zu static bytes of shared memory exceed the opt-in "
-                 "ceiling of %lld bytes per block on %s", plan.dyn_smem, f.static_smem,
+                 "ceiling of %lld bytes per block on %s", plan->dyn_smem, f.static_smem,
                  (long long)d->smem_per_block_optin, d->name);
-        return SMEM_OK;
+        return SMEM_ESKIP;
     }
-    if ((rc = set_attributes(d, fn, &plan, s->no_optin, f.static_smem)))
-        return fail_point(r, rc, &c, "setting the kernel's attributes");
-    if ((rc = smem_occupancy_func(fn, &f)))
-        return fail_point(r, rc, &c, "reading the kernel's attributes");
-    r->regs = f.regs;
-    r->static_smem = f.static_smem;
-    r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
-    smem_occupancy_api(fn, (int)plan.block, plan.dyn_smem, &r->occ.api);
-    if (!smem_occupancy_predict(d, &f, (int)plan.block, plan.dyn_smem, plan.carveout_pct, &pr))
-        record_prediction(d, r, &pr, r->occ.api);
-    if (r->occ.api >= 0) {
-        r->occ.warps_per_sm = r->occ.api * (int)((plan.block + 31) / 32);
-        r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
-    }
-    if (plan.cluster) {
-        rc = smem_occupancy_clusters(fn, plan.cluster, plan.block, plan.dyn_smem, &c.clusters, r->reason,
+    if ((rc = set_attributes(d, fn, plan, s->no_optin, f.static_smem)))
+        return fail_point(r, rc, c, "setting the kernel's attributes");
+    if (plan->cluster) {
+        rc = smem_occupancy_clusters(fn, plan->cluster, plan->block, plan->dyn_smem, &c->clusters, r->reason,
                                      sizeof(r->reason));
-        if (rc == SMEM_ESKIP) {
-            r->status = SMEM_POINT_SKIPPED;
-            return SMEM_OK;
-        }
+        if (rc == SMEM_ESKIP)
+            return rc;
         if (rc)
-            return fail_point(r, rc, &c, "cluster occupancy");
+            return fail_point(r, rc, c, "cluster occupancy");
     }
     /* under --check, two clusters: the check is of what the kernel computes, and a sanitizer
      * instruments every shared-memory access of every thread (racecheck took minutes over the full
      * waves of 1024-thread blocks of the cluster sweep) */
-    if (s->check && plan.cluster && !plan.grid && c.clusters > 2)
-        c.clusters = 2;
-    /* a full wave: every block (or cluster) that fits at once */
-    c.grid = plan.grid      ? plan.grid
-             : plan.cluster ? (unsigned)c.clusters * plan.cluster
-                            : (unsigned)d->sm_count * (unsigned)(r->occ.api > 0 ? r->occ.api : 1);
-    r->grid = c.grid;
-run:
+    if (s->check && plan->cluster && !plan->grid && c->clusters > 2)
+        c->clusters = 2;
+    if (!first) {
+        c->grid = r->grid;
+        return SMEM_OK;
+    }
+    if ((rc = smem_occupancy_func(fn, &f)))
+        return fail_point(r, rc, c, "reading the kernel's attributes");
+    r->regs = f.regs;
+    r->static_smem = f.static_smem;
+    r->optin = (int64_t)f.max_dyn_smem > d->smem_per_block - (int64_t)f.static_smem;
+    smem_occupancy_api(fn, (int)plan->block, plan->dyn_smem, &r->occ.api);
+    if (!smem_occupancy_predict(d, &f, (int)plan->block, plan->dyn_smem, plan->carveout_pct, &pr))
+        record_prediction(d, r, &pr, r->occ.api);
+    if (r->occ.api >= 0) {
+        r->occ.warps_per_sm = r->occ.api * (int)((plan->block + 31) / 32);
+        r->occ.occupancy_pct = 100.0 * r->occ.warps_per_sm / (d->max_threads_per_sm / d->warp_size);
+    }
+    /* --check times nothing, and a sanitizer would instrument the probe too */
+    if (!s->check && (rc = probe_residency(d, plan, &f, &pr, r)))
+        return fail_point(r, rc, c, "the residency probe");
+    blocks = r->occ.api > 0 ? r->occ.api : 1;
+    if (!plan->grid && !plan->cluster && r->occ.measured > 0 && r->occ.measured != blocks) {
+        blocks = r->occ.measured;
+        r->grid_measured = true;
+    }
+    c->grid = plan->grid      ? plan->grid
+              : plan->cluster ? (unsigned)c->clusters * plan->cluster
+                              : (unsigned)d->sm_count * (unsigned)blocks;
+    r->grid = c->grid;
+    return SMEM_OK;
+}
+
+/* The benchmark's setup, then a wait for what it queued. The setup's copies and memsets went to the
+ * legacy default stream, which a non-blocking stream does not wait for (and a copy from pageable
+ * memory may return before its DMA lands): without the wait, a short kernel could run before its
+ * poisoned output was cleared or its input had arrived (seen on the H200: --check's two-cluster
+ * launches of dsm_bandwidth read the poison back in 11 of 57 points; sanitizers, which serialize,
+ * and full waves hid it). */
+static int set_up(struct smem_case *c, struct smem_result *r)
+{
+    int rc;
+
     smem_gpu_inputs_next_point();
-    if ((rc = b->setup(&c))) {
-        if (rc == SMEM_ESKIP) {
-            r->status = SMEM_POINT_SKIPPED;
-            smem_fmt(r->reason, sizeof(r->reason), "%s", c.reason);
-            rc = SMEM_OK;
-        } else {
-            fail_point(r, rc, &c, "setup");
-        }
-        goto out;
+    if ((rc = c->bench->setup(c))) {
+        if (rc != SMEM_ESKIP)
+            return fail_point(r, rc, c, "setup");
+        smem_fmt(r->reason, sizeof(r->reason), "%s", c->reason);
+        return rc;
     }
-    /* The setup's copies and memsets went to the legacy default stream, which a non-blocking stream
-     * does not wait for (and a copy from pageable memory may return before its DMA lands): without
-     * this, a short kernel could run before its poisoned output was cleared or its input had
-     * arrived (seen on the H200: --check's two-cluster launches of dsm_bandwidth read the poison
-     * back in 11 of 57 points; sanitizers, which serialize, and full waves hid it). */
-    rc = SMEM_CUDA_STATUS(cudaDeviceSynchronize());
-    r->phase_s.setup = smem_now_s() - t;
-    t = smem_now_s();
-    if (rc) {
-        fail_point(r, rc, &c, "setup");
-        goto out;
-    }
-    /* verify before timing: a kernel that has not matched its reference has no timing */
-    if ((rc = b->launch(&c)) || (rc = SMEM_CUDA_STATUS(cudaStreamSynchronize((cudaStream_t)stream)))) {
-        fail_point(r, rc, &c, "launch");
-        goto out;
-    }
-    if ((rc = b->verify(&c))) {
-        if (rc == SMEM_EVERIFY) {
-            r->status = SMEM_POINT_FAILED;
-            smem_fmt(r->reason, sizeof(r->reason), "wrong result: %s", c.reason);
-        } else {
-            fail_point(r, rc, &c, "verify");
-        }
-        goto out;
+    if ((rc = SMEM_CUDA_STATUS(cudaDeviceSynchronize())))
+        return fail_point(r, rc, c, "setup");
+    return SMEM_OK;
+}
+
+/* One launch checked against the host reference: a kernel that has not matched it has no timing. */
+static int verify(struct smem_case *c, struct smem_result *r)
+{
+    int rc;
+
+    if ((rc = c->bench->launch(c)) || (rc = SMEM_CUDA_STATUS(cudaStreamSynchronize((cudaStream_t)c->stream))))
+        return fail_point(r, rc, c, "launch");
+    if ((rc = c->bench->verify(c))) {
+        if (rc != SMEM_EVERIFY)
+            return fail_point(r, rc, c, "verify");
+        r->status = SMEM_POINT_FAILED;
+        smem_fmt(r->reason, sizeof(r->reason), "wrong result: %s", c->reason);
+        return rc;
     }
     r->verified = true;
-    r->phase_s.verify = smem_now_s() - t;
-    if (s->check) {
+    return SMEM_OK;
+}
+
+/* A trial's medians for the benchmark's metrics, and its summary. */
+static void trial_record(struct smem_trial *t, const struct smem_measurement *m, size_t order)
+{
+    *t = (struct smem_trial){ .median_ns = m->stats.median, .robust_spread = m->stats.robust_spread,
+                              .samples = m->n, .batch = m->batch, .clock_mhz = m->median.clock_hz / 1e6,
+                              .order = order, .timing = m->median, .samples_ns = m->samples_ns,
+                              .throttled = m->throttled, .n_throttled = m->n_throttled,
+                              .throttled_used = m->throttled_used };
+}
+
+/* The point's samples, throttled samples and metrics from every trial, once the last is in: the
+ * samples pooled in trial order (a throttled sample's index counts every sample taken before it),
+ * their statistics, the trials' median clock and cycles, and the metrics from those. */
+static int pool_trials(struct smem_case *c, struct smem_result *r)
+{
+    size_t n = 0, n_thr = 0, taken = 0;
+    double *all, clocks[SMEM_TRIALS_MAX], cycles[SMEM_TRIALS_MAX];
+    struct smem_throttled_sample *thr;
+    struct smem_timing t;
+
+    for (size_t k = 0; k < r->n_trials; k++) {
+        n += r->trials[k].samples;
+        n_thr += r->trials[k].n_throttled;
+    }
+    all = malloc((n ? n : 1) * sizeof(*all));
+    thr = malloc((n_thr ? n_thr : 1) * sizeof(*thr));
+    if (!all || !thr) {
+        free(all);
+        free(thr);
+        return SMEM_ENOMEM;
+    }
+    n = n_thr = 0;
+    r->throttled_used = false;
+    for (size_t k = 0; k < r->n_trials; k++) {
+        struct smem_trial *tr = &r->trials[k];
+        memcpy(all + n, tr->samples_ns, tr->samples * sizeof(*all));
+        for (size_t i = 0; i < tr->n_throttled; i++) {
+            thr[n_thr] = tr->throttled[i];
+            thr[n_thr++].index += taken;
+        }
+        taken += tr->samples + (tr->throttled_used ? 0 : tr->n_throttled);
+        n += tr->samples;
+        r->throttled_used |= tr->throttled_used;
+        clocks[k] = tr->timing.clock_hz;
+        cycles[k] = tr->timing.kernel_cycles;
+        if (k) {    /* the first trial's arrays are the result's own */
+            free(tr->samples_ns);
+            free(tr->throttled);
+        }
+        tr->samples_ns = NULL;
+        tr->throttled = NULL;
+    }
+    free(r->samples_ns);
+    free(r->throttled);
+    r->samples_ns = all;
+    r->n_samples = n;
+    r->throttled = thr;
+    r->n_throttled = n_thr;
+    smem_stats_compute(all, n, &r->time_ns);
+    t = (struct smem_timing){ .seconds = r->time_ns.median * 1e-9, .clock_hz = smem_stats_median(clocks, r->n_trials),
+                              .kernel_cycles = smem_stats_median(cycles, r->n_trials) };
+    r->clock_mhz = t.clock_hz / 1e6;
+    r->metrics.n = 0;
+    c->bench->metrics(c, &t, &r->metrics);
+    physics_check(r);
+    return SMEM_OK;
+}
+
+/* Warm-up and samples of a case that is set up (and verified): one more trial of r. The first
+ * trial's samples become the result's own (so a run stopped before the later trials still has a
+ * timing and its metrics); the last pools them all. */
+static int time_trial(struct smem_case *c, const struct smem_run_settings *s, struct smem_result *r, size_t order)
+{
+    struct smem_stop_rule rule = smem_trial_rule(&s->rule, r->trials_planned);
+    struct smem_measurement m;
+    int rc = smem_measure(c, &rule, s->cold, &m);
+
+    r->phase_s.warmup += m.warmup_s;
+    r->phase_s.sampling += m.sampling_s;
+    if (rc) {
+        free(m.samples_ns);
+        free(m.throttled);
+        if (rc != SMEM_EINTR)
+            fail_point(r, rc, c, r->n_trials ? "timing a later trial" : "timing");
+        return rc;
+    }
+    trial_record(&r->trials[r->n_trials++], &m, order);
+    if (r->n_trials == 1) {
+        r->samples_ns = m.samples_ns;
+        r->n_samples = m.n;
+        r->batch = m.batch;
+        r->throttled = m.throttled;
+        r->n_throttled = m.n_throttled;
+        r->throttled_used = m.throttled_used;
+        r->throttle_below_mhz = m.throttle_below_mhz;
+        r->time_ns = m.stats;
+        r->clock_mhz = m.median.clock_hz / 1e6;
+        c->bench->metrics(c, &m.median, &r->metrics);
         r->status = SMEM_POINT_OK;
+        physics_check(r);
+    }
+    if (r->n_trials > 1 && r->n_trials == r->trials_planned && r->status == SMEM_POINT_OK)
+        return pool_trials(c, r);
+    return SMEM_OK;
+}
+
+/* The point's first trial, in plan order: plan, attributes, occupancy and the residency probe, setup,
+ * verification, timing. */
+static int run_point(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
+                     void *stream, void *clk, struct smem_result *r, size_t order)
+{
+    struct smem_case c = { .bench = pt->bench, .values = pt->values, .dev = d, .stream = stream, .clk = clk,
+                           .seed = s->seed, .check = s->check };
+    struct smem_plan plan = { .carveout_pct = -1 };
+    double t = smem_now_s();
+    int rc;
+
+    c.plan = &plan;
+    if ((rc = prepare(d, pt, s, &c, &plan, r, true))) {
+        if (rc == SMEM_ESKIP)
+            r->status = SMEM_POINT_SKIPPED;
+        return rc == SMEM_ESKIP ? SMEM_OK : rc;
+    }
+    rc = set_up(&c, r);
+    r->phase_s.setup = smem_now_s() - t - r->phase_s.residency;
+    t = smem_now_s();
+    if (rc == SMEM_ESKIP) {
+        r->status = SMEM_POINT_SKIPPED;
         rc = SMEM_OK;
         goto out;
     }
-    rc = smem_measure(&c, &s->rule, s->cold, &m);
-    r->phase_s.warmup = m.warmup_s;
-    r->phase_s.sampling = m.sampling_s;
-    if (rc) {
-        if (rc != SMEM_EINTR)
-            fail_point(r, rc, &c, "timing");
-        free(m.samples_ns);
-        free(m.throttled);
+    if (rc || (rc = verify(&c, r)))
+        goto out;
+    r->phase_s.verify = smem_now_s() - t;
+    if (s->check) {
+        r->status = SMEM_POINT_OK;
         goto out;
     }
-    r->samples_ns = m.samples_ns;
-    r->n_samples = m.n;
-    r->batch = m.batch;
-    r->throttled = m.throttled;
-    r->n_throttled = m.n_throttled;
-    r->throttled_used = m.throttled_used;
-    r->throttle_below_mhz = m.throttle_below_mhz;
-    r->time_ns = m.stats;
-    r->clock_mhz = m.median.clock_hz / 1e6;
-    b->metrics(&c, &m.median, &r->metrics);
-    r->status = SMEM_POINT_OK;
-    physics_check(r);
-
-    if (plan.block) {
-        char why[256] = "";
-        struct smem_residency res;
-        double t_probe = smem_now_s();
-        int prc = smem_occupancy_measure(d, (int)plan.block, f.static_smem + plan.dyn_smem, plan.carveout_pct,
-                                         f.regs, &res, why, sizeof(why));
-        r->phase_s.residency = smem_now_s() - t_probe;
-        r->occ.measured = res.blocks_per_sm;
-        r->occ.measured_sms = res.sms_used;
-        r->occ.probe_regs = res.probe_regs;
-        if (prc == SMEM_ESTICKY) {
-            rc = prc;
-            goto out;
-        }
-        if (r->occ.measured >= 0 && r->occ.api >= 0)
-            r->occ.hint_overridden = r->occ.measured != r->occ.api;
-        if (r->occ.measured > 0 && strstr(r->occ.limiter, "shared_memory") && pr.smem_per_block_bytes > 0)
-            r->occ.effective_carveout_pct = carveout_pct_for(d, (int64_t)r->occ.measured * pr.smem_per_block_bytes);
-        if (r->occ.measured > 0 && pr.smem_per_block_bytes > 0)
-            r->occ.smem_config_inferred_min =
-                smem_occupancy_config_holding(d, (double)r->occ.measured * (double)pr.smem_per_block_bytes);
+    if (!(r->trials = calloc(s->trials, sizeof(*r->trials)))) {
+        rc = fail_point(r, SMEM_ENOMEM, &c, "timing");
+        goto out;
     }
-    rc = SMEM_OK;
+    r->trials_planned = s->trials;
+    rc = time_trial(&c, s, r, order);
 out:
     t = smem_now_s();
-    if (b->teardown)
-        b->teardown(&c);
+    if (pt->bench->teardown)
+        pt->bench->teardown(&c);
     r->phase_s.teardown = smem_now_s() - t;
+    return rc == SMEM_EVERIFY ? SMEM_OK : rc;
+}
+
+/* A later trial of a point that ran: a fresh plan, attributes, setup and warm-up, its samples. A
+ * failure fails the point (its reason names the trial); an interruption leaves it as it was. */
+static int run_trial(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
+                     void *stream, void *clk, struct smem_result *r, size_t order)
+{
+    struct smem_case c = { .bench = pt->bench, .values = pt->values, .dev = d, .stream = stream, .clk = clk,
+                           .seed = s->seed };
+    struct smem_plan plan = { .carveout_pct = -1 };
+    double t0 = smem_now_s(), t;
+    int rc;
+
+    c.plan = &plan;
+    if ((rc = prepare(d, pt, s, &c, &plan, r, false)) == SMEM_ESKIP)
+        rc = fail_point(r, SMEM_ESKIP, &c, "a later trial skipped what the first ran");
+    if (!rc && (rc = set_up(&c, r)) == SMEM_ESKIP)
+        rc = fail_point(r, SMEM_ESKIP, &c, "a later trial's setup");
+    r->phase_s.setup += smem_now_s() - t0;
+    if (!rc)
+        rc = time_trial(&c, s, r, order);
+    t = smem_now_s();
+    if (pt->bench->teardown)
+        pt->bench->teardown(&c);
+    r->phase_s.teardown += smem_now_s() - t;
+    r->wall_s += smem_now_s() - t0;
     return rc;
 }
 
+/* Frees the samples of trials that were never pooled (a run stopped before a point's last trial). */
+static void drop_unpooled(struct smem_result *r)
+{
+    for (size_t k = 1; k < r->n_trials; k++) {
+        free(r->trials[k].samples_ns);
+        free(r->trials[k].throttled);
+        r->trials[k].samples_ns = NULL;
+        r->trials[k].throttled = NULL;
+    }
+}
+
+/* Whether a run should stop at this point's outcome; out says why. */
+static bool stops(int rc, const struct smem_point *pt, struct smem_run_outcome *out)
+{
+    if (rc != SMEM_ESTICKY)
+        return false;
+    out->sticky = true;
+    smem_fmt(out->sticky_reason, sizeof(out->sticky_reason), "benchmark %s: %s", pt->bench->name,
+             smem_cuda_last_error());
+    return true;
+}
+
+/* The later trials of every point that ran, in one shuffled order: a point's trials are far apart
+ * in time, and each process draws its own order (s->order_seed). */
+static void run_later_trials(const struct smem_device *dev, const struct smem_point *points, size_t n,
+                             const struct smem_run_settings *s, struct smem_result *results,
+                             struct smem_run_outcome *out, void *stream, void *clk)
+{
+    size_t later = s->trials - 1, m = 0, *order;
+
+    for (size_t i = 0; i < out->done; i++)
+        m += results[i].status == SMEM_POINT_OK && results[i].n_trials == 1 ? later : 0;
+    if (!m || !(order = malloc(m * sizeof(*order))))
+        return;   /* out of memory: the first trials stand, the file says how many ran */
+    m = 0;
+    for (size_t i = 0; i < out->done; i++)
+        for (size_t k = 0; results[i].status == SMEM_POINT_OK && results[i].n_trials == 1 && k < later; k++)
+            order[m++] = i;
+    smem_shuffle(order, m, s->order_seed);
+    for (size_t j = 0; j < m; j++) {
+        struct smem_result *r = &results[order[j]];
+        int rc;
+
+        if (smem_interrupted) {
+            out->signal = smem_interrupted;
+            break;
+        }
+        if (r->status != SMEM_POINT_OK)
+            continue;   /* an earlier trial of it failed */
+        if (s->progress)
+            smem_progress_update(n + j, n + m, &points[order[j]]);
+        rc = run_trial(dev, &points[order[j]], s, stream, clk, r, n + j);
+        if (smem_interrupted) {
+            out->signal = smem_interrupted;
+            break;
+        }
+        if (stops(rc, &points[order[j]], out))
+            break;
+    }
+    free(order);
+}
+
 int smem_run_measure(const struct smem_device *dev, const struct smem_point *points, size_t n,
-                     const struct smem_run_settings *s, struct smem_result *results,
+                     const struct smem_run_settings *settings, struct smem_result *results,
                      struct smem_run_outcome *out)
 {
+    struct smem_run_settings s = *settings;
     cudaStream_t stream = NULL;
     struct smem_clock *clk = NULL;
     int rc = SMEM_OK;
 
     memset(out, 0, sizeof(*out));
+    if (s.check || s.trials < 1)
+        s.trials = 1;   /* --check times nothing */
     SMEM_CUDA_CHECK(cudaSetDevice(dev->ordinal));   /* this thread's device, with --device all */
     SMEM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     SMEM_CUDA_CHECK(cudaMalloc((void **)&clk, sizeof(*clk)));
@@ -559,11 +775,11 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
             out->signal = smem_interrupted;
             break;
         }
-        if (s->progress)
-            smem_progress_update(i, n, &points[i]);
+        if (s.progress)
+            smem_progress_update(i, n * s.trials, &points[i]);
         double t0 = smem_now_s();
         result_init(&results[i], &points[i]);
-        rc = run_point(dev, &points[i], s, stream, clk, &results[i]);
+        rc = run_point(dev, &points[i], &s, stream, clk, &results[i], i);
         results[i].wall_s = smem_now_s() - t0;
         if (smem_interrupted && results[i].status != SMEM_POINT_OK) {
             /* the point in flight did not finish: it is left out, not half-recorded */
@@ -574,14 +790,14 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
         out->done = i + 1;
         if (!i && smem_test_hooks.announce)
             fputs("smembench-test: sweep\n", stderr);   /* smembench-hooks only: a point is in the file */
-        if (rc == SMEM_ESTICKY) {
-            out->sticky = true;
-            smem_fmt(out->sticky_reason, sizeof(out->sticky_reason), "benchmark %s: %s", points[i].bench->name,
-                     smem_cuda_last_error());
+        if (stops(rc, &points[i], out))
             break;
-        }
     }
-    if (s->progress)
+    if (s.trials > 1 && !out->signal && !out->sticky)
+        run_later_trials(dev, points, n, &s, results, out, stream, clk);
+    for (size_t i = 0; i < out->done; i++)
+        drop_unpooled(&results[i]);
+    if (s.progress)
         smem_progress_done();
     rc = SMEM_OK;
 fail:

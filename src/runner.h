@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "device.h"
 #include "result.h"
@@ -18,6 +19,8 @@ struct smem_run_settings {
     bool check;                 /* verify only: no timing, no metrics */
     bool cold;                  /* flush L2 before every sample */
     bool progress;              /* a progress bar on stderr */
+    size_t trials;              /* trials per point (src/stats.h, Trials); 1 under --check */
+    uint64_t order_seed;        /* seeds the shuffled order of the later trials */
 };
 
 struct smem_run_outcome {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rng.h"
 #include "smem.h"
 
 double smem_now_s(void)
@@ -104,4 +105,58 @@ size_t smem_batch_size(double launch_ns, double target_ns, size_t max)
 bool smem_clock_throttled(double clock_hz, double ref_hz)
 {
     return clock_hz > 0 && ref_hz > 0 && clock_hz < SMEM_THROTTLE_FRACTION * ref_hz;
+}
+
+struct smem_stop_rule smem_trial_rule(const struct smem_stop_rule *r, size_t trials)
+{
+    struct smem_stop_rule t = *r;
+
+    if (trials <= 1)
+        return t;
+    t.min_samples = (r->min_samples + trials - 1) / trials;
+    if (t.min_samples < 3)
+        t.min_samples = 3;
+    t.max_samples = (r->max_samples + trials - 1) / trials;
+    if (t.max_samples < t.min_samples)
+        t.max_samples = t.min_samples;
+    t.timeout_s = r->timeout_s / (double)trials;
+    return t;
+}
+
+double smem_trials_range(const double *medians, size_t n)
+{
+    double lo, hi, mid;
+
+    if (n < 2)
+        return 0;
+    lo = hi = medians[0];
+    for (size_t i = 1; i < n; i++) {
+        lo = medians[i] < lo ? medians[i] : lo;
+        hi = medians[i] > hi ? medians[i] : hi;
+    }
+    mid = smem_stats_median(medians, n);
+    return mid > 0 ? (hi - lo) / mid : 0;
+}
+
+bool smem_trials_disagree(const double *medians, const double *spreads, size_t n)
+{
+    double widest = 0, allowed;
+
+    for (size_t i = 0; i < n; i++)
+        widest = spreads[i] > widest ? spreads[i] : widest;
+    allowed = SMEM_TRIALS_NOISE_FACTOR * widest > SMEM_TRIALS_AGREE ? SMEM_TRIALS_NOISE_FACTOR * widest
+                                                                     : SMEM_TRIALS_AGREE;
+    return smem_trials_range(medians, n) > allowed;
+}
+
+void smem_shuffle(size_t *idx, size_t n, uint64_t seed)
+{
+    uint64_t state = seed;
+
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(smem_rng_next(&state) % i);
+        size_t t = idx[i - 1];
+        idx[i - 1] = idx[j];
+        idx[j] = t;
+    }
 }

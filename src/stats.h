@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The normal-consistency constant of the MAD: 1.4826 x MAD estimates the standard deviation of
  * normally distributed samples (1 / the 0.75 quantile of the standard normal). */
@@ -62,6 +63,30 @@ struct smem_throttled_sample {
     double ns;              /* per launch */
     double clock_mhz;
 };
+
+/* Trials: each point is measured in several, each a fresh setup, warm-up and sampling, run in a
+ * shuffled order across the whole run (Google Benchmark's random interleaving, Kalibera and Jones's
+ * replication at the level where the variance is): a point whose setup lands it on one of a few
+ * levels shows them between its trials, where within-trial noise cannot. */
+#define SMEM_TRIALS_DEFAULT 3
+#define SMEM_TRIALS_MAX 100
+/* Trials agree while their medians lie within this fraction of each other, or within
+ * SMEM_TRIALS_NOISE_FACTOR times their largest within-trial spread where that is wider. */
+#define SMEM_TRIALS_AGREE 0.01
+#define SMEM_TRIALS_NOISE_FACTOR 4.0
+
+/* The stopping rule of one of trials trials: the samples and the time of the run's rule shared out,
+ * never fewer than 3 samples a trial (what the comparison gate needs of each). */
+struct smem_stop_rule smem_trial_rule(const struct smem_stop_rule *r, size_t trials);
+
+/* Range of n trial medians over their median (0 under two), and whether it is past what the trials'
+ * own spreads (robust, fractions) explain: SMEM_TRIALS_AGREE, or SMEM_TRIALS_NOISE_FACTOR x the
+ * largest spread where wider. */
+double smem_trials_range(const double *medians, size_t n);
+bool smem_trials_disagree(const double *medians, const double *spreads, size_t n);
+
+/* Fisher-Yates shuffle of idx[0..n) by a splitmix64 stream seeded with seed. */
+void smem_shuffle(size_t *idx, size_t n, uint64_t seed);
 
 /* Whether a sample measured at clock_hz ran throttled against the run's clock ref_hz; false when
  * either is unknown (0). */

@@ -74,11 +74,11 @@ static void occ_cell(char *buf, size_t len, int v)
         smem_fmt(buf, len, "%d", v);
 }
 
-enum { T_BENCH, T_PARAMS, T_STATUS, T_MEDIAN, T_SPREAD, T_MHZ, T_OCC, T_CARVE, T_LIMITER, T_METRICS, T_N };
-#define TABLE_ALIGN "lllrrrlrll"
+enum { T_BENCH, T_PARAMS, T_STATUS, T_MEDIAN, T_SPREAD, T_TRIALS, T_MHZ, T_OCC, T_CARVE, T_LIMITER, T_METRICS, T_N };
+#define TABLE_ALIGN "lllrrrrlrll"
 
 struct table_row {
-    char params[512], median[32], spread[32], mhz[32], occ[32], carve[16], metrics[512];
+    char params[512], median[32], spread[32], trials[32], mhz[32], occ[32], carve[16], metrics[512];
     const char *cells[T_N];
 };
 
@@ -91,6 +91,30 @@ static void format_metrics(const struct smem_result *r, size_t max, char *buf, s
         smem_fmt_value(v, sizeof(v), r->metrics.m[k].value, 4);
         smem_append(buf, len, ", ", "%s=%s %s", r->metrics.m[k].name, v, r->metrics.m[k].unit);
     }
+}
+
+bool smem_trials_of(const struct smem_result *r, double *range)
+{
+    double med[SMEM_TRIALS_MAX], spr[SMEM_TRIALS_MAX];
+
+    for (size_t k = 0; k < r->n_trials; k++) {
+        med[k] = r->trials[k].median_ns;
+        spr[k] = r->trials[k].robust_spread;
+    }
+    *range = smem_trials_range(med, r->n_trials);
+    return smem_trials_disagree(med, spr, r->n_trials);
+}
+
+/* The range of the trials' medians in %, "*" where they disagree; "-" under two trials. */
+static void trials_cell(const struct smem_result *r, char *buf, size_t len)
+{
+    double range;
+    bool off = smem_trials_of(r, &range);
+
+    if (r->n_trials < 2)
+        smem_fmt(buf, len, "-");
+    else
+        smem_fmt(buf, len, "%.2f%s", 100 * range, off ? "*" : "");
 }
 
 static void table_row(const struct smem_result *r, struct table_row *row)
@@ -113,7 +137,9 @@ static void table_row(const struct smem_result *r, struct table_row *row)
         smem_fmt(row->median, sizeof(row->median), "%.2f", r->time_ns.median / 1e3);
         smem_fmt(row->spread, sizeof(row->spread), "%.2f", 100 * r->time_ns.robust_spread);
         smem_fmt(row->mhz, sizeof(row->mhz), "%.0f", r->clock_mhz);
+        trials_cell(r, row->trials, sizeof(row->trials));
     } else {
+        smem_fmt(row->trials, sizeof(row->trials), "-");
         smem_fmt(row->median, sizeof(row->median), "-");
         smem_fmt(row->spread, sizeof(row->spread), "-");
         smem_fmt(row->mhz, sizeof(row->mhz), "-");
@@ -123,6 +149,7 @@ static void table_row(const struct smem_result *r, struct table_row *row)
     row->cells[T_STATUS] = smem_point_status_name(r->status);
     row->cells[T_MEDIAN] = row->median;
     row->cells[T_SPREAD] = row->spread;
+    row->cells[T_TRIALS] = row->trials;
     row->cells[T_MHZ] = row->mhz;
     row->cells[T_OCC] = row->occ;
     row->cells[T_CARVE] = row->carve;
@@ -174,11 +201,13 @@ static void best_lines(FILE *f, const struct smem_result *res, size_t n)
 
 void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *res, size_t n)
 {
-    static const char *const header[T_N] = { "bench", "params", "status", "median_us", "spread%", "MHz",
-                                             "blk/SM a/p/m", "carve", "limiter", "metrics" };
+    static const char *const header[T_N] = { "bench", "params", "status", "median_us", "spread%", "trials%",
+                                             "MHz", "blk/SM a/p/m", "carve", "limiter", "metrics" };
     struct smem_cols cols;
     struct table_row row;
     bool any_override = false;
+    size_t disagree = 0;
+    double range;
 
     fprintf(f, "%s (cc %d.%d, %d SMs, %lld KiB shared/SM, %lld KiB opt-in/block)%s\n", dev->name, dev->cc_major,
             dev->cc_minor, dev->sm_count, (long long)(dev->smem_per_sm / 1024),
@@ -194,7 +223,11 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
         table_row(&res[i], &row);
         smem_cols_print(f, &cols, "", row.cells);
         any_override |= res[i].occ.hint_overridden;
+        disagree += res[i].n_samples && smem_trials_of(&res[i], &range);
     }
+    if (disagree)
+        fprintf(f, "* %zu point%s whose trials disagree: their medians lie further apart than their own noise explains "
+                "(each trial is a fresh setup; the file's trials list them)\n", disagree, disagree == 1 ? "" : "s");
     if (any_override)
         fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
     best_lines(f, res, n);

@@ -409,6 +409,33 @@ def samples(r):
     return r["time_ns"]["raw"]
 
 
+def trials(r):
+    """The point's trials as (median_ns, robust_spread) pairs, in the order they are listed (each a
+    fresh setup, warm-up and sampling of one process: src/stats.h, Trials); [] for a file written
+    before trials, or a point not timed."""
+    t = r.get("trials")
+    runs = t.get("runs") if isinstance(t, dict) else None
+    if not isinstance(runs, list):
+        return []
+    out = []
+    for x in runs:
+        m = x.get("median_ns") if isinstance(x, dict) else None
+        s = x.get("robust_spread") if isinstance(x, dict) else None
+        if _is_number(m) and m > 0:
+            out.append((float(m), float(s) if _is_number(s) and s >= 0 else None))
+    return out
+
+
+def trial_range(r):
+    """The range of the point's trial medians over their median (a fraction), or None under two
+    trials: the setup-to-setup variation one process measured."""
+    m = sorted(x for x, _ in trials(r))
+    if len(m) < 2:
+        return None
+    mid = m[len(m) // 2] if len(m) % 2 else (m[len(m) // 2 - 1] + m[len(m) // 2]) / 2
+    return (m[-1] - m[0]) / mid if mid > 0 else None
+
+
 def robust_spread(r, values=None):
     """The point's relative noise: 1.4826 x MAD / median of its raw samples (a fraction; the same
     as stdev/mean for normal samples, but not moved by a few outliers). The file's own

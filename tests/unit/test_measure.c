@@ -136,3 +136,89 @@ Test(json, untimed_point_has_null_batch_and_throttled)
     cr_assert(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(time, "stats"), "robust_spread")));
     cJSON_Delete(doc);
 }
+
+Test(trials, share_the_rule_out_and_keep_three_samples_each)
+{
+    struct smem_stop_rule r = { .min_samples = 10, .max_samples = 1000, .max_noise = 0.005, .timeout_s = 1.0 };
+    struct smem_stop_rule t = smem_trial_rule(&r, 3);
+
+    cr_assert_eq(t.min_samples, 4);
+    cr_assert_eq(t.max_samples, 334);
+    cr_assert_float_eq(t.timeout_s, 1.0 / 3, 1e-12);
+    cr_assert_float_eq(t.max_noise, 0.005, 1e-12);
+    t = smem_trial_rule(&r, 10);
+    cr_assert_eq(t.min_samples, 3, "a trial of fewer than 3 samples tells the gate nothing");
+    t = smem_trial_rule(&r, 1);
+    cr_assert_eq(t.min_samples, 10);
+    cr_assert_float_eq(t.timeout_s, 1.0, 1e-12);
+}
+
+Test(trials, disagree_past_one_percent_or_four_times_their_noise)
+{
+    const double levels[] = { 321000, 335000, 327000 }, quiet[] = { 0.002, 0.001, 0.003 };
+    const double close[] = { 321000, 322500, 321800 }, noisy[] = { 0.02, 0.01, 0.015 };
+
+    cr_assert_float_eq(smem_trials_range(levels, 3), 14000.0 / 327000, 1e-12);
+    cr_assert(smem_trials_disagree(levels, quiet, 3), "4.3 %% apart at 0.3 %% noise: levels");
+    cr_assert_not(smem_trials_disagree(close, quiet, 3), "0.5 %% apart: within 1 %%");
+    cr_assert_not(smem_trials_disagree(levels, noisy, 3), "4.3 %% apart at 2 %% noise: within 4 x the noise");
+    cr_assert_float_eq(smem_trials_range(levels, 1), 0, 1e-12);
+    cr_assert_not(smem_trials_disagree(levels, quiet, 1));
+}
+
+Test(trials, shuffle_is_a_seeded_permutation)
+{
+    size_t a[64], b[64], seen[64] = { 0 };
+    bool moved = false;
+
+    for (size_t i = 0; i < 64; i++)
+        a[i] = b[i] = i;
+    smem_shuffle(a, 64, 42);
+    smem_shuffle(b, 64, 42);
+    for (size_t i = 0; i < 64; i++) {
+        cr_assert_eq(a[i], b[i], "the same seed, the same order");
+        seen[a[i]]++;
+        moved |= a[i] != i;
+    }
+    for (size_t i = 0; i < 64; i++)
+        cr_assert_eq(seen[i], 1, "every index once");
+    cr_assert(moved);
+    for (size_t i = 0; i < 64; i++)
+        b[i] = i;
+    smem_shuffle(b, 64, 43);
+    cr_assert(memcmp(a, b, sizeof(a)), "another seed, another order");
+}
+
+Test(json, trials_with_their_medians_spread_and_verdict)
+{
+    double samples[] = { 321000, 321200, 335000, 335300, 327000, 327100 };
+    struct smem_trial tr[] = {
+        { .median_ns = 321100, .robust_spread = 0.001, .samples = 2, .batch = 4, .clock_mhz = 1975, .order = 7 },
+        { .median_ns = 335150, .robust_spread = 0.002, .samples = 2, .batch = 3, .clock_mhz = 1977, .order = 900 },
+        { .median_ns = 327050, .robust_spread = 0.001, .samples = 2, .batch = 4, .clock_mhz = 1976, .order = 1500 },
+    };
+    struct smem_result r;
+    cJSON *doc, *pt, *t, *runs;
+
+    memset(&r, 0, sizeof(r));
+    r.samples_ns = samples;
+    r.n_samples = 6;
+    r.batch = 4;
+    r.trials = tr;
+    r.n_trials = r.trials_planned = 3;
+    smem_stats_compute(samples, 6, &r.time_ns);
+    doc = time_of_one_point(&r);
+    pt = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "results"), 0);
+    t = cJSON_GetObjectItem(pt, "trials");
+    cr_assert_eq(cJSON_GetObjectItem(t, "count")->valuedouble, 3);
+    /* (335150 - 321100) / 327050 */
+    cr_assert_float_eq(cJSON_GetObjectItem(t, "spread")->valuedouble, 14050.0 / 327050, 1e-12);
+    cr_assert_float_eq(cJSON_GetObjectItem(t, "within")->valuedouble, 0.002, 1e-12);
+    cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(t, "disagree")), "4.3 %% apart at 0.2 %% noise");
+    runs = cJSON_GetObjectItem(t, "runs");
+    cr_assert_eq(cJSON_GetArraySize(runs), 3);
+    cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 1), "batch")->valuedouble, 3);
+    cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 2), "order")->valuedouble, 1500);
+    cr_assert_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(runs, 0), "median_ns")->valuedouble, 321100);
+    cJSON_Delete(doc);
+}
