@@ -64,6 +64,6 @@ for step in "$@"; do
          $exe --sweep carveout --check -q -o "$res/cfg_many_$tag.json" >"$res/ncu_cfg_many_$tag.csv" 2>&1
        log "ncu carveout experiment done" ;;
   esac
+  tar -C "$res" -czf "$out/results_$tag.tgz" .   # after every step: a call cut short keeps what ran
 done
-tar -C "$res" -czf "$out/results_$tag.tgz" .
 ls -la "$out"
