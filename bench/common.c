@@ -171,15 +171,31 @@ int smem_parallel_for(size_t n, int (*fn)(void *arg, size_t begin, size_t end, c
 
 #if SMEM_HAVE_CUDA
 
-/* Inputs drawn on this thread (one per device in a several-device run), kept for the points after:
+/* Inputs drawn on this thread (one per device in a several-device run), kept for the points and the
+ * trials after:
  * a sweep's points mostly share their inputs (the dynamic and static points one 256 MiB input, the
  * staging points and global_read another), and a point that finds its input here skips the draw,
  * the allocation and the copy (setup was 57 % of a --sweep all on the H200 before: README, Where the
  * time goes). Shared inputs are read-only: no kernel writes its input, and one that did would fail
- * the next point's check against the host copy. At most INPUT_CACHE_ENTRIES inputs and
- * INPUT_CACHE_MAX_BYTES, the least recently used going first, never one of the point being set up. */
-#define INPUT_CACHE_ENTRIES 4
-#define INPUT_CACHE_MAX_BYTES (2ull << 30)
+ * the next point's check against the host copy. The later trials run in a shuffled order, which an
+ * LRU of a few inputs misses nearly every time (setup took 60 of a 98 s --sweep all with 3 trials on
+ * the H200): the cache holds every distinct input of a sweep, up to INPUT_CACHE_ENTRIES of them in
+ * an eighth of the device memory free when it first fills (2 GiB at least), the least recently
+ * used going first, never one of the point being set up. */
+#define INPUT_CACHE_ENTRIES 32
+#define INPUT_CACHE_MIN_BYTES (2ull << 30)
+
+/* An eighth of the memory free on this thread's device when first asked, INPUT_CACHE_MIN_BYTES at least. */
+static size_t cache_max_bytes(void)
+{
+    static _Thread_local size_t max;
+    size_t free_b = 0, total_b = 0;
+
+    if (!max)
+        max = cudaMemGetInfo(&free_b, &total_b) == cudaSuccess && free_b / 8 > INPUT_CACHE_MIN_BYTES
+                  ? free_b / 8 : INPUT_CACHE_MIN_BYTES;
+    return max;
+}
 
 struct input {
     void *dev, *host;
@@ -201,7 +217,7 @@ void smem_gpu_inputs_next_point(void)
  * the input is not to be kept. */
 static int input_slot(size_t bytes)
 {
-    if (bytes > INPUT_CACHE_MAX_BYTES)
+    if (bytes > cache_max_bytes())
         return -1;
     for (;;) {
         size_t held = 0;
@@ -215,7 +231,7 @@ static int input_slot(size_t bytes)
             if (inputs[i].used != point_stamp && (oldest < 0 || inputs[i].used < inputs[oldest].used))
                 oldest = i;
         }
-        if (free_slot >= 0 && held + bytes <= INPUT_CACHE_MAX_BYTES)
+        if (free_slot >= 0 && held + bytes <= cache_max_bytes())
             return free_slot;
         if (oldest < 0)
             return -1;

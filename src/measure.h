@@ -18,6 +18,7 @@ struct smem_measurement {
     double *samples_ns;         /* per launch; owned by the caller after success */
     size_t n;
     size_t batch;               /* launches per sample */
+    bool lead_in;               /* one untimed launch went before each sample's batch */
     struct smem_stats stats;
     struct smem_timing median;  /* medians handed to the benchmark's metrics */
     struct smem_throttled_sample *throttled;    /* owned by the caller after success */

@@ -399,6 +399,10 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         cJSON_AddItemToArray(raw, cJSON_CreateNumber(round(r->samples_ns[i])));
     json_opt_int(time, "batch", timed ? (long long)r->batch : -1);
     if (timed)
+        cJSON_AddBoolToObject(time, "lead_in", r->lead_in);
+    else
+        cJSON_AddNullToObject(time, "lead_in");
+    if (timed)
         add_throttled(time, r);
     else
         cJSON_AddNullToObject(time, "throttled");

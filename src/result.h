@@ -71,6 +71,7 @@ struct smem_result {
     double *samples_ns;                 /* owned; per launch */
     size_t n_samples;
     size_t batch;                       /* launches per sample, 0 when not timed */
+    bool lead_in;                       /* an untimed launch went before each sample (src/measure.c) */
     struct smem_throttled_sample *throttled;    /* owned; samples left out for a throttled clock */
     size_t n_throttled;
     bool throttled_used;                /* every sample was throttled: the statistics are theirs */

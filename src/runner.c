@@ -605,6 +605,7 @@ static int time_trial(struct smem_case *c, const struct smem_run_settings *s, st
         r->samples_ns = m.samples_ns;
         r->n_samples = m.n;
         r->batch = m.batch;
+        r->lead_in = m.lead_in;
         r->throttled = m.throttled;
         r->n_throttled = m.n_throttled;
         r->throttled_used = m.throttled_used;

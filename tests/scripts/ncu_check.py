@@ -8,7 +8,8 @@ Two runs of the carveout, dynamic, bank and swizzle sweeps (or those --sweep nam
      configuration the driver chose, the occupancy limits) and the shared-memory wavefronts and
      load instructions.
 Each point of run 2 is matched to its ncu record in launch order, by grid, block and dynamic shared
-memory (kernels of the tool's own, the clock probe, fall in between and are skipped), and to its
+memory (kernels of the tool's own, the input draw and the clock probe, are left out by name, since
+an input draw can have a point's geometry; other kernels in between are skipped), and to its
 twin in run 1 by benchmark and parameters. Per point:
   - blocks per SM: the occupancy API and the calculator against min(ncu's occupancy limits); the
     measured residency no more than that (ncu's limits are theoretical: a residency the hardware
@@ -110,9 +111,24 @@ def matches(point, rec):
             and rec.get("launch__shared_mem_per_block_dynamic") == launch["dynamic_smem"])
 
 
+# the tool's own kernels, which a --check run launches between the points': the GPU's draw of an
+# input (fill_kernel: 8 blocks a SM of 256 threads, the geometry of the gather kernel's full wave,
+# and so taken for the first gather point's launch: each gather point then showed its predecessor's
+# configuration, on every unit where the gather's table was drawn just before), the clock probe,
+# the residency probe
+TOOL_KERNELS = ("fill_kernel", "clock_kernel", "residency_kernel")
+
+
+def tool_kernel(rec):
+    name = rec.get("name") or ""
+    return any(name == k or name.startswith(k + "(") or name.startswith(k + "<") for k in TOOL_KERNELS)
+
+
 def match(points, records):
     """Pairs each launching point with the first later ncu record of its geometry, in launch order:
-    [(point, record or None)]. Records in between belong to other kernels and are skipped."""
+    [(point, record or None)]. Records in between belong to other kernels and are skipped, and the
+    tool's own kernels (TOOL_KERNELS) are never a point's."""
+    records = [r for r in records if not tool_kernel(r)]
     pairs, cursor = [], 0
     for p in points:
         if not launched(p):

@@ -75,6 +75,22 @@ def csv_reader_keeps_launch_order_and_drops_other_lines():
 
 
 @test
+def an_input_draw_of_a_points_geometry_is_never_that_points_launch():
+    # as on the H200 (results/gate/): the gather table's draw (fill_kernel, 1056 x 256, no dynamic
+    # shared memory) just before the gather points, whose full wave has that geometry
+    gather = [point("gather", {"carveout_pct": c}, 1056, 256, 0, config=k) for c, k in ((10, 32768), (20, 65536),
+                                                                                       (30, 102400))]
+    recs = ncu_check.parse_ncu_csv(ncu_lines([
+        ("fill_kernel(unsigned int *, unsigned long, int, unsigned long)", kernel(1056, 256, 0, 32768)),
+        ("gather_kernel(const float *, unsigned int *)", kernel(1056, 256, 0, 32768)),
+        ("gather_kernel(const float *, unsigned int *)", kernel(1056, 256, 0, 65536)),
+        ("gather_kernel(const float *, unsigned int *)", kernel(1056, 256, 0, 102400))]))
+    pairs = ncu_check.match(gather, recs)
+    assert [r["launch__shared_mem_config_size"] for _, r in pairs] == [32768, 65536, 102400], pairs
+    assert all(r["name"].startswith("gather_kernel") for _, r in pairs)
+
+
+@test
 def points_pair_with_the_next_record_of_their_geometry():
     recs = ncu_check.parse_ncu_csv(ncu_lines([
         ("clock_kernel", kernel(1, 1, 0, 8192)),
