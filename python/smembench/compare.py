@@ -114,6 +114,9 @@ DEVICE_FIELDS = ("name", "cc", "sm_count", "smem_per_sm", "smem_per_block", "sme
 DRIVER_FIELDS = ("driver_version", "runtime_version", "driver_release")
 # settings an older file may lack, and the value it then ran with
 SETTING_DEFAULTS = {"cold": False, "no_optin": False, "quick": False}
+# settings that say how a point was sampled, not what it measures: every process draws its own order
+# of the trials, and a file of one trial judges one of three (the trials pool the same samples)
+SETTINGS_NOT_COMPARED = ("order_seed", "trials")
 # units that mean the same on every GPU (per SM, per clock, or a share of the device's own ceiling)
 CROSS_UNITS = ("B/clk/SM", "atomics/clk/SM", "cycles", "%", "x", "passes/request")
 LOSS_STATUSES = ("failed", "invalid")
@@ -457,7 +460,8 @@ def mismatches(base, new, opt):
                                  f"beyond the {opt.threshold:g} % threshold)"))
     sb, sn = settings(base), settings(new)
     diffs = [f"{k} {fmt(sb.get(k, '(absent)'))} -> {fmt(sn.get(k, '(absent)'))}"
-             for k in sorted(set(sb) | set(sn)) if sb.get(k, "(absent)") != sn.get(k, "(absent)")]
+             for k in sorted(set(sb) | set(sn)) if sb.get(k, "(absent)") != sn.get(k, "(absent)")
+             and k not in SETTINGS_NOT_COMPARED]
     if diffs:
         out.append(("settings", ", ".join(diffs)))
     return out
