@@ -11,16 +11,28 @@ so a drift during the session weighs on both alike. Every run's file is kept in 
 base_rN.json and head_rN.json (never hidden; a DIR that already holds such files is refused), and
 --files DIR judges such a directory again.
 
-THE PAIRED RULE. For each point timed in both builds in every round, d_r = ln(head median / base
-median) in round r. The change is exp(mean d) - 1. With R rounds, the one-sided t test of mean d
-(R - 1 degrees of freedom) says whether the rounds agree on a change:
-  slower, faster  |change| >= --threshold and the t test gives p < --alpha
-  same            |change| < --threshold and the rounds bound the change inside it: |mean d| plus
-                  the t quantile times the standard error of mean d is below ln(1 + threshold)
-  uncertain       neither (the rounds disagree, or fewer than 2 rounds timed the point)
+THE PAIRED RULE. For each point timed in both builds in every round, each round's median is taken at
+one SM clock: the point's trials (each a fresh setup, src/stats.h) give the slope of ln(time) on
+ln(clock) within each build (about -1 where the SM clock paces the kernel, 0 where DRAM does), and
+every trial's median moves along it to the rounds' median clock (single trials ran 1-7 % slow at a
+dipped clock on the H200). d_r = ln(head / base) of round r; the change is exp(mean d) - 1. Its
+standard error is the larger of the rounds' (sd of d / sqrt(R)) and what one build moves between its
+own processes (the pooled spread of each build's rounds, x sqrt(2 / R)); t the one-sided quantile at
+--alpha. The floor: --drift (0.5 %), and with --history what one build moved between processes on one
+unit there (each unit's runs and every run's trials: the largest change, and z sqrt(2) x their
+pooled spread): a level the history has seen is never a regression. With lo and hi the change's
+bounds and band = floor + (hi - lo) / 2:
+  uncertain       band > --max-band (5 %): the point cannot be judged, whatever its change
+  slower, faster  lo > floor and hi >= --threshold (mirrored for faster): beyond what one build does,
+                  and possibly as large as the threshold
+  same            both bounds within max(--threshold, floor)
+  uncertain       otherwise ("not confirmed"), or fewer than 2 rounds timed the point
+With --max-rounds N above --rounds, two more rounds (an ABBA pair) run while any point is uncertain
+for want of rounds (not for a wide band), up to N, as Pinpoint adds attempts.
 A point that only one build has, or whose status differs, is reported and fails the gate as in
-compare.py. Exit status: 0 no point slower, missing, new or stopped; 1 any of these; 2 unusable
-input (an executable that does not run, a failed run, bad options, unreadable files).
+compare.py. Exit status: 0 no point slower, missing, new or stopped; 1 any of these (and, with
+--uncertain fail, any point uncertain); 2 unusable input (an executable that does not run, a failed
+run, bad options, unreadable files).
 Needs SciPy (python3-scipy).
 """
 import argparse
@@ -60,10 +72,81 @@ def rounds_in(d):
     return out
 
 
-def paired(rounds, opt):
-    """Rows of the paired decision: dicts with name, kind, verdict, change, rounds, p, reason."""
+def same_build(meds):
+    """(pooled standard deviation of ln medians within each build, its degrees of freedom, the
+    largest change between two rounds of one build) of {build: [median per round]}: how far one
+    build moves from process to process on this unit."""
+    ss, dof, largest = 0.0, 0, 0.0
+    for m in meds.values():
+        if len(m) < 2:
+            continue
+        logs = [math.log(x) for x in m]
+        mean = sum(logs) / len(logs)
+        ss += sum((x - mean) ** 2 for x in logs)
+        dof += len(logs) - 1
+        largest = max(largest, max(m) / min(m) - 1)
+    return (math.sqrt(ss / dof) if dof else 0.0), dof, largest
+
+
+def history_floor(hist, key):
+    """(pooled sd, largest same-unit change) of a point in the --history files: what one build
+    moved between processes on one unit there (each unit's runs, and every run's trials); None where
+    the history has no two runs of a unit."""
+    by_unit = {}
+    trials = 0.0
+    for doc, bmap in hist:
+        r = bmap.get(key)
+        if r is None or not reader.timed(r):
+            continue
+        unit = reader.device_of(doc, r).get("uuid") or "?"
+        by_unit.setdefault((unit, doc["tool"].get("git")), []).append(reader.median_ns(r))
+        trials = max(trials, reader.trial_range(r) or 0.0)
+    sd, dof, largest = same_build(by_unit)
+    if not dof and not trials:
+        return None
+    return sd, max(largest, trials)
+
+
+def clock_slope(trials_by_build):
+    """The slope of ln(time) on ln(SM clock) over a point's trials, fitted within each build (the
+    builds' own levels do not bias it): about -1 for a kernel the SM clock paces (time goes as one
+    over the clock), about 0 for one that DRAM paces; clamped to [-1.2, 0.2]; 0 with too few trials
+    or one clock. trials_by_build: {build: [(median_ns, clock_mhz), ...]}."""
+    sxy = sxx = 0.0
+    n = 0
+    for t in trials_by_build.values():
+        pts = [(math.log(c), math.log(m)) for m, c in t if c]
+        if len(pts) < 2:
+            continue
+        mx = sum(x for x, _ in pts) / len(pts)
+        my = sum(y for _, y in pts) / len(pts)
+        sxy += sum((x - mx) * (y - my) for x, y in pts)
+        sxx += sum((x - mx) ** 2 for x, _ in pts)
+        n += len(pts)
+    if n < 6 or sxx < 1e-8:
+        return 0.0
+    return min(0.2, max(-1.2, sxy / sxx))
+
+
+def steady_median(r, slope, ref_clock):
+    """A round's median time at the reference clock: each trial's median moved along the point's
+    clock slope from the clock it ran at to ref_clock (the SM clock dips by 1-7 % for single trials on
+    the H200, and a kernel the clock paces follows it), the median of those; the file's median where
+    the trials or their clocks are not recorded."""
+    t = [(m, c) for m, _, c in reader.trials(r, clock=True)]
+    if not t or not slope or not ref_clock or any(c is None for _, c in t):
+        return reader.median_ns(r)
+    adj = sorted(m * (ref_clock / c) ** slope for m, c in t)
+    k = len(adj)
+    return adj[k // 2] if k % 2 else (adj[k // 2 - 1] + adj[k // 2]) / 2
+
+
+def paired(rounds, opt, hist=None):
+    """Rows of the paired decision: dicts with name, kind, verdict, change, rounds, p, band, reason.
+    hist: [(doc, {key: record})] of --history files, or None."""
     np, stats = compare.scipy_stats()
     t = opt.threshold / 100
+    z = float(stats.norm.ppf(1 - opt.alpha))
     maps = [(compare.by_key(b, "base"), compare.by_key(h, "head")) for b, h in rounds]
     keys = list(maps[0][0]) + [k for k in maps[0][1] if k not in maps[0][0]]
     rows = []
@@ -81,49 +164,88 @@ def paired(rounds, opt):
             row.update(kind="status", lost=sc[0], text=sc[1])
             rows.append(row)
             continue
-        d = []
-        for bm, hm in maps:
-            b, h = bm.get(key), hm.get(key)
-            if b is not None and h is not None and reader.timed(b) and reader.timed(h):
-                d.append(math.log(reader.median_ns(h) / reader.median_ns(b)))
+        both = [(bm.get(key), hm.get(key)) for bm, hm in maps]
+        both = [(b, h) for b, h in both if b is not None and h is not None and reader.timed(b) and reader.timed(h)]
+        # the SM clock as a measured covariate: each round's median at the rounds' median clock
+        by_build = {"base": [], "head": []}
+        for b, h in both:
+            by_build["base"] += [(m, c) for m, _, c in reader.trials(b, clock=True)]
+            by_build["head"] += [(m, c) for m, _, c in reader.trials(h, clock=True)]
+        slope = clock_slope(by_build)
+        clocks = sorted(c for t in by_build.values() for _, c in t if c)
+        ref_clock = clocks[len(clocks) // 2] if clocks else None
+        d, meds, levels = [], {"base": [], "head": []}, 0.0
+        for b, h in both:
+            mb, mh = steady_median(b, slope, ref_clock), steady_median(h, slope, ref_clock)
+            d.append(math.log(mh / mb))
+            meds["base"].append(mb)
+            meds["head"].append(mh)
+            levels = max(levels, reader.trial_range(b) or 0.0, reader.trial_range(h) or 0.0)
         if not reader.timed(b0):
             row.update(kind="untimed", text=b0["status"])
-        elif len(d) < 2:
-            row.update(kind="timed", verdict="uncertain", change=None, p=None, rounds=len(d), noise=None,
+            rows.append(row)
+            continue
+        if len(d) < 2:
+            row.update(kind="timed", verdict="uncertain", change=None, p=None, rounds=len(d), noise=None, band=None,
                        reason=f"timed in {len(d)} round{'s' if len(d) != 1 else ''} of {len(maps)} (2 at least)")
+            rows.append(row)
+            continue
+        r = len(d)
+        mean = sum(d) / r
+        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (r - 1))
+        # each build's own movement between its processes on this unit: the pooled spread of its
+        # rounds (2 (R - 1) degrees of freedom where the paired differences have R - 1) widens the
+        # standard error of the change, and holds the levels its trials landed on (each round pools
+        # them); the history's movement of one build on one unit (its runs and their trials) is the
+        # floor: a change inside what one build does by itself is not the code
+        s_proc, dof_proc, largest = same_build(meds)
+        se = max(sd / math.sqrt(r), s_proc * math.sqrt(2 / r))
+        dof = dof_proc if s_proc * math.sqrt(2 / r) >= sd / math.sqrt(r) else r - 1
+        q = float(stats.t.ppf(1 - opt.alpha, max(dof, 1)))
+        floor = opt.drift / 100
+        if hist:
+            hf = history_floor(hist, key)
+            if hf is not None:
+                floor = max(floor, hf[1], z * math.sqrt(2) * hf[0])
+        change = math.exp(mean) - 1
+        lo, hi = math.exp(mean - q * se) - 1, math.exp(mean + q * se) - 1
+        band = floor + (hi - lo) / 2
+        p = (0.0 if mean != 0 else 1.0) if se == 0 else float(stats.t.sf(abs(mean) / se, max(dof, 1)))
+        row.update(kind="timed", change=change, p=p, rounds=r, noise=(sd, None), band=band, floor=floor,
+                   clock_slope=slope)
+        if band > compare.max_band(opt):
+            row.update(verdict="uncertain", reason=compare.wide_band(band, opt, levels or None) +
+                       f" (rounds of one build {100 * largest:.1f} % apart)")
+        elif lo > floor and hi >= t:
+            row.update(verdict="slower", reason="")
+        elif hi < -floor and lo <= -t:
+            row.update(verdict="faster", reason="")
+        elif max(abs(lo), abs(hi)) < max(t, floor):
+            row.update(verdict="same", reason="" if floor < t else f"band ±{100 * floor:.1f} %")
         else:
-            r = len(d)
-            mean = sum(d) / r
-            sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (r - 1))
-            se = sd / math.sqrt(r)
-            change = math.exp(mean) - 1
-            q = float(stats.t.ppf(1 - opt.alpha, r - 1))
-            if se == 0:
-                p = 0.0 if mean != 0 else 1.0
-            else:
-                tv = abs(mean) / se
-                p = float(stats.t.sf(tv, r - 1))
-            row.update(kind="timed", change=change, p=p, rounds=r, noise=(sd, None))
-            if abs(change) >= t and p < opt.alpha:
-                row.update(verdict="slower" if change > 0 else "faster", reason="")
-            elif abs(change) < t and abs(mean) + q * se < math.log(1 + t):
-                row.update(verdict="same", reason="")
-            else:
-                row.update(verdict="uncertain",
-                           reason=f"rounds disagree: {100 * (math.exp(q * se) - 1):.2f} % at {r} rounds"
-                           if abs(change) < t else f"not confirmed (p {p:.2g})")
+            row.update(verdict="uncertain",
+                       reason=f"not confirmed: {100 * lo:+.2f} .. {100 * hi:+.2f} % at {r} rounds, "
+                              f"one build moves {100 * floor:.2f} %")
         rows.append(row)
     return rows
 
 
-def report(rounds, docs, opt):
-    rows = paired(docs, opt)
+def undecided(rows):
+    """Points that more rounds can decide: uncertain for want of rounds, not for a wide band."""
+    return [r for r in rows if r["kind"] == "timed" and r["verdict"] == "uncertain" and
+            not r["reason"].startswith("band ")]
+
+
+def report(rounds, docs, opt, hist=None):
+    rows = paired(docs, opt, hist)
     count = {}
     for r in rows:
         k = r["verdict"] if r["kind"] == "timed" else ("stopped" if r.get("lost") else
                                                         "started" if r["kind"] == "status" else r["kind"])
         count[k] = count.get(k, 0) + 1
     failing = [f"{count[k]} {k}" for k in ("slower", "missing", "new", "stopped") if count.get(k)]
+    if count.get("uncertain") and opt.uncertain == "fail":
+        failing.append(f"{count['uncertain']} uncertain (--uncertain fail)")
     rc = 1 if failing else 0
     base, head = docs[0]
     dev = base["device"]
@@ -134,7 +256,9 @@ def report(rounds, docs, opt):
             b["device"].get("uuid") != dev.get("uuid") for b, _ in docs):
         out.append("warning: the rounds did not all run on one GPU unit")
     out.append(f"change: exp(mean over rounds of ln(head / base median)) - 1; spread: standard deviation of the "
-               f"rounds' ln ratios; threshold {opt.threshold:g} %, alpha {opt.alpha:g}; files: "
+               f"rounds' ln ratios; floor: what one build moved between its own rounds and trials"
+               f"{' and in the history' if hist else ''}; threshold {opt.threshold:g} %, widest band "
+               f"{opt.max_band:g} %, alpha {opt.alpha:g}; files: "
                f"{', '.join(os.path.basename(p) for pair in rounds for p in pair)}")
     out.append("")
     shown = [r for r in rows if not md or r["kind"] != "timed" or r["verdict"] != "same"]
@@ -157,6 +281,52 @@ def report(rounds, docs, opt):
     return out, rc
 
 
+def run_rounds(a, rounds, n):
+    """n more rounds into a.out, in ABBA order from the rounds so far (round r: base first when r is
+    odd), each build a process of its own."""
+    tty = sys.stderr.isatty()
+    for r in range(len(rounds) + 1, len(rounds) + n + 1):
+        pair = (os.path.join(a.out, f"base_r{r}.json"), os.path.join(a.out, f"head_r{r}.json"))
+        order = [(a.exes[0], pair[0]), (a.exes[1], pair[1])]
+        if r % 2 == 0:
+            order.reverse()
+        for exe, path in order:
+            if tty:
+                print(f"\rab: round {r}/{max(a.rounds, r)}: {os.path.basename(path)}", end="", file=sys.stderr,
+                      flush=True)
+            run_one(exe, a.args, path)
+        rounds.append(pair)
+    if tty:
+        print("", file=sys.stderr)
+
+
+def load_rounds(rounds, a):
+    try:
+        docs = [(reader.load(b), reader.load(h)) for b, h in rounds]
+    except reader.ResultError as e:
+        raise Usage(str(e)) from None
+    for b, h in docs:
+        found = [(k, t) for k, t in compare.mismatches(b, h, a) if k in ("device", "settings")]
+        if found:
+            raise Usage(f"the builds ran differently: {found[0][0]} mismatch: {found[0][1]}")
+    return docs
+
+
+def load_history(specs):
+    """[(doc, {key: record})] of the --history files, measured ones only."""
+    if not specs:
+        return None
+    out = []
+    try:
+        for path in compare.history_paths(specs):
+            doc = reader.load(path)
+            if doc["run"].get("mode") == "measure":
+                out.append((doc, {reader.point_key(r): r for r in doc["results"]}))
+    except reader.ResultError as e:
+        raise Usage(str(e)) from None
+    return out
+
+
 def parse_args(argv):
     if "--" in argv:
         i = argv.index("--")
@@ -172,9 +342,25 @@ def parse_args(argv):
     ap.add_argument("--rounds", type=int, default=4, help="rounds of base and head (4)")
     ap.add_argument("--threshold", type=float, default=2.0, metavar="PCT", help="smallest change that counts (2)")
     ap.add_argument("--alpha", type=float, default=0.01, help="significance level of the paired t test (0.01)")
+    ap.add_argument("--drift", type=float, default=0.5, metavar="PCT",
+                    help="least movement of a point between two processes of one build, in percent (0.5)")
+    ap.add_argument("--max-rounds", type=int, default=None, metavar="N",
+                    help="rounds at most: while points are uncertain for want of rounds (not for a wide band), two "
+                         "more rounds (an ABBA pair) run, as Pinpoint adds attempts (default: --rounds, none added)")
+    ap.add_argument("--history", action="append", default=[], metavar="PATH",
+                    help="earlier result files (files or directories) of this GPU model: a point's floor is never below "
+                         "what one build moved between processes on one unit there")
+    compare.add_verdict_options(ap)
     ap.add_argument("--markdown", action="store_true", help="compact Markdown: only what is not the same")
     a = ap.parse_args(mine)
     a.args = args
+    compare.check_max_band(a)
+    if not 0 <= a.drift < a.threshold:
+        raise Usage(f"invalid value {a.drift:g} for --drift; expected 0 or more and below the threshold {a.threshold:g}")
+    if a.max_rounds is None:
+        a.max_rounds = a.rounds
+    if a.max_rounds < a.rounds or a.max_rounds > 100:
+        raise Usage(f"invalid value {a.max_rounds} for --max-rounds; expected --rounds ({a.rounds})..100")
     if not 0 < a.threshold < 1000:
         raise Usage(f"invalid value {a.threshold:g} for --threshold; expected more than 0 and less than 1000")
     if not 0 < a.alpha < 1:
@@ -210,32 +396,18 @@ def run(argv):
         if os.path.exists(os.path.join(a.out, "base_r1.json")) or os.path.exists(os.path.join(a.out, "head_r1.json")):
             raise Usage(f"{a.out}: already holds an A/B run (base_r1.json); choose an empty directory")
         rounds = []
-        tty = sys.stderr.isatty()
-        for r in range(1, a.rounds + 1):
-            pair = (os.path.join(a.out, f"base_r{r}.json"), os.path.join(a.out, f"head_r{r}.json"))
-            order = [(a.exes[0], pair[0]), (a.exes[1], pair[1])]
-            if r % 2 == 0:
-                order.reverse()
-            for exe, path in order:
-                if tty:
-                    print(f"\rab: round {r}/{a.rounds}: {os.path.basename(path)}", end="", file=sys.stderr, flush=True)
-                run_one(exe, a.args, path)
-            rounds.append(pair)
-        if tty:
-            print("", file=sys.stderr)
+        run_rounds(a, rounds, a.rounds)
     try:
         compare.scipy_stats()
     except Usage as e:      # the runs are kept: judge them where SciPy is
         raise Usage(f"{e}; the runs are in {a.files or a.out}: judge them there with ab.py --files") from None
-    try:
-        docs = [(reader.load(b), reader.load(h)) for b, h in rounds]
-    except reader.ResultError as e:
-        raise Usage(str(e)) from None
-    for b, h in docs:
-        found = [(k, t) for k, t in compare.mismatches(b, h, a) if k in ("device", "settings")]
-        if found:
-            raise Usage(f"the builds ran differently: {found[0][0]} mismatch: {found[0][1]}")
-    out, rc = report(rounds, docs, a)
+    hist = load_history(a.history)
+    docs = load_rounds(rounds, a)
+    # more rounds while points are uncertain for want of them, up to --max-rounds
+    while not a.files and len(rounds) + 2 <= a.max_rounds and undecided(paired(docs, a, hist)):
+        run_rounds(a, rounds, 2)
+        docs = load_rounds(rounds, a)
+    out, rc = report(rounds, docs, a, hist)
     # a pull-request comment: within GitHub's limit, the heading and the gate's line kept
     return (compare.cap_markdown(out) if a.markdown else out), rc
 

@@ -41,7 +41,11 @@ Each point is then one of:
                   past the threshold, or
                   "not confirmed (p P)" when the samples do not bear the change out, or
                   "every sample throttled" (time_ns.throttled.used: the SM clock was low
-                  throughout). Uncertain points are listed; they do not fail the gate
+                  throughout), or "band ±X % > Y %" when what widened the point's band (its
+                  declared variation, or the range of its trials' medians in either file: the
+                  levels a fresh setup landed on) is past --max-band (5 %): a band that wide says
+                  nothing, and calling the point same would hide a regression. Uncertain points
+                  are listed; they do not fail the gate unless --uncertain fail
 Nothing passes by being absent. Each of these is reported and fails the gate unless --allow names
 its kind:
   missing   a point of BASE that NEW does not have
@@ -71,10 +75,13 @@ HISTORY (--history). Earlier result files (or directories of them) of the same G
 settings judge each positional NEW file; others are left out, each with a line (none left: exit 2).
 Each point is judged against the median of its history (the newest --window files; 0: all): with
 three or more runs of NEW's own unit there, those alone (declared run_pct), else all of them (the
-unit or layout variation as the floor). The band is a one-sided Student's t prediction bound of the
+unit or layout variation as the floor); but where the history's units sit on levels further apart
+than --threshold (each unit's median of its runs), fewer than three runs of NEW's unit cannot say
+which level is NEW's: the point is uncertain, never same and never slower. The band is a one-sided Student's t prediction bound of the
 history's spread at --alpha: t(k - 1) x spread x sqrt(1 + 1/k) over k medians, the spread 1.4826
 MAD / median (below 8 files never less than the sample standard deviation / median), never under
-the declared variation or --drift, plus z times the new median's standard error. Past the band
+the declared variation, the widest range of trial medians in any of the files or --drift, plus z
+times the new median's standard error; past --max-band, uncertain. Past the band
 (and the threshold): slower or faster; inside: same. Under three files the newest is the base, as
 above. Missing, new and stopped points are judged against the newest record of each point.
 
@@ -89,8 +96,8 @@ PUBLISHED (--published). One file's measured figures beside the published ones o
 (the "published" block of its device record): load latency in cycles, bytes per clock per SM,
 banks, bank width, shared memory per SM and per block. Also shown by the other two modes.
 
-Exit status: 0 no point slower, missing, new or stopped and no mismatch (or each allowed);
-1 any of these; 2 unusable input: a file that cannot be read or is not a valid result file, a
+Exit status (with --uncertain fail an uncertain point counts among "these"): 0 no point slower,
+missing, new or stopped and no mismatch (or each allowed); 1 any of these; 2 unusable input: a file that cannot be read or is not a valid result file, a
 file without timed points (predict mode) in the gate, files with no point in common, a bad
 option, out of memory; 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143); 70 an internal error
 (a bug). When the output is cut short (piped into head), the status is still the gate's.
@@ -172,6 +179,27 @@ def allowance(b, n, context):
     return None
 
 
+def max_band(opt):
+    """The widest band (a fraction) at which a point is still judged: past it, uncertain."""
+    return getattr(opt, "max_band", 5.0) / 100
+
+
+def wide_band(band, opt, levels=None, allow=None, units=None, history=None):
+    """The reason of a point whose band is past --max-band: what widened it. history: (spread, runs)
+    of the history's medians."""
+    why = []
+    if history is not None:
+        why.append(f"its history's medians spread {100 * history[0]:.1f} % over {history[1]} runs")
+    if units is not None:
+        why.append(f"its units sit on levels {100 * units:.1f} % apart")
+    if levels is not None and levels > 0:
+        why.append(f"its trials moved {100 * levels:.1f} % from setup to setup")
+    if allow is not None:
+        why.append(f"it is declared to move {100 * allow:.1f} %")
+    return (f"band ±{100 * band:.1f} % > {max_band(opt) * 100:g} %" + (": " + ", ".join(why) if why else "") +
+            "; a change inside it cannot be told from the unit or the run")
+
+
 def unit_context(b_unit, b_layout, n_unit, n_layout):
     """How two records' GPUs relate: "run" the same unit, "unit" another unit of the same recorded GPC
     layout, "layout" another unit whose layout differs or is unknown."""
@@ -201,12 +229,18 @@ def judge(b, n, opt, allow=None):
     s = max(sb, sn)
     se = MEDIAN_SE * math.sqrt(sb * sb / len(xb) + sn * sn / len(xn))
     # the point's declared movement between runs (or units) widens what it can call a change: a change
-    # inside it is the unit or the run, not the code
-    if allow is not None and allow + z * se > t:
-        t = allow + z * se
-        out["band"] = t
+    # inside it is the unit or the run, not the code; so does the movement its trials showed from
+    # setup to setup inside either process (a level a fresh setup can land on)
+    levels = max([x for x in (reader.trial_range(b), reader.trial_range(n)) if x is not None], default=None)
+    out["levels"] = levels
+    for widen in (allow, levels):
+        if widen is not None and widen + z * se > t:
+            t = widen + z * se
+            out["band"] = t
+    if out["band"] is not None and out["band"] > max_band(opt):
+        return dict(out, verdict="uncertain", reason=wide_band(out["band"], opt, levels, allow))
     # the least drift: a share of the time, or for a short kernel the fixed part of a launch
-    floor = max(opt.drift / 100, opt.drift_ns / mb, allow or 0)
+    floor = max(opt.drift / 100, opt.drift_ns / mb, allow or 0, levels or 0)
     drift = max(floor, DRIFT_PER_NOISE * s)
     limit = noise_limit(t, floor, z, len(xb), len(xn))
     out["limit"] = limit
@@ -258,6 +292,21 @@ def robust_center(values):
     return c, spread
 
 
+def unit_levels(hist):
+    """(range of the units' medians over their median, units) of a point's history, or None under
+    two units: each unit's median of its runs' medians. Units sit on levels (stable within a unit,
+    a few levels across units), which only a history of several units shows."""
+    by_unit = {}
+    for u, _, r in hist:
+        if u is not None:
+            by_unit.setdefault(u, []).append(reader.median_ns(r))
+    if len(by_unit) < 2:
+        return None
+    meds = sorted(robust_center(v)[0] for v in by_unit.values())
+    mid = robust_center(meds)[0]
+    return ((meds[-1] - meds[0]) / mid if mid > 0 else math.inf), len(meds)
+
+
 def judge_history(hist, n, opt, b, unit):
     """The verdict on a point of NEW against its history: hist is the list of the point's (uuid,
     layout, record) in the history files (timed, oldest first), unit NEW's (uuid, layout). With
@@ -277,6 +326,16 @@ def judge_history(hist, n, opt, b, unit):
     elif len(hist) >= HISTORY_MIN:
         others = [h for h in hist if h not in own] or hist
         ctx = min((unit_context(u, lay, *unit) for u, lay, _ in others), key=order.index)
+        levels = unit_levels(hist)
+        if levels is not None and levels[0] > opt.threshold / 100:
+            # units sit on levels: a history of several units cannot say which this unit's is
+            mn = reader.median_ns(n)
+            return {"change": mn / robust_center([reader.median_ns(r) for _, _, r in hist])[0] - 1,
+                    "noise": (None, reader.robust_spread(n)), "samples": (len(hist), len(reader.samples(n))),
+                    "p": None, "band": None, "history": len(hist), "unit": True, "verdict": "uncertain",
+                    "reason": f"its {levels[1]} units sit on levels {100 * levels[0]:.1f} % apart, more than the "
+                              f"{opt.threshold:g} % threshold; {HISTORY_MIN} runs of this unit "
+                              f"({len(own)} in the history) judge it"}
     if len(hist) < HISTORY_MIN:
         u, lay, last = hist[-1]
         ctx = unit_context(u, lay, *unit)
@@ -298,11 +357,18 @@ def judge_history(hist, n, opt, b, unit):
     k = len(meds)
     z = float(stats.norm.ppf(1 - opt.alpha))
     q = float(stats.t.ppf(1 - opt.alpha, k - 1))
-    floor = max(opt.drift / 100, opt.drift_ns / c, allow or 0)
+    # the setup-to-setup movement the trials of any of these runs showed is a floor too
+    trials = [x for x in [reader.trial_range(r) for _, _, r in hist] + [reader.trial_range(n)] if x is not None]
+    levels = max(trials) if trials else None
+    floor = max(opt.drift / 100, opt.drift_ns / c, allow or 0, levels or 0)
     band = max(floor, q * spread * math.sqrt(1 + 1 / k))
     se = MEDIAN_SE * sn / math.sqrt(len(xn))
     limit = max(opt.threshold / 100, band + z * se)
     out["band"] = limit if limit > opt.threshold / 100 else None
+    if limit > max_band(opt):
+        return dict(out, verdict="uncertain",
+                    reason=wide_band(limit, opt, levels, allow if allow and allow >= band - 1e-12 else None,
+                                     history=(spread, k)))
     if abs(change) >= limit:
         return dict(out, verdict="slower" if change > 0 else "faster", reason="")
     return dict(out, verdict="same", reason="")
@@ -587,6 +653,8 @@ def gate(base_path, new_path, base, new, opt, history=None):
     failing = []
     if count.get("slower"):
         failing.append(f"{count['slower']} slower")
+    if count.get("uncertain") and getattr(opt, "uncertain", "pass") == "fail":
+        failing.append(f"{count['uncertain']} uncertain (--uncertain fail)")
     for kind, key in (("missing", "missing"), ("new", "new"), ("status", "stopped")):
         if count.get(key) and kind not in allowed:
             failing.append(f"{count[key]} {key}")
@@ -830,6 +898,24 @@ def allow_list(text):
     return list(ALLOW_KINDS) if "all" in kinds else kinds
 
 
+def add_verdict_options(ap):
+    """--max-band and --uncertain, the same in the gate and in A/B."""
+    ap.add_argument("--max-band", type=float, default=5.0, metavar="PCT",
+                    help="the widest band a point is judged at, in percent (5): a point whose band (its measured "
+                         "variation between runs, units or setups) is wider is uncertain, never same or slower")
+    ap.add_argument("--uncertain", choices=("pass", "fail"), default="pass",
+                    help="what uncertain points do to the exit status: pass (the default: listed, exit 0) or fail "
+                         "(exit 1)")
+
+
+def check_max_band(a):
+    if not 0 < a.max_band <= 1000:
+        raise Usage(f"invalid value {a.max_band:g} for --max-band; expected more than 0 and at most 1000")
+    if a.max_band < a.threshold:
+        raise Usage(f"--max-band {a.max_band:g} % is below the threshold {a.threshold:g} %: no point could be "
+                    "judged; expected a --max-band of at least --threshold")
+
+
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise Usage(f"{message}; see compare.py --help")
@@ -851,6 +937,7 @@ def parse_args(argv):
     ap.add_argument("--allow", type=allow_list, default=[], metavar="KIND,...",
                     help=f"findings that do not fail the gate: {','.join(ALLOW_KINDS)} or all")
     ap.add_argument("--markdown", action="store_true", help="compact Markdown for a pull-request comment")
+    add_verdict_options(ap)
     ap.add_argument("--history", action="append", default=[], metavar="PATH",
                     help="earlier result files (files or directories of them) of the same GPU model and settings: "
                          "every positional file is then a NEW file judged against their between-run spread")
@@ -869,6 +956,7 @@ def parse_args(argv):
         raise Usage("--published takes one file; see compare.py --help")
     if a.published and a.across_devices:
         raise Usage("--published and --across-devices cannot be combined; see compare.py --help")
+    check_max_band(a)
     if a.drift >= a.threshold:
         raise Usage(f"--drift {a.drift:g} % is not below the threshold {a.threshold:g} %: no change could be told from "
                     "drift; expected a --drift under --threshold")

@@ -409,10 +409,10 @@ def samples(r):
     return r["time_ns"]["raw"]
 
 
-def trials(r):
+def trials(r, clock=False):
     """The point's trials as (median_ns, robust_spread) pairs, in the order they are listed (each a
     fresh setup, warm-up and sampling of one process: src/stats.h, Trials); [] for a file written
-    before trials, or a point not timed."""
+    before trials, or a point not timed. clock: (median_ns, robust_spread, clock_mhz or None)."""
     t = r.get("trials")
     runs = t.get("runs") if isinstance(t, dict) else None
     if not isinstance(runs, list):
@@ -421,15 +421,27 @@ def trials(r):
     for x in runs:
         m = x.get("median_ns") if isinstance(x, dict) else None
         s = x.get("robust_spread") if isinstance(x, dict) else None
+        c = x.get("clock_mhz") if isinstance(x, dict) else None
         if _is_number(m) and m > 0:
-            out.append((float(m), float(s) if _is_number(s) and s >= 0 else None))
+            one = (float(m), float(s) if _is_number(s) and s >= 0 else None)
+            out.append(one + ((float(c) if _is_number(c) and c > 0 else None),) if clock else one)
     return out
+
+
+# a trial whose SM clock is further than this below the point's median trial clock ran while the
+# clock dipped (on the H200, single trials at 1850-1920 MHz in runs at 1979, 2-7 % slower): the
+# clock explains it, and it says nothing about the levels a setup lands on
+TRIAL_CLOCK_AGREE = 0.01
 
 
 def trial_range(r):
     """The range of the point's trial medians over their median (a fraction), or None under two
-    trials: the setup-to-setup variation one process measured."""
-    m = sorted(x for x, _ in trials(r))
+    trials: the setup-to-setup variation one process measured, among the trials that ran at the
+    point's clock (TRIAL_CLOCK_AGREE)."""
+    t = trials(r, clock=True)
+    clocks = sorted(c for _, _, c in t if c is not None)
+    mid_clock = clocks[len(clocks) // 2] if clocks else None
+    m = sorted(x for x, _, c in t if c is None or mid_clock is None or c >= mid_clock * (1 - TRIAL_CLOCK_AGREE))
     if len(m) < 2:
         return None
     mid = m[len(m) // 2] if len(m) % 2 else (m[len(m) // 2 - 1] + m[len(m) // 2]) / 2

@@ -96,7 +96,11 @@ def four_runs_on_one_unit_judge_the_fifth_same_on_both_units():
     for g in (0, 1):
         rc, out, err = run("compare.py", *history(g), run_file(g, 5))
         assert rc == 0, (g, err, out[-1500:])
-        assert counts(out) == [(412, 0, 0, 412, 0)], (g, counts(out))
+        (n, slower, faster, same, unsure), = counts(out)
+        assert (n, slower, faster) == (412, 0, 0) and same >= 400, (g, counts(out))
+        # a point whose history spreads so wide that its band passes 5 % is uncertain, never same
+        wide = [x for x in out.splitlines() if " uncertain (" in x]
+        assert len(wide) == unsure and all("band ±" in x and "> 5 %" in x for x in wide), wide
         assert "history: 4 files" in out and "1 GPU unit" in out, out[:3000]
 
 
