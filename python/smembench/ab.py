@@ -36,8 +36,10 @@ run, bad options, unreadable files).
 Needs SciPy (python3-scipy).
 """
 import argparse
+import json
 import math
 import os
+import shutil
 import subprocess
 import sys
 
@@ -352,9 +354,28 @@ def parse_args(argv):
                          "what one build moved between processes on one unit there")
     compare.add_verdict_options(ap)
     ap.add_argument("--markdown", action="store_true", help="compact Markdown: only what is not the same")
+    ap.add_argument("--bisect", nargs=2, metavar=("GOOD", "BAD"),
+                    help="build commits of this repository and bisect (git bisect run) with the A/B verdict of the "
+                         "points slower from GOOD to BAD: the first slower commit, with its table")
+    ap.add_argument("--build", metavar="CMD", default=DEFAULT_BUILD,
+                    help="with --bisect, the shell command that builds the commit checked out in $SRC into $BUILD "
+                         "(default: a release meson build of smembench, tests off)")
+    ap.add_argument("--exe", metavar="PATH", default="smembench",
+                    help="with --bisect, the executable's path inside $BUILD (smembench)")
+    ap.add_argument("--bisect-step", nargs=3, metavar=("GOOD_EXE", "POINTS", "DIR"), help=argparse.SUPPRESS)
     a = ap.parse_args(mine)
     a.args = args
     compare.check_max_band(a)
+    if a.bisect or a.bisect_step:
+        if a.files or a.exes:
+            raise Usage("--bisect takes two commits, not executables or --files")
+        if not args:
+            raise Usage("ab.py --bisect needs the smembench arguments after --, e.g. -- --sweep bank")
+        if not a.out and a.bisect:
+            raise Usage("ab.py --bisect needs -o DIR for the builds and the runs; see ab.py --help")
+        if a.max_rounds is None:
+            a.max_rounds = a.rounds
+        return a
     if not 0 <= a.drift < a.threshold:
         raise Usage(f"invalid value {a.drift:g} for --drift; expected 0 or more and below the threshold {a.threshold:g}")
     if a.max_rounds is None:
@@ -385,8 +406,126 @@ def parse_args(argv):
     return a
 
 
+DEFAULT_BUILD = ('meson setup "$BUILD" "$SRC" -Dbuildtype=release -Dtests=disabled >"$BUILD.log" 2>&1 && '
+                 'ninja -C "$BUILD" smembench >>"$BUILD.log" 2>&1')
+
+
+def git(*args, cwd=None, check=True):
+    p = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if check and p.returncode:
+        raise Usage(f"git {' '.join(args)} failed: {(p.stderr.strip().splitlines() or ['(no message)'])[-1]}")
+    return p.stdout.strip()
+
+
+def build_commit(a, src, sha):
+    """Builds the tree at src (commit sha) into a.out/build-SHA; the executable's path."""
+    build = os.path.join(os.path.abspath(a.out), f"build-{sha[:12]}")
+    exe = os.path.join(build, a.exe)
+    if not os.access(exe, os.X_OK):
+        env = dict(os.environ, SRC=os.path.abspath(src), BUILD=build)
+        p = subprocess.run(a.build, shell=True, cwd=src, env=env, stdin=subprocess.DEVNULL)
+        if p.returncode or not os.access(exe, os.X_OK):
+            return None
+    return exe
+
+
+def ab_dir(a, tag):
+    d = os.path.join(os.path.abspath(a.out), f"ab-{tag}")
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    return d
+
+
+def decide(a, base_exe, head_exe, tag):
+    """The A/B of two executables into a.out/ab-TAG: (rows, report lines, exit status)."""
+    b = argparse.Namespace(**vars(a))
+    b.out, b.exes, b.files = ab_dir(a, tag), [base_exe, head_exe], None
+    os.makedirs(b.out)
+    rounds = []
+    run_rounds(b, rounds, a.rounds)
+    docs = load_rounds(rounds, b)
+    hist = load_history(a.history)
+    out, rc = report(rounds, docs, b, hist)
+    with open(os.path.join(b.out, "report.txt"), "w") as f:
+        f.write("\n".join(out) + "\n")
+    return paired(docs, b, hist), out, rc
+
+
+def bisect_step(a):
+    """One step of git bisect run in the current checkout: build it, A/B it against GOOD's build,
+    and judge only the points slower from GOOD to BAD: 1 any of them slower, 0 all of them same,
+    125 (skip) otherwise or when the commit does not build."""
+    good_exe, points_file, out = a.bisect_step
+    a.out = out
+    points = set(json.load(open(points_file)))
+    sha = git("rev-parse", "HEAD")
+    exe = build_commit(a, ".", sha)
+    if exe is None:
+        print(f"ab: {sha[:12]} does not build: skipped", file=sys.stderr)
+        return 125
+    rows, _, _ = decide(a, good_exe, exe, sha[:12])
+    v = [r["verdict"] for r in rows if r["name"] in points and r["kind"] == "timed"]
+    status = 1 if "slower" in v else 0 if v and all(x == "same" for x in v) else 125
+    print(f"ab: {sha[:12]}: {', '.join(f'{v.count(k)} {k}' for k in ('slower', 'same', 'uncertain', 'faster'))} "
+          f"of the {len(points)} points -> exit {status}", file=sys.stderr)
+    return status
+
+
+def bisect(a):
+    """--bisect GOOD BAD: the first commit whose A/B against GOOD has a point slower that BAD has."""
+    top = git("rev-parse", "--show-toplevel")
+    good, bad = git("rev-parse", a.bisect[0] + "^{commit}", cwd=top), git("rev-parse", a.bisect[1] + "^{commit}", cwd=top)
+    if subprocess.run(["git", "merge-base", "--is-ancestor", good, bad], cwd=top).returncode:
+        raise Usage(f"{a.bisect[0]} is not an ancestor of {a.bisect[1]}; --bisect GOOD BAD needs GOOD before BAD")
+    os.makedirs(a.out, exist_ok=True)
+    if os.listdir(a.out):
+        raise Usage(f"{a.out}: not empty; --bisect needs an empty directory for its builds and runs")
+    tree = os.path.join(os.path.abspath(a.out), "tree")
+    git("worktree", "add", "--detach", tree, good, cwd=top)
+    try:
+        good_exe = build_commit(a, tree, good)
+        git("checkout", "-q", "--detach", bad, cwd=tree)
+        bad_exe = build_commit(a, tree, bad)
+        if good_exe is None or bad_exe is None:
+            raise Usage(f"{a.bisect[0] if good_exe is None else a.bisect[1]} does not build (the logs are in {a.out})")
+        rows, out, _ = decide(a, good_exe, bad_exe, "good-vs-bad")
+        slow = [r["name"] for r in rows if r["kind"] == "timed" and r["verdict"] == "slower"]
+        if not slow:
+            return ["no point is slower from " + a.bisect[0] + " to " + a.bisect[1] + ": nothing to bisect"] + out, 0
+        points = os.path.join(os.path.abspath(a.out), "slower_points.json")
+        json.dump(slow, open(points, "w"))
+        git("bisect", "start", bad, good, cwd=tree)
+        step = [sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv.pop(1)); from smembench.ab import main; "
+                "sys.exit(main())", os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                "--bisect-step", good_exe, points, os.path.abspath(a.out), "--rounds", str(a.rounds),
+                "--threshold", str(a.threshold), "--alpha", str(a.alpha), "--drift", str(a.drift),
+                "--max-band", str(a.max_band), "--build", a.build, "--exe", a.exe]
+        step += [x for h in a.history for x in ("--history", os.path.abspath(h))] + ["--", *a.args]
+        p = subprocess.run(["git", "bisect", "run", *step], cwd=tree, capture_output=True, text=True)
+        first = git("rev-parse", "refs/bisect/bad", cwd=tree, check=False)
+        log = git("bisect", "log", cwd=tree, check=False)
+        with open(os.path.join(a.out, "bisect.log"), "w") as f:
+            f.write(log + "\n" + p.stdout + p.stderr)
+        git("bisect", "reset", cwd=tree, check=False)
+        if p.returncode or not first:
+            raise Usage(f"git bisect run did not name a commit (its log: {os.path.join(a.out, 'bisect.log')})")
+        subject = git("log", "-1", "--format=%h %s", first, cwd=top)
+        table = os.path.join(a.out, f"ab-{first[:12]}", "report.txt")
+        lines = [f"first slower commit: {subject}",
+                 f"{len(slow)} points slower from {a.bisect[0]} to {a.bisect[1]}: {', '.join(slow[:8])}"
+                 f"{' ...' if len(slow) > 8 else ''}", ""]
+        lines += open(table).read().splitlines() if os.path.exists(table) else [f"(no table at {table})"]
+        return lines, 1
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", tree], cwd=top, capture_output=True)
+
+
 def run(argv):
     a = parse_args(argv)
+    if a.bisect_step:
+        sys.exit(bisect_step(a))
+    if a.bisect:
+        return bisect(a)
     if a.files:
         rounds = rounds_in(a.files)
     else:

@@ -207,5 +207,62 @@ def bad_verdict_options_are_one_line_errors():
     assert rc == 2 and "--max-rounds" in err, err
 
 
+GENERATOR = r"""#!{python}
+# a stand-in smembench: a real quick round with the bandwidth and bank points scaled by this commit's
+# slow.txt, and a tiny deterministic jitter per process
+import json, os, sys
+args = sys.argv[1:]
+out = args[args.index("-o") + 1]
+factor = float(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "slow.txt")).read())
+doc = json.load(open({template!r}))
+for r in doc["results"]:
+    t = r["time_ns"]
+    if not t["raw"]:
+        continue
+    f = (factor if r["bench"] in ("bandwidth", "bank") else 1.0) * (1 + 0.0005 * (sum(map(ord, out)) % 7 - 3) / 3)
+    t["raw"] = [round(x * f) for x in t["raw"]]
+    for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
+        if isinstance(t["stats"].get(k), (int, float)):
+            t["stats"][k] = round(t["stats"][k] * f)
+    for x in (r.get("trials") or {{}}).get("runs", []):
+        x["median_ns"] = round(x["median_ns"] * f)
+json.dump(doc, open(out, "w"))
+"""
+
+
+@test
+def bisect_names_the_commit_that_made_the_points_slower():
+    """A scratch repository of 8 commits, the fifth making the bandwidth and bank points 3 % slower;
+    the build copies a stand-in smembench (a real quick round, scaled) into $BUILD: --bisect names
+    the fifth commit, through git bisect run, with its A/B table."""
+    repo = os.path.join(TMP, "repo")
+    os.makedirs(repo)
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, check=True, capture_output=True, text=True).stdout
+    git("init", "-q")
+    git("config", "user.email", "t@example.invalid")
+    git("config", "user.name", "t")
+    open(os.path.join(repo, "gen.py"), "w").write(GENERATOR.format(
+        python=sys.executable, template=os.path.join(G, "ab_same_unitB", "base_r1.json")))
+    for i in range(1, 9):
+        open(os.path.join(repo, "slow.txt"), "w").write("1.03" if i >= 5 else "1.00")
+        open(os.path.join(repo, "n.txt"), "w").write(str(i))
+        git("add", "-A")
+        git("commit", "-qm", f"commit {i}")
+    shas = git("rev-list", "--reverse", "HEAD").split()
+    out = os.path.join(TMP, "bisect")
+    build = 'mkdir -p "$BUILD" && cp gen.py "$BUILD/smembench" && cp slow.txt "$BUILD/" && chmod +x "$BUILD/smembench"'
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "ab.py"), "--bisect", shas[0], shas[-1],
+                        "-o", out, "--rounds", "2", "--build", build, "--", "--sweep", "all", "--quick"],
+                       cwd=repo, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 1, (p.returncode, p.stderr[-3000:], p.stdout[-2000:])
+    first = p.stdout.splitlines()[0]
+    assert first == f"first slower commit: {shas[4][:7]} commit 5", (first, p.stderr[-2000:])
+    assert "24 points slower from" in p.stdout and "gate: fail (exit 1): 24 slower" in p.stdout, p.stdout[-2000:]
+    log = open(os.path.join(out, "bisect.log")).read()
+    assert shas[4] in log and "is the first bad commit" in log, log[-2000:]
+    assert git("worktree", "list").count("\n") == 1, "the bisect's worktree is removed"
+    assert not os.path.exists(os.path.join(repo, ".git", "BISECT_LOG")), "the bisect is reset"
+
+
 if __name__ == "__main__":
     sys.exit(tap.run())
