@@ -96,9 +96,9 @@ PUBLISHED (--published). One file's measured figures beside the published ones o
 (the "published" block of its device record): load latency in cycles, bytes per clock per SM,
 banks, bank width, shared memory per SM and per block. Also shown by the other two modes.
 
-Exit status (with --uncertain fail an uncertain point counts among "these"): 0 no point slower,
-missing, new or stopped and no mismatch (or each allowed); 1 any of these; 2 unusable input: a file that cannot be read or is not a valid result file, a
-file without timed points (predict mode) in the gate, files with no point in common, a bad
+Exit status: 0 no point slower, missing, new or stopped and no mismatch (or each allowed), and
+with --uncertain fail none uncertain; 1 any of these; 2 unusable input: a file that cannot be read
+or is not a valid result file, a file without timed points (predict mode) in the gate, files with no point in common, a bad
 option, out of memory; 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143); 70 an internal error
 (a bug). When the output is cut short (piped into head), the status is still the gate's.
 Needs SciPy and NumPy (Debian: python3-scipy).
