@@ -232,10 +232,11 @@ def paired(rounds, opt, hist=None):
     return rows
 
 
-def undecided(rows):
-    """Points that more rounds can decide: uncertain for want of rounds, not for a wide band."""
+def undecided(rows, opt):
+    """Points that more rounds can decide: uncertain, with a floor (what one build moves by itself)
+    inside --max-band, so that only the rounds' own uncertainty keeps them undecided."""
     return [r for r in rows if r["kind"] == "timed" and r["verdict"] == "uncertain" and
-            not r["reason"].startswith("band ")]
+            r.get("floor") is not None and r["floor"] <= compare.max_band(opt)]
 
 
 def report(rounds, docs, opt, hist=None):
@@ -543,7 +544,7 @@ def run(argv):
     hist = load_history(a.history)
     docs = load_rounds(rounds, a)
     # more rounds while points are uncertain for want of them, up to --max-rounds
-    while not a.files and len(rounds) + 2 <= a.max_rounds and undecided(paired(docs, a, hist)):
+    while not a.files and len(rounds) + 2 <= a.max_rounds and undecided(paired(docs, a, hist), a):
         run_rounds(a, rounds, 2)
         docs = load_rounds(rounds, a)
     out, rc = report(rounds, docs, a, hist)

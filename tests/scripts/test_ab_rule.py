@@ -207,6 +207,49 @@ def bad_verdict_options_are_one_line_errors():
     assert rc == 2 and "--max-rounds" in err, err
 
 
+STAND_IN = r"""#!{python}
+# a stand-in smembench for the orchestration: a real quick round; as the head, the bandwidth point
+# alternately 1 % and 5 % slower from call to call (the rounds cannot agree), logging each call
+import json, os, sys
+args = sys.argv[1:]
+out = args[args.index("-o") + 1]
+calls = {log!r} + ".{name}"
+n = len(open(calls).read().split()) if os.path.exists(calls) else 0
+open(calls, "a").write("x ")
+open({log!r}, "a").write({name!r} + "\n")
+doc = json.load(open({template!r}))
+f = 1.0 if {name!r} == "base" else (1.01 if n % 2 else 1.05)
+for r in doc["results"]:
+    if r["bench"] == "bandwidth" and r["params"].get("width_bytes") == 4:
+        t = r["time_ns"]
+        t["raw"] = [round(x * f) for x in t["raw"]]
+        t["stats"]["median"] = round(t["stats"]["median"] * f)
+        for x in (r.get("trials") or {{}}).get("runs", []):
+            x["median_ns"] = round(x["median_ns"] * f)
+json.dump(doc, open(out, "w"))
+"""
+
+
+@test
+def rounds_are_added_in_abba_pairs_while_points_are_uncertain_up_to_max_rounds():
+    log = os.path.join(TMP, "rounds.log")
+    exes = []
+    for name in ("base", "head"):
+        path = os.path.join(TMP, f"stand_in_{name}")
+        open(path, "w").write(STAND_IN.format(python=sys.executable, log=log, name=name,
+                                              template=os.path.join(G, "ab_same_unitB", "base_r1.json")))
+        os.chmod(path, 0o755)
+        exes.append(path)
+    out_dir = os.path.join(TMP, "more_rounds")
+    rc, out, err = run("ab.py", *exes, "-o", out_dir, "--rounds", "2", "--max-rounds", "6", "--", "--sweep", "all")
+    assert rc in (0, 1) and "Traceback" not in err, (rc, err[-2000:])
+    order = open(log).read().split()
+    assert order == ["base", "head", "head", "base"] * 3, order
+    assert sorted(os.listdir(out_dir)) == sorted(f"{b}_r{r}.json" for b in ("base", "head") for r in range(1, 7))
+    row = [x for x in out.splitlines() if x.startswith(BANDWIDTH + " ")][0]
+    assert re.search(r"\s6\s+(uncertain|slower)", row), row
+
+
 GENERATOR = r"""#!{python}
 # a stand-in smembench: a real quick round with the bandwidth and bank points scaled by this commit's
 # slow.txt, and a tiny deterministic jitter per process
