@@ -329,7 +329,8 @@ static void phases_add(struct smem_phase_times *sum, const struct smem_phase_tim
 static void add_trials(cJSON *o, const struct smem_result *r)
 {
     cJSON *t = cJSON_AddObjectToObject(o, "trials"), *arr;
-    double med[SMEM_TRIALS_MAX], spr[SMEM_TRIALS_MAX], widest = 0;
+    double range, within;
+    bool disagree = smem_result_trials(r, &range, &within);
 
     cJSON_AddNumberToObject(t, "count", (double)r->n_trials);
     cJSON_AddNumberToObject(t, "planned", (double)r->trials_planned);
@@ -344,14 +345,11 @@ static void add_trials(cJSON *o, const struct smem_result *r)
         cJSON_AddNumberToObject(x, "batch", (double)tr->batch);
         smem_json_number(x, "clock_mhz", tr->clock_mhz > 0 ? tr->clock_mhz : NAN);
         cJSON_AddNumberToObject(x, "order", (double)tr->order);
-        med[k] = tr->median_ns;
-        spr[k] = tr->robust_spread;
-        widest = spr[k] > widest ? spr[k] : widest;
     }
     /* fractions of the median of the trials' medians, like robust_spread */
-    smem_json_number(t, "spread", r->n_trials > 1 ? smem_trials_range(med, r->n_trials) : NAN);
-    smem_json_number(t, "within", widest);
-    cJSON_AddBoolToObject(t, "disagree", smem_trials_disagree(med, spr, r->n_trials));
+    smem_json_number(t, "spread", r->n_trials > 1 ? range : NAN);
+    smem_json_number(t, "within", within);
+    cJSON_AddBoolToObject(t, "disagree", disagree);
 }
 
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)

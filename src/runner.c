@@ -159,6 +159,20 @@ const struct smem_metric *smem_result_metric(const struct smem_result *r, const 
     return NULL;
 }
 
+bool smem_result_trials(const struct smem_result *r, double *range, double *within)
+{
+    double med[SMEM_TRIALS_MAX], spr[SMEM_TRIALS_MAX];
+
+    *within = 0;
+    for (size_t k = 0; k < r->n_trials; k++) {
+        med[k] = r->trials[k].median_ns;
+        spr[k] = r->trials[k].robust_spread;
+        *within = spr[k] > *within ? spr[k] : *within;
+    }
+    *range = smem_trials_range(med, r->n_trials);
+    return smem_trials_disagree(med, spr, r->n_trials);
+}
+
 /* Whether o is r's baseline point under bl. */
 static bool is_baseline(const struct smem_result *r, const struct smem_result *o, const struct smem_baseline *bl,
                         const struct smem_bench *want)

@@ -79,6 +79,10 @@ void smem_point_fail(struct smem_result *r, int rc, const char *what, const char
 /* Frees what results own. */
 void smem_results_free(struct smem_result *results, size_t n);
 
+/* Whether r's trials disagree (src/stats.h, Trials); range: their medians' range over their median
+ * (0 under two), within: the largest within-trial robust spread. */
+bool smem_result_trials(const struct smem_result *r, double *range, double *within);
+
 /* The metric of r called name, or NULL. */
 const struct smem_metric *smem_result_metric(const struct smem_result *r, const char *name);
 

@@ -93,23 +93,11 @@ static void format_metrics(const struct smem_result *r, size_t max, char *buf, s
     }
 }
 
-bool smem_trials_of(const struct smem_result *r, double *range)
-{
-    double med[SMEM_TRIALS_MAX], spr[SMEM_TRIALS_MAX];
-
-    for (size_t k = 0; k < r->n_trials; k++) {
-        med[k] = r->trials[k].median_ns;
-        spr[k] = r->trials[k].robust_spread;
-    }
-    *range = smem_trials_range(med, r->n_trials);
-    return smem_trials_disagree(med, spr, r->n_trials);
-}
-
 /* The range of the trials' medians in %, "*" where they disagree; "-" under two trials. */
 static void trials_cell(const struct smem_result *r, char *buf, size_t len)
 {
-    double range;
-    bool off = smem_trials_of(r, &range);
+    double range, within;
+    bool off = smem_result_trials(r, &range, &within);
 
     if (r->n_trials < 2)
         smem_fmt(buf, len, "-");
@@ -207,7 +195,7 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
     struct table_row row;
     bool any_override = false;
     size_t disagree = 0;
-    double range;
+    double range, within;
 
     fprintf(f, "%s (cc %d.%d, %d SMs, %lld KiB shared/SM, %lld KiB opt-in/block)%s\n", dev->name, dev->cc_major,
             dev->cc_minor, dev->sm_count, (long long)(dev->smem_per_sm / 1024),
@@ -223,7 +211,7 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
         table_row(&res[i], &row);
         smem_cols_print(f, &cols, "", row.cells);
         any_override |= res[i].occ.hint_overridden;
-        disagree += res[i].n_samples && smem_trials_of(&res[i], &range);
+        disagree += res[i].n_samples && smem_result_trials(&res[i], &range, &within);
     }
     if (disagree)
         fprintf(f, "* %zu point%s whose trials disagree: their medians lie further apart than their own noise explains "

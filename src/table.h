@@ -35,9 +35,6 @@ void smem_fmt_value(char *buf, size_t len, double v, int digits);
  * follow the carveout hint (measured differs from the API). */
 void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_result *r, size_t n);
 
-/* Whether r's trials disagree (src/stats.h, Trials); range: their medians' range over their median. */
-bool smem_trials_of(const struct smem_result *r, double *range);
-
 /* What is published for dev's compute capability (core/arch.c), each value with its source. */
 void smem_table_published(FILE *f, const struct smem_device *dev);
 
