@@ -349,7 +349,7 @@ def parse_args(argv):
                     help="least movement of a point between two processes of one build, in percent (0.5)")
     ap.add_argument("--max-rounds", type=int, default=None, metavar="N",
                     help="rounds at most: while points are uncertain for want of rounds (not for a wide band), two "
-                         "more rounds (an ABBA pair) run, as Pinpoint adds attempts (default: --rounds, none added)")
+                         "more rounds (an ABBA pair) run, as Pinpoint adds attempts (default: none added)")
     ap.add_argument("--history", action="append", default=[], metavar="PATH",
                     help="earlier result files (files or directories) of this GPU model: a point's floor is never below "
                          "what one build moved between processes on one unit there")
