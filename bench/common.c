@@ -250,7 +250,11 @@ static int draw(size_t n, enum smem_fill fill, uint64_t seed, void **dev, void *
     if (!(*host = malloc((n ? n : 1) * 4)))
         return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc(dev, (n ? n : 1) * 4));
-    SMEM_CUDA_CHECK(smem_fill_launch(*dev, n, fill == SMEM_FILL_FLOATS, seed, NULL));
+    SMEM_CUDA_CHECK(smem_fill_launch(*dev, n,
+                                     fill == SMEM_FILL_FLOATS   ? SMEM_FILL_KIND_FLOATS
+                                     : fill == SMEM_FILL_WORDS  ? SMEM_FILL_KIND_WORDS
+                                                                : SMEM_FILL_KIND_SMALL_INTS,
+                                     seed, NULL));
     SMEM_CUDA_CHECK(cudaMemcpy(*host, *dev, n * 4, cudaMemcpyDeviceToHost));
     return SMEM_OK;
 fail:

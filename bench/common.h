@@ -56,8 +56,9 @@ int smem_parallel_for(size_t n, int (*fn)(void *arg, size_t begin, size_t end, c
 #include "cuda_status.h"
 
 enum smem_fill {
-    SMEM_FILL_FLOATS,   /* uniform floats in [-1, 1) */
-    SMEM_FILL_WORDS,    /* uniform 32-bit words */
+    SMEM_FILL_FLOATS,       /* uniform floats in [-1, 1) */
+    SMEM_FILL_WORDS,        /* uniform 32-bit words */
+    SMEM_FILL_SMALL_INTS,   /* whole-number floats in -4..3, uniform (the reduction: exact sums) */
 };
 
 /* n seeded random 4-byte values in a device buffer (*dev, drawn on the GPU) and on the host (*host),

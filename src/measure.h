@@ -28,8 +28,17 @@ struct smem_measurement {
     double warmup_s, sampling_s;    /* host wall time of the warm-up (with the batch size) and of sampling */
 };
 
+/* A batch size found before: a later trial of a point takes its first trial's. */
+struct smem_batch {
+    size_t batch;               /* 0: none known */
+    bool lead_in;
+};
+
 /* Times c->bench->launch under rule. With cold, L2 is flushed before every sample (outside the
- * timed region) and a sample is one launch. SMEM_EINTR when interrupted (samples so far are kept). */
-int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool cold, struct smem_measurement *m);
+ * timed region) and a sample is one launch. With known (NULL or a batch of 0 for none), the warm-up
+ * is one untimed batch of known's size instead of the launches that find one. SMEM_EINTR when
+ * interrupted (samples so far are kept). */
+int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool cold, const struct smem_batch *known,
+                 struct smem_measurement *m);
 
 #endif

@@ -602,8 +602,9 @@ static int pool_trials(struct smem_case *c, struct smem_result *r)
 static int time_trial(struct smem_case *c, const struct smem_run_settings *s, struct smem_result *r, size_t order)
 {
     struct smem_stop_rule rule = smem_trial_rule(&s->rule, r->trials_planned);
+    struct smem_batch known = { r->n_trials ? r->trials[0].batch : 0, r->lead_in };
     struct smem_measurement m;
-    int rc = smem_measure(c, &rule, s->cold, &m);
+    int rc = smem_measure(c, &rule, s->cold, &known, &m);
 
     r->phase_s.warmup += m.warmup_s;
     r->phase_s.sampling += m.sampling_s;

@@ -657,12 +657,48 @@ Test(measure, every_phase_of_a_point_is_timed)
     free(r);
 }
 
+Test(measure, later_trials_take_the_first_trials_batch_and_pool_every_sample)
+{
+    /* Trials (src/stats.h): the first trial finds the batch, the later ones warm up with one batch of
+     * it and sample; the point's samples are every trial's, and its median the pooled one. */
+    struct smem_plan_request req = { .bench = "bank" };
+    struct smem_point *p;
+    size_t n;
+    struct smem_run_outcome out;
+    struct smem_run_settings s = {
+        .rule = { .min_samples = 10, .max_samples = 200, .max_noise = 0.005, .timeout_s = 0.5 },
+        .seed = 1, .trials = 3, .order_seed = 11,
+    };
+    struct smem_result *r;
+
+    cr_assert_eq(smem_sweep_expand(&req, &p, &n, &dev), 0);
+    n = n < 6 ? n : 6;
+    r = calloc(n, sizeof(*r));
+    cr_assert_eq(smem_run_measure(&dev, p, n, &s, r, &out), 0);
+    cr_assert_eq(out.done, n);
+    for (size_t i = 0; i < n; i++) {
+        size_t samples = 0;
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert_eq(r[i].n_trials, 3);
+        for (size_t k = 0; k < r[i].n_trials; k++) {
+            cr_assert_eq(r[i].trials[k].batch, r[i].trials[0].batch, "trial %zu: batch %zu, the first's %zu", k,
+                         r[i].trials[k].batch, r[i].trials[0].batch);
+            cr_assert_geq(r[i].trials[k].samples, 4, "ceil(10 / 3) samples a trial at least");
+            samples += r[i].trials[k].samples;
+        }
+        cr_assert_eq(r[i].n_samples, samples);
+        cr_assert_eq(r[i].time_ns.count, samples);
+    }
+    smem_results_free(r, n);
+    free(r);
+}
+
 TestSuite(inputs, .init = open_device);
 
 Test(inputs, drawn_on_the_gpu_value_for_value_and_shared_between_points)
 {
     const size_t n = (size_t)1 << 22;
-    void *d1, *h1, *d2, *h2, *d3, *h3, *dw, *hw;
+    void *d1, *h1, *d2, *h2, *d3, *h3, *dw, *hw, *di, *hi;
     uint64_t state = 5;
 
     cr_assert_eq(smem_gpu_random(n, SMEM_FILL_FLOATS, 5, &d1, &h1), 0);
@@ -674,6 +710,11 @@ Test(inputs, drawn_on_the_gpu_value_for_value_and_shared_between_points)
     cr_assert_eq(smem_gpu_random(n, SMEM_FILL_WORDS, 5, &dw, &hw), 0);
     cr_assert_eq(((uint32_t *)hw)[0], (uint32_t)smem_rng_at(5, 0));
     cr_assert_eq(((uint32_t *)hw)[n - 1], (uint32_t)smem_rng_at(5, n - 1));
+    /* the reduction's whole numbers in -4..3: the draw mod 8, less 4 */
+    cr_assert_eq(smem_gpu_random(n, SMEM_FILL_SMALL_INTS, 5, &di, &hi), 0);
+    for (size_t i = 0; i < n; i++)
+        cr_assert_eq(((float *)hi)[i], (float)((int)(smem_rng_at(5, i) % 8) - 4), "value %zu: %g", i,
+                     (double)((float *)hi)[i]);
     /* the next point asking for the same input gets the same buffers, without a draw */
     smem_gpu_input_release(d1, h1);
     smem_gpu_inputs_next_point();
@@ -688,6 +729,7 @@ Test(inputs, drawn_on_the_gpu_value_for_value_and_shared_between_points)
     smem_gpu_input_release(d3, h3);
     smem_gpu_input_release(d2, h2);
     smem_gpu_input_release(dw, hw);
+    smem_gpu_input_release(di, hi);
     smem_gpu_inputs_free();
 }
 
