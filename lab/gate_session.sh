@@ -1,6 +1,6 @@
 #!/bin/bash
 # The gate issue's runs on one GPU unit, in one device call (results and logs under OUT):
-#   lab/gate_session.sh TAG STEPS...    STEPS from: tests all quick swizzle ab slow ncu
+#   lab/gate_session.sh TAG STEPS...    STEPS from: tests all quick swizzle ab slow ncu carry bisect peers
 #   tests    the Criterion GPU suite
 #   all      two `--sweep all` processes (trials on), each timed: all_TAG_r{1,2}.json
 #   quick    one `--sweep all --quick` process, timed
@@ -9,6 +9,9 @@
 #   slow     a -Dtest_slowdown_pct=3 build, A/B'd against the release one in 4 ABBA rounds
 #   ncu      tests/scripts/ncu_check.py, and the carveout sweep's configuration under ncu with the
 #            check's metrics and with the configuration alone (which of the two is right)
+#   carry    gather at 60 % alone and after a point that needed more and less (time and ncu's config)
+#   bisect   lab/bisect_session.sh: ab.py --bisect over 8 scratch commits, the slowdown in the fifth
+#   peers    tests/peers/side_by_side.sh: smembench beside nvbench (carry tests/peers/nvbench-src, .deps)
 # The result files go into one tarball (the device tool brings back 8 files at most). Judge the A/B
 # rounds here with `ab.py --files`. On an offline host, first: source .devdeps/env.sh.
 set -uo pipefail
@@ -63,6 +66,20 @@ for step in "$@"; do
          --metrics launch__grid_size,launch__shared_mem_config_size,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,launch__occupancy_limit_shared_mem \
          $exe --sweep carveout --check -q -o "$res/cfg_many_$tag.json" >"$res/ncu_cfg_many_$tag.csv" 2>&1
        log "ncu carveout experiment done" ;;
+  carry) # does a carveout hint's configuration depend on the kernel before it? gather at 60 %
+         # alone, after itself at 100 % (a kernel that needed more), and after 0 % (less); one
+         # trial, so the points run in plan order: the time and the configuration ncu reads
+         ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+         for axis in 60 100,60 0,60 60,100,60; do
+           $exe --bench gather --axis carveout_pct=$axis --trials 1 --quiet -o "$res/carry_${tag}_${axis//,/-}.json"
+           $ncu --clock-control none --csv --print-units base --metrics launch__shared_mem_config_size \
+             $exe --bench gather --axis carveout_pct=$axis --check -q -o "$res/carry_chk_${tag}_${axis//,/-}.json" \
+             >"$res/carry_ncu_${tag}_${axis//,/-}.csv" 2>&1
+         done
+         log "carry-over experiment done" ;;
+  bisect) t bash lab/bisect_session.sh "$res/bisect_$tag" ;;
+  peers) t bash tests/peers/side_by_side.sh "$res/peers_$tag"
+         tail -30 "$res/peers_$tag/side_by_side.md" | tee -a "$out/session.log" ;;
   esac
   tar -C "$res" -czf "$out/results_$tag.tgz" .   # after every step: a call cut short keeps what ran
 done
