@@ -333,7 +333,7 @@ static void kept_output_free(void)
     memset(&kept_output, 0, sizeof(kept_output));
 }
 
-static void *output_buffer(size_t bytes, bool *kept)
+void *smem_output_buffer(size_t bytes, bool *kept)
 {
     *kept = false;
     if (kept_output.busy || bytes < KEPT_OUTPUT_MIN_BYTES)
@@ -351,6 +351,14 @@ static void *output_buffer(size_t bytes, bool *kept)
     return kept_output.p;
 }
 
+void smem_output_buffer_release(void *p, bool kept)
+{
+    if (kept)
+        kept_output.busy = false;
+    else
+        free(p);
+}
+
 int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill fill)
 {
     struct smem_io *io = calloc(1, sizeof(*io));
@@ -364,7 +372,7 @@ int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill
         return rc;
     SMEM_CUDA_CHECK(cudaMalloc(&io->out, n_out * 4));
     SMEM_CUDA_CHECK(cudaMemset(io->out, 0xff, n_out * 4));
-    if (!(io->h_out = output_buffer(n_out * 4, &io->h_out_kept)))
+    if (!(io->h_out = smem_output_buffer(n_out * 4, &io->h_out_kept)))
         return SMEM_ENOMEM;
     return SMEM_OK;
 fail:
@@ -384,10 +392,7 @@ void smem_io_teardown(struct smem_case *c)
         return;
     smem_gpu_input_release(io->in, io->h_in);
     cudaFree(io->out);
-    if (io->h_out_kept)
-        kept_output.busy = false;
-    else
-        free(io->h_out);
+    smem_output_buffer_release(io->h_out, io->h_out_kept);
     free(io);
     c->priv = NULL;
 }

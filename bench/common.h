@@ -72,6 +72,12 @@ int smem_gpu_random_private(size_t n, enum smem_fill fill, uint64_t seed, void *
 /* Gives back an input of smem_gpu_random (kept for later points) or _private (freed); NULL is fine. */
 void smem_gpu_input_release(void *dev, void *host);
 
+/* The host side of a large output (4 MiB and more), page-locked and kept for the next points of this
+ * thread, one at a time (*kept true); a second at once, or a small one, is a plain malloc. Given
+ * back with smem_output_buffer_release(p, *kept). */
+void *smem_output_buffer(size_t bytes, bool *kept);
+void smem_output_buffer_release(void *p, bool kept);
+
 /* A new point begins: the inputs it asks for are not evicted while it is set up (the runner). */
 void smem_gpu_inputs_next_point(void);
 

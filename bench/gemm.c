@@ -65,7 +65,7 @@ int smem_gemm_setup(struct smem_case *c)
         goto fail;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&g->c, bytes));
     SMEM_CUDA_CHECK(cudaMemset(g->c, 0xff, bytes));
-    if (!(g->h_c = malloc(bytes))) {
+    if (!(g->h_c = smem_output_buffer(bytes, &g->h_c_kept))) {
         rc = SMEM_ENOMEM;
         goto fail;
     }
@@ -146,7 +146,7 @@ void smem_gemm_teardown(struct smem_case *c)
     smem_gpu_input_release(g->a, g->h_a);
     smem_gpu_input_release(g->b, g->h_b);
     cudaFree(g->c);
-    free(g->h_c);
+    smem_output_buffer_release(g->h_c, g->h_c_kept);
     free(g->maps);
     free(g);
     c->priv = NULL;

@@ -34,6 +34,7 @@ void smem_gemm_metrics(const struct smem_case *c, const struct smem_timing *t, s
 struct smem_gemm {
     int n;
     float *a, *b, *c, *h_a, *h_b, *h_c;
+    bool h_c_kept;          /* h_c is smem_output_buffer's kept, page-locked buffer */
     void *cublas;
     struct smem_tensor_map *maps;   /* sgemm_tma: the tensor maps of A and B (two), or NULL */
 };

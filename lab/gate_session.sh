@@ -46,7 +46,8 @@ abba() {   # abba BASE_EXE HEAD_EXE DIR ARGS...: 4 rounds, each build a process,
 for step in "$@"; do
   case $step in
   tests) (cd build-gpu && t meson test --suite gpu --print-errorlogs >/dev/null 2>&1
-          grep -h "Synthesis\|FAIL" meson-logs/testlog.txt | tee -a "$out/session.log") ;;
+          grep -h "Synthesis\|FAIL" meson-logs/testlog.txt | tee -a "$out/session.log"
+          cp meson-logs/testlog.txt "$res/gpu_testlog_$tag.txt") ;;
   all) for r in 1 2; do t $exe --sweep all --quiet -o "$res/all_${tag}_r$r.json"; done ;;
   quick) t $exe --sweep all --quick --quiet -o "$res/quick_${tag}.json" ;;
   swizzle) for r in 1 2; do for b in swizzle_ldmatrix swizzle_stmatrix; do
