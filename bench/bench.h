@@ -127,22 +127,18 @@ struct smem_variation {
     const char *source;
 };
 
-/* The classes of variation the H200 runs showed: five --sweep all runs on each of GPU 0 and GPU 1 of
- * one host at once (results/units/, 2026-11-30: max / min - 1 of a point over five runs on one unit,
- * and the difference of the units' medians), and earlier GPU 0 of two hosts and leases
- * (results/gate/compare_leases.txt). */
-#define SMEM_VARIATION_ONCHIP                                                                           \
-    { 1.0, 1.0, 0, "on-chip only: at most 1.3 % over five runs on one H200, at most 0.6 % between GPU 0 and " \
-                   "GPU 1 of one host" }
-#define SMEM_VARIATION_COMPUTE                                                                          \
-    { 1.0, 1.5, 0, "compute-bound, operands in L2: at most 0.9 % over five runs on one H200, 0.5 % between " \
-                   "two units" }
-#define SMEM_VARIATION_DRAM                                                                             \
-    { 1.5, 5.0, 0, "DRAM streaming: 2.0-2.5 % between GPU 0 of two hosts, 2.4-3.9 % between leases, at most "  \
-                   "2.2 % over five runs on one H200 (staging_cp_async), 1.5 % between GPU 0 and GPU 1 of one host" }
-#define SMEM_VARIATION_LIBRARY                                                                          \
-    { 3.5, 3.5, 0, "a library call (cuBLAS picks its kernel per run): 2.5 % between two units of one host "   \
-                   "at n = 2048, 3.4 % over five runs on one H200 at n = 1024" }
+/* A benchmark's variation as measured over the project's H200 files by lab/variation.py (2026-12-01):
+ * the largest move of any of its points between two --sweep all processes of one commit on one unit
+ * (run) and on two units (unit), each point at its top SM clock as the gate takes it, rounded up to
+ * the next 0.5 % with at least 0.25 % to spare (at least 1 %). Files of every measurement method
+ * count, except for the swizzle ldmatrix/stmatrix and gather points, whose levels the lead-in launch
+ * and the residency probe before setup removed: for those, the files measured as today. The table,
+ * with the point and the two files behind each figure: results/gate/variation_20261201.txt. layout:
+ * between units whose GPC layouts differ (cluster benchmarks: kept from their earlier measurement,
+ * at least unit). A floor of the gate's band with one base file, not its rule. */
+#define SMEM_VARIATION_MEASURED(run, unit, layout)                                                      \
+    { run, unit, layout, "measured over results/ by lab/variation.py, 2026-12-01 "                      \
+                         "(results/gate/variation_20261201.txt)" }
 
 struct smem_bench {
     const char *name;

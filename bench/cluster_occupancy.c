@@ -144,8 +144,7 @@ const struct smem_bench smem_cluster_occupancy_bench = {
     .axes = cluster_occupancy_axes,
     .n_axes = SMEM_ARRAY_LEN(cluster_occupancy_axes),
     .sweeps = { "cluster" },
-    .variation = { 1.5, 5.0, 5.0, "cluster placement: the probe's clusters land on the GPCs the unit has; at most 0.7 % "
-                   "over five runs on one H200, 0.2 % between GPU 0 and GPU 1 of one host" },
+    .variation = SMEM_VARIATION_MEASURED(1.0, 1.0, 5.0),
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "cluster_occupancy",

@@ -97,8 +97,7 @@ const struct smem_bench smem_cluster_sync_bench = {
     .axes = cluster_sync_axes,
     .n_axes = SMEM_ARRAY_LEN(cluster_sync_axes),
     .sweeps = { "cluster" },
-    .variation = { 4.5, 5.0, 5.0, "cluster placement: 3.5 % between two runs on one H200 (size 2, 1024 threads), "
-                   "2.2-4.0 % between GPU 0 and GPU 1 of one host" },
+    .variation = SMEM_VARIATION_MEASURED(8.5, 9.0, 9.0),
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "cluster_sync",

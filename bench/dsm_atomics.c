@@ -105,10 +105,7 @@ const struct smem_bench smem_dsm_atomics_bench = {
     .n_axes = SMEM_ARRAY_LEN(dsm_atomics_axes),
     .sweeps = { "cluster" },
     /* unit_pct 30: the recorded GPC layout does not settle it (results/speed/README.md) */
-    .variation = { 1.5, 30.0, 30.0, "cluster placement: under 0.9 % over five runs on one H200; between units 0.3 % "
-                   "for two of one GPC layout, but 25.3 % for two others of that same layout (GPU-cbbe0514 and "
-                   "GPU-18239f2f, 18x2,16x5,8x1,2x4, size 8, path 2: results/speed) and 24.8 % between GPU 0 and "
-                   "GPU 1 of a host whose layouts were not recorded" },
+    .variation = SMEM_VARIATION_MEASURED(1.5, 1.5, 30.0),
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "dsm_atomics",

@@ -309,8 +309,7 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
     .axes = dsm_bandwidth_axes,
     .n_axes = SMEM_ARRAY_LEN(dsm_bandwidth_axes),
     .sweeps = { "cluster" },
-    .variation = { 1.5, 4.0, 4.0, "cluster placement: 2.3 % between GPU 0 and GPU 1 of one host (size 8, path 2); "
-                   "at most 1.0 % over five runs on one H200" },
+    .variation = SMEM_VARIATION_MEASURED(1.5, 2.0, 4.0),
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "dsm_bandwidth",

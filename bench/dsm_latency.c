@@ -78,8 +78,7 @@ const struct smem_bench smem_dsm_latency_bench = {
     .axes = dsm_latency_axes,
     .n_axes = SMEM_ARRAY_LEN(dsm_latency_axes),
     .sweeps = { "cluster" },
-    .variation = { 1.5, 4.5, 4.5, "cluster placement: 2.9-3.5 % between GPU 0 and GPU 1 of one host (path 2, sizes "
-                   "4-16), 3.1 % between two units of the same GPC layout; under 1 % over five runs on one unit" },
+    .variation = SMEM_VARIATION_MEASURED(1.5, 7.0, 7.0),
     .predictable = true,    /* predict mode records every point skipped, with the reason */
     .predict_skips = true,  /* the calculator has no clusters: --list does not offer --predict */
     .kernel_file = "dsm_latency",

@@ -50,7 +50,7 @@ int smem_sgemm_run(struct smem_case *c);
 
 #define SMEM_SGEMM_COMMON                                                                                  \
     .axes = smem_sgemm_axes, .n_axes = SMEM_ARRAY_LEN(smem_sgemm_axes), .sweeps = { "tile" },              \
-    .variation = SMEM_VARIATION_COMPUTE, .predictable = true, .kernel_file = "sgemm",                      \
+    .variation = SMEM_VARIATION_MEASURED(1.5, 1.5, 0.0), .predictable = true, .kernel_file = "sgemm",                      \
     .metrics = smem_gemm_metrics, .baseline = &smem_vs_cublas, .best_family = "sgemm",                     \
     .best_metric = "gflops", .best_axis = "n",                                                             \
     SMEM_SGEMM_GPU_OPS

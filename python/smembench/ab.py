@@ -423,7 +423,9 @@ def build_commit(a, src, sha):
     build = os.path.join(os.path.abspath(a.out), f"build-{sha[:12]}")
     exe = os.path.join(build, a.exe)
     if not os.access(exe, os.X_OK):
-        env = dict(os.environ, SRC=os.path.abspath(src), BUILD=build)
+        # the commit this build is of, recorded in its files (an SMEM_GIT_REV of the caller's, as on a
+        # copy of the tree on a GPU host, would name every bisect build after the caller's commit)
+        env = dict(os.environ, SRC=os.path.abspath(src), BUILD=build, SMEM_GIT_REV=sha[:7])
         p = subprocess.run(a.build, shell=True, cwd=src, env=env, stdin=subprocess.DEVNULL)
         if p.returncode or not os.access(exe, os.X_OK):
             return None

@@ -212,11 +212,12 @@ def judge(b, n, opt, allow=None):
     """The verdict on one point timed in both files: a dict with verdict, change, noise, band, reason.
     allow: the point's declared between-run variation (a fraction) or None."""
     np, stats = scipy_stats()
-    xb = np.array(reader.samples(b), dtype=np.int64)
-    xn = np.array(reader.samples(n), dtype=np.int64)
-    mb, mn = reader.median_ns(b), reader.median_ns(n)
+    # each point at its top SM clock: a trial that ran while the clock dipped is not the code's time
+    mb, rb, sb = reader.steady(b)
+    mn, rn, sn = reader.steady(n)
+    xb = np.array(rb, dtype=np.int64)
+    xn = np.array(rn, dtype=np.int64)
     change = mn / mb - 1
-    sb, sn = reader.robust_spread(b, xb), reader.robust_spread(n, xn)
     out = {"change": change, "noise": (sb, sn), "samples": (len(xb), len(xn)), "p": None, "band": None}
     hot = [side for side, r in (("base", b), ("new", n)) if throttled(r)]
     if hot:
@@ -299,7 +300,7 @@ def unit_levels(hist):
     by_unit = {}
     for u, _, r in hist:
         if u is not None:
-            by_unit.setdefault(u, []).append(reader.median_ns(r))
+            by_unit.setdefault(u, []).append(reader.steady_median(r))
     if len(by_unit) < 2:
         return None
     meds = sorted(robust_center(v)[0] for v in by_unit.values())
@@ -329,9 +330,9 @@ def judge_history(hist, n, opt, b, unit):
         levels = unit_levels(hist)
         if levels is not None and levels[0] > opt.threshold / 100:
             # units sit on levels: a history of several units cannot say which this unit's is
-            mn = reader.median_ns(n)
-            return {"change": mn / robust_center([reader.median_ns(r) for _, _, r in hist])[0] - 1,
-                    "noise": (None, reader.robust_spread(n)), "samples": (len(hist), len(reader.samples(n))),
+            mn, rn, sn = reader.steady(n)
+            return {"change": mn / robust_center([reader.steady_median(r) for _, _, r in hist])[0] - 1,
+                    "noise": (None, sn), "samples": (len(hist), len(rn)),
                     "p": None, "band": None, "history": len(hist), "unit": True, "verdict": "uncertain",
                     "reason": f"its {levels[1]} units sit on levels {100 * levels[0]:.1f} % apart, more than the "
                               f"{opt.threshold:g} % threshold; {HISTORY_MIN} runs of this unit "
@@ -342,11 +343,10 @@ def judge_history(hist, n, opt, b, unit):
         out = judge(last, n, opt, allowance(b, n, ctx))
         return dict(out, history=len(hist), unit=ctx != "run")
     allow = allowance(b, n, ctx)
-    meds = [reader.median_ns(r) for _, _, r in hist]
+    meds = [reader.steady_median(r) for _, _, r in hist]
     c, spread = robust_center(meds)
-    xn = np.array(reader.samples(n), dtype=np.int64)
-    mn = reader.median_ns(n)
-    sn = reader.robust_spread(n, xn)
+    mn, rn, sn = reader.steady(n)
+    xn = np.array(rn, dtype=np.int64)
     change = mn / c - 1
     out = {"change": change, "noise": (spread, sn), "samples": (len(hist), len(xn)), "p": None, "band": None,
            "history": len(hist), "center": c, "unit": ctx != "run"}
@@ -468,8 +468,8 @@ def compare(base, new, threshold, alpha, drift=1.0):
     rows = []
     for r in points:
         b, n = r["base"], r["new"]
-        mb = reader.median_ns(b) if b is not None and reader.timed(b) else None
-        mn = reader.median_ns(n) if n is not None and reader.timed(n) else None
+        mb = reader.steady_median(b) if b is not None and reader.timed(b) else None
+        mn = reader.steady_median(n) if n is not None and reader.timed(n) else None
         if r["kind"] == "timed":
             verdict = r["verdict"] + (f" ({r['reason']})" if r["reason"] else "")
             rows.append((r["name"], mb, mn, r["change"], r["p"], verdict))
@@ -611,7 +611,7 @@ def pct(x, signed=True):
 
 
 def us(r):
-    return f"{reader.median_ns(r) / 1e3:.2f}" if r is not None and reader.timed(r) else "-"
+    return f"{reader.steady_median(r) / 1e3:.2f}" if r is not None and reader.timed(r) else "-"
 
 
 def verdict_text(row):

@@ -224,9 +224,13 @@ SCRIPT = """
 # the columns of a sweep's point table: (heading, sort type); what is read first comes first
 POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
                  ("noise (%)", "num"), ("metrics", "num"), ("of ceiling", "num"), ("n", "num"), ("API", "num"),
-                 ("predicted", "num"), ("measured", "num"), ("limiter", "text"), ("verified", "text"))
+                 ("predicted", "num"), ("measured", "num"), ("limiter", "text"), ("verified", "text"),
+                 ("trials (%)", "num"))
 NOISE_TITLE = "robust spread: 1.4826 x MAD / median of the samples (reader.robust_spread), in %"
-TITLES = {"noise (%)": NOISE_TITLE, "n": "samples timed",
+TRIALS_TITLE = ("the range of the point's trial medians over their median, in % (each trial a fresh setup, "
+                "warm-up and sampling, in a shuffled order across the run); * where the trials disagree: their "
+                "range is past the trials' own noise (src/stats.h, Trials)")
+TITLES = {"noise (%)": NOISE_TITLE, "n": "samples timed", "trials (%)": TRIALS_TITLE,
           "API": "resident blocks per SM: cudaOccupancyMaxActiveBlocksPerMultiprocessor",
           "predicted": "resident blocks per SM: cuda_occupancy.h on the device's properties or the model",
           "measured": "resident blocks per SM: the residency probe's largest overlap on one SM",
@@ -302,6 +306,44 @@ def noise_of(r):
         return None
 
 
+def trials_of(r):
+    """(range in %, disagree, count) of the point's trials as the file records them, or None."""
+    t = r.get("trials")
+    if not isinstance(t, dict) or not isinstance(t.get("runs"), list) or len(t["runs"]) < 2:
+        return None
+    spread = t.get("spread")
+    return (100 * spread if isinstance(spread, (int, float)) else None, t.get("disagree") is True, len(t["runs"]))
+
+
+def trials_cell(r):
+    t = trials_of(r)
+    if t is None or t[0] is None:
+        return '<td class="n" data-v="">&ndash;</td>'
+    mark = "*" if t[1] else ""
+    return f'<td class="n{" warn" if t[1] else ""}" data-v="{t[0]:.4g}">{t[0]:.2f}{mark}</td>'
+
+
+def disagreeing_rows(series, several):
+    """Rows of the points whose trials disagree: each trial's median and SM clock, the range, the noise."""
+    rows = []
+    for s in series:
+        for r in s.doc["results"]:
+            t = trials_of(r)
+            if t is None or not t[1]:
+                continue
+            runs = "; ".join(f"{x['median_ns'] / 1e3:,.2f} us at {x['clock_mhz']:.0f} MHz"
+                             if isinstance(x.get("clock_mhz"), (int, float)) and x["clock_mhz"] > 0
+                             else f"{x['median_ns'] / 1e3:,.2f} us" for x in r["trials"]["runs"]
+                             if isinstance(x, dict) and isinstance(x.get("median_ns"), (int, float)))
+            within = r["trials"].get("within")
+            rows.append("<tr>" + "".join(([text_cell(s.label)] if several else []) +
+                                         [text_cell(r["bench"]), text_cell(params_text(r)), text_cell(runs, "wrap"),
+                                          num_cell(round(t[0], 2) if t[0] is not None else None, "{:.2f}"),
+                                          num_cell(round(100 * within, 2) if isinstance(within, (int, float))
+                                                   else None, "{:.2f}")]) + "</tr>")
+    return rows
+
+
 def point_row(r, series_label=None):
     stats = r["time_ns"]["stats"] if isinstance(r.get("time_ns"), dict) else {}
     median, noise = stats.get("median"), noise_of(r)
@@ -324,7 +366,8 @@ def point_row(r, series_label=None):
               num_cell(stats.get("count")),
               num_cell(plot.occ(r, "api")), num_cell(plot.occ(r, "predicted")), num_cell(plot.occ(r, "measured")),
               text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
-              text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn")]
+              text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn"),
+              trials_cell(r)]
     return "<tr>" + "".join(cells) + "</tr>"
 
 
@@ -513,6 +556,16 @@ def sweep_section(plt, name, series):
     rows = [point_row(r, s.label if several else None) for s in series for r in s.doc["results"]]
     parts.append(f"<h3>Points ({len(rows)})</h3>")
     parts.append(table(f"points-{name}", cols, rows, tools=True))
+    split = disagreeing_rows(series, several)
+    if split:
+        tcols = ((("device", "text"),) if several else ()) + (
+            ("benchmark", "text"), ("parameters", "text"), ("trials: median per launch, SM clock", "text"),
+            ("range (%)", "num"), ("noise within a trial (%)", "num"))
+        parts.append(f"<h3>Points whose trials disagree ({len(split)})</h3>")
+        parts.append("<p>Each trial is a fresh setup, warm-up and sampling of the point, its trials far apart in "
+                     "the run: these moved between trials by more than their trials' own noise, so one process's "
+                     "figure for them is one of the levels a setup lands on (src/stats.h, Trials).</p>")
+        parts.append(table(f"trials-{name}", tcols, split))
     bad = [(s, r) for s in series for r in s.doc["results"] if r["status"] not in ("ok", "predicted")]
     if bad:
         bcols = ((("device", "text"),) if several else ()) + (("benchmark", "text"), ("parameters", "text"),

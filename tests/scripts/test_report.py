@@ -207,6 +207,37 @@ def the_session_report_holds_every_sweep_point_and_reason():
     assert page.loads == [], f"the page loads something: {page.loads[:3]}"
 
 
+TRIALS_FILE = os.path.join(RESULTS, "gate", "session2_20261201", "nvidia-h200_20261201_all_2de6d47_unitE_r1.json")
+
+
+@test
+def points_whose_trials_disagree_are_listed_with_each_trial_and_marked_in_the_points_table():
+    doc = reader.load(TRIALS_FILE)
+    split = {(r["sweep"], r["bench"], report_params(r)) for r in doc["results"]
+             if isinstance(r.get("trials"), dict) and r["trials"].get("disagree")}
+    assert split, "the H200 file has points whose trials disagree"
+    with tempfile.TemporaryDirectory() as d:
+        rc, out, err = report(TRIALS_FILE, "-o", d)
+        assert rc == 0, err
+        page = Page(open(os.path.join(d, "index.html"), encoding="utf-8").read())
+    got, marked = set(), set()
+    for tid, table in page.tables.items():
+        if tid.startswith("trials-"):
+            assert table["head"][:3] == ["benchmark", "parameters", "trials: median per launch, SM clock"], table["head"]
+            for row in table["rows"]:
+                got.add((tid[len("trials-"):], row[0], row[1]))
+                assert row[2].count(" us at ") == 3 and "MHz" in row[2], row   # three trials, each at its clock
+        if tid.startswith("points-"):
+            col = table["head"].index("trials (%)")
+            marked |= {(tid[len("points-"):], row[0], row[1]) for row in table["rows"] if row[col].endswith("*")}
+    assert got == split, (len(got), len(split))
+    assert marked == split, (len(marked), len(split))
+
+
+def report_params(r):
+    return ", ".join(f"{k}={v}" for k, v in r["params"].items())
+
+
 @test
 def chromium_loads_renders_and_sorts_the_report_without_a_console_message():
     with tempfile.TemporaryDirectory() as d:
