@@ -428,7 +428,7 @@ def trials(r, clock=False):
     return out
 
 
-# a trial whose SM clock is further than this below the point's median trial clock ran while the
+# a trial whose SM clock is further than this below the point's highest trial clock ran while the
 # clock dipped (on the H200, single trials at 1850-1920 MHz in runs at 1979, 2-7 % slower): the
 # clock explains it, and it says nothing about the levels a setup lands on
 TRIAL_CLOCK_AGREE = 0.01
@@ -437,11 +437,11 @@ TRIAL_CLOCK_AGREE = 0.01
 def trial_range(r):
     """The range of the point's trial medians over their median (a fraction), or None under two
     trials: the setup-to-setup variation one process measured, among the trials that ran at the
-    point's clock (TRIAL_CLOCK_AGREE)."""
+    point's top clock (TRIAL_CLOCK_AGREE), the trials steady() takes."""
     t = trials(r, clock=True)
-    clocks = sorted(c for _, _, c in t if c is not None)
-    mid_clock = clocks[len(clocks) // 2] if clocks else None
-    m = sorted(x for x, _, c in t if c is None or mid_clock is None or c >= mid_clock * (1 - TRIAL_CLOCK_AGREE))
+    clocks = [c for _, _, c in t if c is not None]
+    top = max(clocks) if clocks else None
+    m = sorted(x for x, _, c in t if c is None or top is None or c >= top * (1 - TRIAL_CLOCK_AGREE))
     if len(m) < 2:
         return None
     mid = m[len(m) // 2] if len(m) % 2 else (m[len(m) // 2 - 1] + m[len(m) // 2]) / 2
