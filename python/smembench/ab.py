@@ -439,15 +439,15 @@ def ab_dir(a, tag):
     return d
 
 
-def decide(a, base_exe, head_exe, tag):
-    """The A/B of two executables into a.out/ab-TAG: (rows, report lines, exit status)."""
+def decide(a, base_exe, head_exe, tag, hist):
+    """The A/B of two executables into a.out/ab-TAG against the loaded --history hist: (rows, report
+    lines, exit status)."""
     b = argparse.Namespace(**vars(a))
     b.out, b.exes, b.files = ab_dir(a, tag), [base_exe, head_exe], None
     os.makedirs(b.out)
     rounds = []
     run_rounds(b, rounds, a.rounds)
     docs = load_rounds(rounds, b)
-    hist = load_history(a.history)
     out, rc = report(rounds, docs, b, hist)
     with open(os.path.join(b.out, "report.txt"), "w") as f:
         f.write("\n".join(out) + "\n")
@@ -466,7 +466,7 @@ def bisect_step(a):
     if exe is None:
         print(f"ab: {sha[:12]} does not build: skipped", file=sys.stderr)
         return 125
-    rows, _, _ = decide(a, good_exe, exe, sha[:12])
+    rows, _, _ = decide(a, good_exe, exe, sha[:12], load_history(a.history))
     v = [r["verdict"] for r in rows if r["name"] in points and r["kind"] == "timed"]
     status = 1 if "slower" in v else 0 if v and all(x == "same" for x in v) else 125
     print(f"ab: {sha[:12]}: {', '.join(f'{v.count(k)} {k}' for k in ('slower', 'same', 'uncertain', 'faster'))} "
@@ -483,6 +483,7 @@ def bisect(a):
     os.makedirs(a.out, exist_ok=True)
     if os.listdir(a.out):
         raise Usage(f"{a.out}: not empty; --bisect needs an empty directory for its builds and runs")
+    hist = load_history(a.history)   # a bad --history is refused before anything is built
     tree = os.path.join(os.path.abspath(a.out), "tree")
     git("worktree", "add", "--detach", tree, good, cwd=top)
     try:
@@ -491,7 +492,7 @@ def bisect(a):
         bad_exe = build_commit(a, tree, bad)
         if good_exe is None or bad_exe is None:
             raise Usage(f"{a.bisect[0] if good_exe is None else a.bisect[1]} does not build (the logs are in {a.out})")
-        rows, out, _ = decide(a, good_exe, bad_exe, "good-vs-bad")
+        rows, out, _ = decide(a, good_exe, bad_exe, "good-vs-bad", hist)
         slow = [r["name"] for r in rows if r["kind"] == "timed" and r["verdict"] == "slower"]
         if not slow:
             return ["no point is slower from " + a.bisect[0] + " to " + a.bisect[1] + ": nothing to bisect"] + out, 0
@@ -529,6 +530,8 @@ def run(argv):
         sys.exit(bisect_step(a))
     if a.bisect:
         return bisect(a)
+    # a bad --history is refused before any round runs, and read once
+    hist = load_history(a.history)
     if a.files:
         rounds = rounds_in(a.files)
     else:
@@ -543,7 +546,6 @@ def run(argv):
         compare.scipy_stats()
     except Usage as e:      # the runs are kept: judge them where SciPy is
         raise Usage(f"{e}; the runs are in {a.files or a.out}: judge them there with ab.py --files") from None
-    hist = load_history(a.history)
     docs = load_rounds(rounds, a)
     # more rounds while points are uncertain for want of them, up to --max-rounds
     while not a.files and len(rounds) + 2 <= a.max_rounds and undecided(paired(docs, a, hist), a):
