@@ -448,9 +448,6 @@ def trial_range(r):
     return (m[-1] - m[0]) / mid if mid > 0 else None
 
 
-_steady_cache = {}
-
-
 def steady(r):
     """(median_ns, raw samples, robust spread) of the point among its trials that ran at its top SM
     clock (within TRIAL_CLOCK_AGREE of the highest trial clock): what the code takes when the clock
@@ -459,9 +456,6 @@ def steady(r):
     the run after it, 610.5 at 1978): pooled, the dip moved its median 4.6 %, and the gate would have
     called the code slower. The file's own median and samples when every trial agrees, when a trial
     has no clock, or in a file without trials."""
-    hit = _steady_cache.get(id(r))
-    if hit is not None and hit[0] is r:
-        return hit[1]
     raw = r["time_ns"]["raw"]
     out = (median_ns(r), raw, robust_spread(r))
     t = r.get("trials")
@@ -483,7 +477,6 @@ def steady(r):
                     med = statistics.median(sel)
                     mad = statistics.median([abs(v - med) for v in sel]) if med > 0 else 0.0
                     out = (med, sel, 1.4826 * mad / med if med > 0 else None)
-    _steady_cache[id(r)] = (r, out)
     return out
 
 
