@@ -434,18 +434,49 @@ def trials(r, clock=False):
 TRIAL_CLOCK_AGREE = 0.01
 
 
+def at_top_clock(clocks):
+    """Which of these trial clocks are within TRIAL_CLOCK_AGREE of the highest (a trial without a
+    clock counts as at it)."""
+    known = [c for c in clocks if c is not None]
+    top = max(known) if known else None
+    return [c is None or top is None or c >= top * (1 - TRIAL_CLOCK_AGREE) for c in clocks]
+
+
 def trial_range(r):
     """The range of the point's trial medians over their median (a fraction), or None under two
     trials: the setup-to-setup variation one process measured, among the trials that ran at the
     point's top clock (TRIAL_CLOCK_AGREE), the trials steady() takes."""
     t = trials(r, clock=True)
-    clocks = [c for _, _, c in t if c is not None]
-    top = max(clocks) if clocks else None
-    m = sorted(x for x, _, c in t if c is None or top is None or c >= top * (1 - TRIAL_CLOCK_AGREE))
+    at_top = at_top_clock([c for _, _, c in t])
+    m = sorted(x for (x, _, _), kept in zip(t, at_top) if kept)
     if len(m) < 2:
         return None
     mid = m[len(m) // 2] if len(m) % 2 else (m[len(m) // 2 - 1] + m[len(m) // 2]) / 2
     return (m[-1] - m[0]) / mid if mid > 0 else None
+
+
+def _top_clock_samples(r):
+    """The raw samples of the point's trials at its top SM clock, or None where that is every sample
+    (every trial agrees, a trial has no clock or sample count, or the file has no trials)."""
+    raw = r["time_ns"]["raw"]
+    t = r.get("trials")
+    runs = t.get("runs") if isinstance(t, dict) else None
+    if not (isinstance(runs, list) and len(runs) > 1 and all(isinstance(x, dict) for x in runs)):
+        return None
+    clocks = [x.get("clock_mhz") for x in runs]
+    counts = [x.get("samples") for x in runs]
+    if not (all(_is_number(c) and c > 0 for c in clocks) and all(isinstance(k, int) and k >= 0 for k in counts)
+            and sum(counts) == len(raw)):
+        return None
+    keep = at_top_clock(clocks)
+    if all(keep):
+        return None
+    sel, at = [], 0
+    for k, kept in zip(counts, keep):
+        if kept:
+            sel.extend(raw[at:at + k])
+        at += k
+    return sel or None
 
 
 def steady(r):
@@ -456,32 +487,16 @@ def steady(r):
     the run after it, 610.5 at 1978): pooled, the dip moved its median 4.6 %, and the gate would have
     called the code slower. The file's own median and samples when every trial agrees, when a trial
     has no clock, or in a file without trials."""
-    raw = r["time_ns"]["raw"]
-    out = (median_ns(r), raw, robust_spread(r))
-    t = r.get("trials")
-    runs = t.get("runs") if isinstance(t, dict) else None
-    if isinstance(runs, list) and len(runs) > 1 and all(isinstance(x, dict) for x in runs):
-        clocks = [x.get("clock_mhz") for x in runs]
-        counts = [x.get("samples") for x in runs]
-        if (all(_is_number(c) and c > 0 for c in clocks) and all(isinstance(k, int) and k >= 0 for k in counts)
-                and sum(counts) == len(raw)):
-            top = max(clocks)
-            keep = [c >= top * (1 - TRIAL_CLOCK_AGREE) for c in clocks]
-            if not all(keep):
-                sel, at = [], 0
-                for k, kept in zip(counts, keep):
-                    if kept:
-                        sel.extend(raw[at:at + k])
-                    at += k
-                if sel:
-                    med = statistics.median(sel)
-                    mad = statistics.median([abs(v - med) for v in sel]) if med > 0 else 0.0
-                    out = (med, sel, 1.4826 * mad / med if med > 0 else None)
-    return out
+    sel = _top_clock_samples(r)
+    if sel is None:
+        return median_ns(r), r["time_ns"]["raw"], robust_spread(r)
+    med, spread = _median_spread(sel)
+    return med, sel, spread
 
 
 def steady_median(r):
-    return steady(r)[0]
+    sel = _top_clock_samples(r)
+    return median_ns(r) if sel is None else statistics.median(sel)
 
 
 def robust_spread(r, values=None):
@@ -495,6 +510,11 @@ def robust_spread(r, values=None):
     raw = r["time_ns"]["raw"]
     if not raw:
         return None
+    return _median_spread(raw, values)[1]
+
+
+def _median_spread(raw, values=None):
+    """(median, 1.4826 x MAD / median or None) of samples; values: them already in a NumPy array."""
     if _np is not None:    # the same medians, 30 times faster on 100 000 samples
         a = _np.asarray(raw, dtype=_np.int64) if values is None else values
         med = float(_np.median(a))
@@ -502,7 +522,7 @@ def robust_spread(r, values=None):
     else:
         med = statistics.median(raw)
         mad = statistics.median([abs(v - med) for v in raw]) if med > 0 else 0.0
-    return 1.4826 * mad / med if med > 0 else None
+    return med, (1.4826 * mad / med if med > 0 else None)
 
 
 def metric(r, name):
