@@ -160,7 +160,8 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
 
     t0 = smem_now_s();
     while (!smem_interrupted && taken < cap) {
-        double ns = 0, h = 0, cyc = 0, spent, spread = 0;
+        double ns = 0, h = 0, cyc = 0;
+        struct smem_sampling_state ss = { 0 };
         struct smem_stats st;
         SMEM_CUDA_CHECK(cudaMemsetAsync(c->clk, 0, sizeof(struct smem_clock), s));
         if (cold)
@@ -177,13 +178,14 @@ int smem_measure(struct smem_case *c, const struct smem_stop_rule *rule, bool co
             m->samples_ns[m->n++] = ns;
         }
         taken++;
-        spent = smem_now_s() - t0;
+        ss.n = m->n;
+        ss.n_throttled = m->n_throttled;
+        ss.elapsed_s = smem_now_s() - t0;
         if (m->n && smem_stats_compute(m->samples_ns, m->n, &st) == SMEM_OK)
-            spread = st.robust_spread;
-        if (smem_stats_should_stop(rule, m->n, spread, spent))
-            break;
-        /* throttled samples count toward the timeout, so a GPU that stays throttled ends the point */
-        if (m->n < rule->min_samples && taken >= rule->min_samples && spent >= rule->timeout_s)
+            ss.spread = st.robust_spread;
+        else if (m->n_throttled && smem_stats_compute(thr_cycles, m->n_throttled, &st) == SMEM_OK)
+            ss.cycle_spread = st.robust_spread;
+        if (smem_sampling_done(rule, &ss))
             break;
     }
     if (m->n == 0 && m->n_throttled > 0) {

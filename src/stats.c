@@ -90,6 +90,15 @@ bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double spr
     return spread < r->max_noise || elapsed_s >= r->timeout_s;
 }
 
+bool smem_sampling_done(const struct smem_stop_rule *r, const struct smem_sampling_state *s)
+{
+    if (s->n == 0 && s->n_throttled > 0)
+        return smem_stats_should_stop(r, s->n_throttled, s->cycle_spread, s->elapsed_s);
+    if (smem_stats_should_stop(r, s->n, s->spread, s->elapsed_s))
+        return true;
+    return s->n < r->min_samples && s->n + s->n_throttled >= r->min_samples && s->elapsed_s >= r->timeout_s;
+}
+
 size_t smem_batch_size(double launch_ns, double target_ns, size_t max)
 {
     double n;

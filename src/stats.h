@@ -42,6 +42,22 @@ double smem_now_s(void);
 /* Whether sampling a point should stop after n samples with robust spread spread, elapsed_s spent. */
 bool smem_stats_should_stop(const struct smem_stop_rule *r, size_t n, double spread, double elapsed_s);
 
+/* What a point's sampling has so far: n samples at the run's clock (robust spread spread of their
+ * times), n_throttled set aside below SMEM_THROTTLE_FRACTION of it (cycle_spread: the robust spread
+ * of their kernel cycle counts), elapsed_s spent sampling. */
+struct smem_sampling_state {
+    size_t n, n_throttled;
+    double spread, cycle_spread, elapsed_s;
+};
+
+/* Whether sampling should stop: the rule on the samples at the run's clock; throttled samples count
+ * toward the timeout. When every sample so far was throttled, the GPU holds this kernel below the
+ * run's clock (on the H200 the wgmma points under a power limit: 1600-1777 MHz for a whole second
+ * on one unit, results/gate/session2_20261201/) and waiting for an unthrottled sample only runs to
+ * the timeout; the rule is then applied to the throttled samples' cycle counts, which settle where
+ * their times follow the clock (the record says the statistics are the throttled samples'). */
+bool smem_sampling_done(const struct smem_stop_rule *r, const struct smem_sampling_state *s);
+
 /* A sample lasts at least this long. On the H200 one launch per sample carried 0.7-1.5 us of jitter
  * (1.4826 x MAD; 2.2 us at most) whatever the kernel's length, so a 20 us kernel scattered 6 % and a
  * 130 us one 0.8 %; at 1 ms the same jitter is 0.07-0.22 %, under half the default 0.5 % target. */

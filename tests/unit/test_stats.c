@@ -128,6 +128,42 @@ Test(stop, fixed_count_for_quick)
     cr_assert(smem_stats_should_stop(&q, 10, 0.5, 0.0));
 }
 
+/* A point whose every sample ran below the throttle threshold (a power-limited kernel) stops on its
+ * cycle counts' spread, not at the timeout; a point with samples at the run's clock is judged on
+ * them, and throttled samples only count toward the timeout. */
+Test(stop, every_sample_throttled_stops_on_the_cycle_spread)
+{
+    struct smem_sampling_state s = { .n = 0, .n_throttled = 10, .spread = 0, .cycle_spread = 0.003, .elapsed_s = 0.01 };
+    struct smem_stop_rule q = rule;
+
+    cr_assert(smem_sampling_done(&rule, &s));
+    s.cycle_spread = 0.02;
+    cr_assert_not(smem_sampling_done(&rule, &s), "cycles still scattered, time left");
+    s.elapsed_s = 1.0;
+    cr_assert(smem_sampling_done(&rule, &s), "the timeout still ends it");
+    s.elapsed_s = 0.01;
+    s.n_throttled = 9;
+    s.cycle_spread = 0.001;
+    cr_assert_not(smem_sampling_done(&rule, &s), "fewer than min_samples");
+    q.fixed = true;
+    s.n_throttled = 10;
+    s.cycle_spread = 0.5;
+    cr_assert(smem_sampling_done(&q, &s), "--quick: the fixed count, throttled or not");
+}
+
+Test(stop, throttled_samples_beside_clocked_ones_count_only_toward_the_timeout)
+{
+    struct smem_sampling_state s = { .n = 5, .n_throttled = 20, .spread = 0.001, .cycle_spread = 0, .elapsed_s = 0.1 };
+
+    cr_assert_not(smem_sampling_done(&rule, &s), "5 clocked samples are fewer than min_samples");
+    s.elapsed_s = 1.0;
+    cr_assert(smem_sampling_done(&rule, &s), "at the timeout with enough samples taken in all");
+    s = (struct smem_sampling_state){ .n = 12, .n_throttled = 3, .spread = 0.004, .elapsed_s = 0.1 };
+    cr_assert(smem_sampling_done(&rule, &s), "quiet clocked samples");
+    s.spread = 0.006;
+    cr_assert_not(smem_sampling_done(&rule, &s), "noisy clocked samples before the timeout");
+}
+
 /* The GPU draws inputs by index (kernels/fill.cu): value i must be the sequential stream's i-th. */
 Test(rng, the_i_th_value_is_the_sequential_streams)
 {
