@@ -127,18 +127,20 @@ struct smem_variation {
     const char *source;
 };
 
-/* A benchmark's variation as measured over the project's H200 files by lab/variation.py (2026-12-01):
+/* A benchmark's variation as measured over the project's H200 files by lab/variation.py (2026-12-02):
  * the largest move of any of its points between two --sweep all processes of one commit on one unit
  * (run) and on two units (unit), each point at its top SM clock as the gate takes it, rounded up to
  * the next 0.5 % with at least 0.25 % to spare (at least 1 %). Files of every measurement method
  * count, except for the swizzle ldmatrix/stmatrix and gather points, whose levels the lead-in launch
  * and the residency probe before setup removed: for those, the files measured as today. The table,
- * with the point and the two files behind each figure: results/gate/variation_20261201.txt. layout:
+ * with the point and the two files behind each figure: results/gate/variation_20261202.txt (60
+ * files, 9 units; global_read is declared 4 % between units, above the table's 3.25 %, for the 2.4-3.9 %
+ * measured between leases before it). layout:
  * between units whose GPC layouts differ (cluster benchmarks: kept from their earlier measurement,
  * at least unit). A floor of the gate's band with one base file, not its rule. */
 #define SMEM_VARIATION_MEASURED(run, unit, layout)                                                      \
-    { run, unit, layout, "measured over results/ by lab/variation.py, 2026-12-01 "                      \
-                         "(results/gate/variation_20261201.txt)" }
+    { run, unit, layout, "measured over results/ by lab/variation.py, 2026-12-02 "                      \
+                         "(results/gate/variation_20261202.txt)" }
 
 struct smem_bench {
     const char *name;

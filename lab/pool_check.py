@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The runner-pool check of the gate on one folder of --sweep all files (results/gate/session2_20261201/):
+"""The runner-pool check of the gate on one folder of --sweep all files (nvidia-h200_*_all_*.json: results/gate/session2_20261201/, session3_20261202/):
 every ordered pair with one base (compare.py BASE NEW), then each file against the history of the
 others (compare.py --history); counts of slower, faster, same, uncertain, the moved points, the
 uncertain points by benchmark.   lab/pool_check.py DIR [compare.py options]"""
 import subprocess, itertools, os, re, sys, collections, tempfile
 os.chdir(sys.argv[1])
-files=sorted(f for f in os.listdir('.') if f.startswith('nvidia-h200_20261201_all_') and f.endswith('.json'))
+files=sorted(f for f in os.listdir('.') if f.startswith('nvidia-h200_') and '_all_' in f and f.endswith('.json'))
 py=sys.executable; cmp=os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "scripts", "compare.py")
 extra=sys.argv[2:]
 def run(args):

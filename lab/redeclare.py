@@ -15,7 +15,7 @@ for fam,members in [('staging_family.h',['staging_plain','staging_cp_async','sta
     for b in members: decl[b]=tuple(map(float,m.groups()))
 src,dst=sys.argv[1],sys.argv[2]; os.makedirs(dst,exist_ok=True)
 for f in sorted(os.listdir(src)):
-    if not (f.startswith('nvidia-h200_20261201_all_') and f.endswith('.json')): continue
+    if not (f.startswith('nvidia-h200_') and '_all_' in f and f.endswith('.json')): continue
     d=json.load(open(os.path.join(src,f)))
     for r in d['results']:
         if r['bench'] in decl and isinstance(r.get('between_run'),dict):

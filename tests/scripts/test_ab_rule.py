@@ -24,9 +24,15 @@ from tap import test  # noqa: E402
 from smembench import ab, compare, reader  # noqa: E402
 
 G = os.path.join(ROOT, "results", "gate", "trials_20261201")
+# one build (66201af) on three more units, 2026-12-02: NOTES.md there
+S3 = os.path.join(ROOT, "results", "gate", "session3_20261202")
 TMP = tempfile.mkdtemp(prefix="smem-ab-rule.")
 BANDWIDTH = "bandwidth/width_bytes=4"
 ALL_FILES = sorted(os.path.join(G, f) for f in os.listdir(G) if f.startswith("nvidia-h200_20261201_all_"))
+S3_FILES = sorted(os.path.join(S3, f) for f in os.listdir(S3) if f.startswith("nvidia-h200_20261202_all_"))
+# the same-binary rounds of four units, with the --sweep all processes of their session as history
+SAME = ((G, "ab_same_unitA", ALL_FILES), (G, "ab_same_unitB", ALL_FILES),
+        (S3, "ab_same_unitG", S3_FILES), (S3, "ab_same_unitH", S3_FILES))
 CLUSTER = "dsm_bandwidth/cluster_size=2,path=0,width_bytes=16"
 
 
@@ -63,36 +69,42 @@ def rounds_of(d):
 
 
 @test
-def the_same_binary_on_two_units_has_no_point_slower_or_faster():
-    for unit in ("ab_same_unitA", "ab_same_unitB"):
-        rc, out, err = run("ab.py", "--files", os.path.join(G, unit))
+def the_same_binary_on_four_units_has_no_point_slower_or_faster():
+    for where, unit, _ in SAME:
+        rc, out, err = run("ab.py", "--files", os.path.join(where, unit))
         assert rc == 0, (unit, err, out[-2000:])
         assert verdicts(out, "slower") == [] and verdicts(out, "faster") == [], unit
         assert "gate: pass (exit 0)" in out
 
 
 @test
-def the_three_percent_build_has_exactly_its_24_points_slower():
-    rc, out, err = run("ab.py", "--files", os.path.join(G, "ab_slow3pct_unitB"))
-    assert rc == 1, (err, out[-2000:])
-    slow = verdicts(out, "slower")
-    assert len(slow) == 24 and all(p.split("/")[0] in ("bandwidth", "bank") for p in slow), slow
-    assert verdicts(out, "faster") == []
+def the_three_percent_build_has_exactly_its_24_points_slower_on_two_units():
+    for d in (os.path.join(G, "ab_slow3pct_unitB"), os.path.join(S3, "ab_slow3pct_unitG")):
+        rc, out, err = run("ab.py", "--files", d)
+        assert rc == 1, (d, err, out[-2000:])
+        slow = verdicts(out, "slower")
+        assert len(slow) == 24 and all(p.split("/")[0] in ("bandwidth", "bank") for p in slow), (d, slow)
+        assert verdicts(out, "faster") == [], d
 
 
 @test
 def a_planted_slowdown_is_found_in_19_of_20_splits_with_no_false_point():
     """8 processes of one binary per unit, run as 4 ABBA rounds: each round's two processes ran back to
     back, so either can be the base. 10 of the 16 ways of choosing per unit (seeded), the head's
-    bandwidth point 2 % and one cluster point 5 % slower."""
+    bandwidth point 2 % and one cluster point 5 % slower; 20 splits on units A and B, 20 on G and H."""
+    for sessions in (SAME[:2], SAME[2:]):
+        planted_in_20_splits(sessions)
+
+
+def planted_in_20_splits(sessions):
     found = {BANDWIDTH: 0, CLUSTER: 0}
     false, trials = [], 0
-    # the history: every --sweep all process of the three units, where gather at carveout 100 % shows
-    # its two levels (1194 and 1529 us on unit A); without it four rounds cannot know them
-    o = opts(*[x for f in ALL_FILES for x in ("--history", f)])
+    # the history: every --sweep all process of the session's units, where gather at carveout 100 %
+    # shows its two levels (1194 and 1529 us on unit A); without it four rounds cannot know them
+    o = opts(*[x for f in sessions[0][2] for x in ("--history", f)])
     hist = ab.load_history(o.history)
-    for unit in ("ab_same_unitA", "ab_same_unitB"):
-        pairs = rounds_of(os.path.join(G, unit))
+    for where, unit, _ in sessions:
+        pairs = rounds_of(os.path.join(where, unit))
         for roles in random.Random(unit).sample(range(16), 10):
             base, head = [], []
             for i, (b, h) in enumerate(pairs):
@@ -117,7 +129,8 @@ def a_planted_slowdown_is_found_in_19_of_20_splits_with_no_false_point():
                 else:
                     false.append((unit, row["name"], row["verdict"], row.get("change")))
     assert trials == 20
-    print(f"# planted slowdowns found in 20 splits: {found}; false points: {len(false)}")
+    print(f"# planted slowdowns found in 20 splits of {[u for _, u, _ in sessions]}: {found}; "
+          f"false points: {len(false)}")
     assert all(v >= 19 for v in found.values()), found
     assert false == [], false[:10]
 
