@@ -19,7 +19,9 @@ executables, the arguments, and each round file with its SHA-256; --files judges
 manifest names, byte for byte, and refuses a DIR without one, a round file it does not name or whose
 bytes differ, a half round, fewer than 2 rounds, and a round without a timed point (a predict-mode
 file, as compare.py refuses one: the driver falls back to predict mode where no GPU is usable). Each
-round is read once and only what the rule reads of it is kept (no raw samples).
+round is read once and only what the rule reads of it is kept (no raw samples). The A/B directories
+committed under results/ from before manifests carry one written when they were adopted (run id
+"adopted:..."), which says so.
 
 THE PAIRED RULE. For each point timed in both builds in every round, each round's median is taken at
 one SM clock: the point's trials (each a fresh setup, src/stats.h) give the slope of ln(time) on
