@@ -13,7 +13,8 @@
 #   bisect   lab/bisect_session.sh: ab.py --bisect over 8 scratch commits, the slowdown in the fifth
 #   peers    tests/peers/side_by_side.sh: smembench beside nvbench (carry tests/peers/nvbench-src, .deps)
 # The result files go into one tarball (the device tool brings back 8 files at most). Judge the A/B
-# rounds here with `ab.py --files`. On an offline host, first: source .devdeps/env.sh.
+# rounds here with `ab.py --files` (ab.py ran them there and wrote their manifest). On an offline host,
+# first: source .devdeps/env.sh.
 set -uo pipefail
 tag=${1:?tag}; shift
 out=${OUT:-gate-session}
@@ -32,16 +33,11 @@ build() {   # build DIR [meson options]
 t build build-gpu || exit 1
 exe=build-gpu/smembench
 log "built $($exe --version)"
-abba() {   # abba BASE_EXE HEAD_EXE DIR ARGS...: 4 rounds, each build a process, ABBA order
+abba() {   # abba BASE_EXE HEAD_EXE DIR ARGS...: ab.py's 4 ABBA rounds, each build a process, with the
+  # manifest --files needs (a host without SciPy ends with exit 2 after the rounds: judge them at home)
   local b=$1 h=$2 d=$3; shift 3
-  mkdir -p "$d"
-  for r in 1 2 3 4; do
-    if [ $((r % 2)) = 1 ]; then
-      "$b" "$@" --quiet -o "$d/base_r$r.json"; "$h" "$@" --quiet -o "$d/head_r$r.json"
-    else
-      "$h" "$@" --quiet -o "$d/head_r$r.json"; "$b" "$@" --quiet -o "$d/base_r$r.json"
-    fi
-  done
+  "${PYTHON:-python3}" scripts/ab.py "$b" "$h" -o "$d" --rounds 4 -- "$@" >"$d.txt" 2>&1
+  local rc=$?; tail -1 "$d.txt" | tee -a "$out/session.log"; return $rc
 }
 for step in "$@"; do
   case $step in

@@ -11,6 +11,18 @@ so a drift during the session weighs on both alike. Every run's file is kept in 
 base_rN.json and head_rN.json (never hidden; a DIR that already holds such files is refused), and
 --files DIR judges such a directory again.
 
+WHAT IS JUDGED. Only rounds this A/B ran, on a GPU. The executables run as given, by their absolute
+paths (never one found on PATH). ab.py holds a lock on DIR (.ab.lock, flock) while it runs: a second
+ab.py on DIR is refused, and so is --files while the rounds are being written; a round's file name
+already taken stops the run. After each whole round DIR/ab-manifest.json records the run's id, the
+executables, the arguments, and each round file with its SHA-256; --files judges only the rounds the
+manifest names, byte for byte, and refuses a DIR without one, a round file it does not name or whose
+bytes differ, a half round, fewer than 2 rounds, and a round without a timed point (a predict-mode
+file, as compare.py refuses one: the driver falls back to predict mode where no GPU is usable). Each
+round is read once and only what the rule reads of it is kept (no raw samples). The A/B directories
+committed under results/ from before manifests carry one written when they were adopted (run id
+"adopted:..."), which says so.
+
 THE PAIRED RULE. For each point timed in both builds in every round, each round's median is taken at
 one SM clock: the point's trials (each a fresh setup, src/stats.h) give the slope of ln(time) on
 ln(clock) within each build (about -1 where the SM clock paces the kernel, 0 where DRAM does), and
@@ -32,16 +44,25 @@ for want of rounds (not for a wide band), up to N, as Pinpoint adds attempts.
 A point that only one build has, or whose status differs, is reported and fails the gate as in
 compare.py. Exit status: 0 no point slower, missing, new or stopped; 1 any of these (and, with
 --uncertain fail, any point uncertain); 2 unusable input (an executable that does not run, a failed
-run, bad options, unreadable files).
+run, bad options, unreadable files, a round without a timed point, rounds this A/B did not run or
+that cannot decide, a directory another ab.py holds). Rounds that cannot decide are refused rather
+than judged all uncertain: --uncertain pass lets an undecided point through a gate that decided the
+others, never a gate that decided nothing.
 Needs SciPy (python3-scipy).
 """
 import argparse
+import errno
+import fcntl
+import hashlib
 import json
 import math
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import time
 
 from smembench import compare
 from smembench import tool
@@ -50,28 +71,220 @@ from smembench import reader
 Usage = compare.Usage
 
 
+MANIFEST = "ab-manifest.json"
+MANIFEST_SCHEMA = "smembench-ab/1"
+LOCK = ".ab.lock"
+ROUND_FILE = re.compile(r"^(base|head)_r([1-9][0-9]*)\.json$")
+# the driver's whole stderr goes into the one line a failure says, up to this much of it
+STDERR_KEPT = 4000
+
+
+def driver_said(stderr):
+    """The driver's stderr as one line: every line of it, joined with " / " (its message and its hint
+    both), cut with a count past STDERR_KEPT characters."""
+    text = " / ".join(line.strip() for line in stderr.splitlines() if line.strip())
+    if len(text) > STDERR_KEPT:
+        text = text[:STDERR_KEPT] + f" ... ({len(text) - STDERR_KEPT} more characters)"
+    return text
+
+
+def how_it_ended(rc):
+    if rc < 0:
+        try:
+            return f"killed by signal {signal.Signals(-rc).name}"
+        except ValueError:
+            return f"killed by signal {-rc}"
+    return f"exited {rc}"
+
+
 def run_one(exe, args, path):
-    """One run of exe writing path; Usage with the run's last line when it fails."""
+    """One run of exe writing path (a name not taken); its stderr. Usage, with all of the run's
+    stderr, when it fails or writes no file."""
+    if os.path.lexists(path):
+        raise Usage(f"{path}: already exists: another process writes into {os.path.dirname(path)}; the A/B stops "
+                    "(its manifest names the rounds it finished)")
     cmd = [exe] + args + ["-o", path, "--quiet"]
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                            text=True, errors="replace")
     except OSError as e:
         raise Usage(f"cannot run {exe}: {e.strerror}") from None
-    if p.returncode not in (0, 1) or not os.path.exists(path):   # 1: some point failed, the file is written
-        last = (p.stderr.strip().splitlines() or ["(no message)"])[-1]
-        raise Usage(f"{os.path.basename(exe)} {' '.join(args)} exited {p.returncode}: {last}")
+    said = driver_said(p.stderr)
+    what = f"{exe} {' '.join(args)}"
+    if p.returncode not in (0, 1):             # 1: some point failed, the file is written
+        raise Usage(f"{what} {how_it_ended(p.returncode)}: {said or '(nothing on stderr)'}")
+    if not os.path.exists(path):
+        raise Usage(f"{what} exited {p.returncode} but wrote no file ({path})" + (f": {said}" if said else ""))
+    return said
+
+
+def sha256_of(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def light(doc):
+    """The document without its raw samples, each timed point keeping what the paired rule and the
+    table read: its statistics, its trials (median, spread, clock) and its steady median at the top
+    SM clock (reader.steady_median, under time_ns.steady_median_ns). A round of 200 MB then costs
+    kilobytes once read: the peak is one round being parsed (four pairs of 200 MB: 5.1 GB -> 1.1 GB)."""
+    for r in doc["results"]:
+        t = r.get("time_ns")
+        if isinstance(t, dict) and "steady_median_ns" not in t:
+            steady = reader.steady_median(r) if reader.timed(r) else None
+            r["time_ns"] = {"stats": t.get("stats"), "raw": [], "steady_median_ns": steady}
+    return doc
+
+
+def steady_of(r):
+    """A point's steady median (ns): the one light() kept, else reader.steady_median of the record."""
+    s = r["time_ns"].get("steady_median_ns")
+    return s if s is not None else reader.steady_median(r)
+
+
+def us(r):
+    return f"{steady_of(r) / 1e3:.2f}" if r is not None and reader.timed(r) else "-"
+
+
+def check_timed(doc, path, said=""):
+    """compare.py's refusal of a file without timed points (a predict-mode file): the A/B compares
+    times, and a round that timed nothing would make every point absent from the rule."""
+    mode = doc["run"].get("mode")
+    if mode != "measure" or not reader.timed_points(doc):
+        raise Usage(f"{path}: no timed point (a {mode}-mode file); the A/B compares times measured on a GPU"
+                    + (f"; the run said: {said}" if said else ""))
+
+
+def read_round(path, sha=None, said=""):
+    """(light document, SHA-256) of a round file, read once: its bytes hashed as read and checked
+    against sha where given, then parsed and checked, its raw samples dropped."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise Usage(f"{path}: {e.strerror or e}") from None
+    except MemoryError:
+        raise Usage(f"{path}: too large to read into memory") from None
+    got = hashlib.sha256(data).hexdigest()
+    if sha is not None and got != sha:
+        raise Usage(f"{path}: not the file this A/B run wrote (its SHA-256 is not the one {MANIFEST} records): "
+                    "changed or replaced since; --files judges only the rounds ab.py ran itself")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Usage(f"{path}: not text") from None
+    del data
+    try:
+        doc = reader.parse(text, path)
+    except reader.ResultError as e:
+        raise Usage(str(e)) from None
+    del text
+    check_timed(doc, path, said)
+    return light(doc), got
+
+
+def new_run_id():
+    return f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{os.getpid()}-{os.urandom(4).hex()}"
+
+
+def write_manifest(d, m):
+    """DIR/ab-manifest.json: the run's id, executables, arguments and each whole round's files with
+    their SHA-256 (written whole, by rename)."""
+    tool.write_text(os.path.join(d, MANIFEST), json.dumps(m, indent=1) + "\n")
+
+
+def read_manifest(d):
+    """The manifest of an A/B directory, checked; Usage saying what is wrong and what would be right."""
+    path = os.path.join(d, MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as f:
+            m = json.load(f)
+    except FileNotFoundError:
+        raise Usage(f"{d}: no {MANIFEST}: these rounds were not run by ab.py (it records its run id and each "
+                    f"round's SHA-256 there); run the builds with ab.py BASE HEAD -o DIR -- ARGS") from None
+    except (OSError, ValueError) as e:
+        raise Usage(f"{path}: not an A/B manifest ({getattr(e, 'strerror', None) or e}); "
+                    "--files needs the one ab.py wrote") from None
+    files = m.get("files") if isinstance(m, dict) else None
+    if not (isinstance(m, dict) and m.get("schema") == MANIFEST_SCHEMA and isinstance(m.get("run_id"), str)
+            and m["run_id"] and isinstance(files, dict)
+            and all(isinstance(k, str) and ROUND_FILE.match(k) and isinstance(v, str)
+                    and re.fullmatch("[0-9a-f]{64}", v) for k, v in files.items())):
+        raise Usage(f"{path}: not an A/B manifest (schema {MANIFEST_SCHEMA}, a run_id and files by name with "
+                    "their SHA-256); --files needs the one ab.py wrote")
+    return m
 
 
 def rounds_in(d):
-    """The rounds of a directory written by ab.py: [(base path, head path)] by round number."""
-    out, r = [], 1
-    while os.path.exists(os.path.join(d, f"base_r{r}.json")) and os.path.exists(os.path.join(d, f"head_r{r}.json")):
-        out.append((os.path.join(d, f"base_r{r}.json"), os.path.join(d, f"head_r{r}.json")))
-        r += 1
-    if not out:
+    """The rounds of a directory written by ab.py, as its manifest names them: [(base path, head
+    path)] by round number. Usage for a directory without them, a round file the manifest does not
+    name or that is missing, a half round, or fewer than 2 rounds."""
+    if not os.path.isdir(d):
+        raise Usage(f"{d}: {'not a directory' if os.path.exists(d) else 'no such directory'}; --files takes the "
+                    "directory ab.py -o wrote")
+    try:
+        present = sorted(f for f in os.listdir(d) if ROUND_FILE.match(f))
+    except OSError as e:
+        raise Usage(f"{d}: {e.strerror}") from None
+    if not present and not os.path.lexists(os.path.join(d, MANIFEST)):
         raise Usage(f"{d}: no base_r1.json and head_r1.json (a directory written by ab.py)")
+    m = read_manifest(d)
+    named = m["files"]
+    for f in present:
+        if f not in named:
+            raise Usage(f"{os.path.join(d, f)}: not a round of the A/B run {m['run_id']} ({MANIFEST} does not name "
+                        "it): a round the run did not finish, or a file from elsewhere; move it out of the directory "
+                        "to judge the rounds the manifest names")
+    n = max((int(ROUND_FILE.match(f).group(2)) for f in named), default=0)
+    out = []
+    for r in range(1, n + 1):
+        pair = (f"base_r{r}.json", f"head_r{r}.json")
+        for f in pair:
+            if f not in named:
+                raise Usage(f"{d}: round {r} is half there ({MANIFEST} names {pair[0] if f == pair[1] else pair[1]} "
+                            f"without {f}); a round is a base and a head run")
+            if not os.path.exists(os.path.join(d, f)):
+                raise Usage(f"{os.path.join(d, f)}: missing ({MANIFEST} of the A/B run {m['run_id']} names it); "
+                            "put it back, or judge a directory whose rounds are whole")
+        out.append(tuple(os.path.join(d, f) for f in pair))
+    if len(out) < 2:
+        raise Usage(f"{d}: {len(out)} round{'s' if len(out) != 1 else ''} (the A/B run {m['run_id']}); the paired rule "
+                    "needs 2 at least and never passes on rounds that cannot decide: run ab.py with --rounds 2 or more")
     return out
+
+
+def lock_dir(d, exclusive):
+    """flock on DIR/.ab.lock, not waiting: exclusive while ab.py writes rounds, shared while --files
+    reads them. Returns the open file (the lock lasts as long as it); None where --files finds no lock
+    file (no ab.py ever wrote there) or cannot make one. Usage when another ab.py holds it."""
+    path = os.path.join(d, LOCK)
+    try:
+        fd = os.open(path, (os.O_RDWR | os.O_CREAT if exclusive else os.O_RDONLY) | os.O_CLOEXEC, 0o666)
+    except OSError as e:
+        if not exclusive:
+            return None
+        raise Usage(f"cannot lock {d} ({LOCK}): {e.strerror}") from None
+    try:
+        fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except OSError as e:
+        holder = ""
+        try:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            pass
+        os.close(fd)
+        if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise Usage(f"cannot lock {d} ({LOCK}): {e.strerror}") from None
+        who = f"ab.py (pid {holder})" if holder.isdigit() else "ab.py"
+        raise Usage(f"{d}: another {who} is writing its rounds there; " +
+                    ("wait for it to end or choose another -o DIR" if exclusive else "judge them when it has ended"))
+    if exclusive:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return os.fdopen(fd, "rb", buffering=0)
 
 
 def same_build(meds):
@@ -239,7 +452,9 @@ def undecided(rows, opt):
             r.get("floor") is not None and r["floor"] <= compare.max_band(opt)]
 
 
-def report(rounds, docs, opt, hist=None):
+def report(rounds, docs, opt, hist=None, run_id=None):
+    if len(docs) < 2:     # what --files refuses first: one round decides nothing, and passes nothing
+        raise Usage(f"{len(docs)} round{'s' if len(docs) != 1 else ''}; the paired rule needs 2 at least")
     rows = paired(docs, opt, hist)
     count = {}
     for r in rows:
@@ -254,7 +469,8 @@ def report(rounds, docs, opt, hist=None):
     dev = base["device"]
     md = opt.markdown
     out = [("### " if md else "") + f"smembench A/B on {dev.get('name')} ({dev.get('uuid') or 'uuid not recorded'}): "
-           f"{len(docs)} rounds, base {base['tool'].get('git')} / head {head['tool'].get('git')}"]
+           f"{len(docs)} rounds, base {base['tool'].get('git')} / head {head['tool'].get('git')}"
+           + (f", run {run_id}" if run_id else "")]
     if any(h["device"].get("uuid") != dev.get("uuid") for _, h in docs) or any(
             b["device"].get("uuid") != dev.get("uuid") for b, _ in docs):
         out.append("warning: the rounds did not all run on one GPU unit")
@@ -270,10 +486,10 @@ def report(rounds, docs, opt, hist=None):
         if r["kind"] == "timed":
             v = r["verdict"] + (f" ({r['reason']})" if r["reason"] else "")
             sd = r["noise"][0] if r.get("noise") else None
-            table_rows.append((r["name"], compare.us(r["base"]), compare.us(r["new"]), compare.pct(r["change"]),
+            table_rows.append((r["name"], us(r["base"]), us(r["new"]), compare.pct(r["change"]),
                                f"{100 * sd:.2f}" if sd is not None else "-", str(r["rounds"]), v))
         else:
-            table_rows.append((r["name"], compare.us(r["base"]), compare.us(r["new"]), "-", "-", "-",
+            table_rows.append((r["name"], us(r["base"]), us(r["new"]), "-", "-", "-",
                                compare.verdict_text(r)))
     out += compare.table(["point", "base r1 (us)", "head r1 (us)", "change", "spread (%)", "rounds", "verdict"],
                          table_rows, (1, 2, 3, 4, 5), md)
@@ -284,34 +500,76 @@ def report(rounds, docs, opt, hist=None):
     return out, rc
 
 
-def run_rounds(a, rounds, n):
+def begin(a):
+    """Makes a.out ready for this A/B's rounds: created where it is not, locked (a.lock), refused where
+    it holds an earlier A/B, and given the manifest of this run (a.manifest, no round yet)."""
+    d = a.out
+    if os.path.lexists(d) and not os.path.isdir(d):
+        raise Usage(f"{d}: exists and is not a directory" + (" (a symbolic link to nothing)" if os.path.islink(d)
+                                                             and not os.path.exists(d) else "")
+                    + "; -o takes a directory for the rounds")
+    try:
+        os.makedirs(d, exist_ok=True)
+    except OSError as e:
+        raise Usage(f"cannot create {d}: {e.strerror}") from None
+    # the lock first where its file is there (an ab.py writing here is named as such), else the earlier
+    # rounds are refused before the lock file is made (their directory stays as it was); and again once
+    # the lock is held (another ab.py may have written in between)
+    def taken():
+        t = sorted(f for f in os.listdir(d) if ROUND_FILE.match(f) or f == MANIFEST)
+        if t:
+            raise Usage(f"{d}: already holds an A/B run ({t[0]}); choose an empty directory")
+    if not os.path.exists(os.path.join(d, LOCK)):
+        taken()
+    a.lock = lock_dir(d, exclusive=True)
+    taken()
+    a.manifest = {"schema": MANIFEST_SCHEMA, "run_id": new_run_id(),
+                  "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                  "base": a.exes[0], "head": a.exes[1], "args": a.args, "files": {}}
+    write_manifest(d, a.manifest)
+
+
+def check_pair(b, h, a):
+    found = [(k, t) for k, t in compare.mismatches(b, h, a) if k in ("device", "settings")]
+    if found:
+        raise Usage(f"the builds ran differently: {found[0][0]} mismatch: {found[0][1]}")
+
+
+def run_rounds(a, rounds, docs, n):
     """n more rounds into a.out, in ABBA order from the rounds so far (round r: base first when r is
-    odd), each build a process of its own."""
+    odd), each build a process of its own; each file read (docs, light) and checked as it is written,
+    and the manifest rewritten after each whole round."""
     tty = sys.stderr.isatty()
     for r in range(len(rounds) + 1, len(rounds) + n + 1):
         pair = (os.path.join(a.out, f"base_r{r}.json"), os.path.join(a.out, f"head_r{r}.json"))
         order = [(a.exes[0], pair[0]), (a.exes[1], pair[1])]
         if r % 2 == 0:
             order.reverse()
+        got = {}
         for exe, path in order:
             if tty:
                 print(f"\rab: round {r}/{max(a.rounds, r)}: {os.path.basename(path)}", end="", file=sys.stderr,
                       flush=True)
-            run_one(exe, a.args, path)
+            said = run_one(exe, a.args, path)
+            got[path] = read_round(path, said=said)
+        (bdoc, bsha), (hdoc, hsha) = got[pair[0]], got[pair[1]]
+        check_pair(bdoc, hdoc, a)
         rounds.append(pair)
+        docs.append((bdoc, hdoc))
+        a.manifest["files"].update({os.path.basename(pair[0]): bsha, os.path.basename(pair[1]): hsha})
+        write_manifest(a.out, a.manifest)
     if tty:
         print("", file=sys.stderr)
 
 
 def load_rounds(rounds, a):
-    try:
-        docs = [(reader.load(b), reader.load(h)) for b, h in rounds]
-    except reader.ResultError as e:
-        raise Usage(str(e)) from None
-    for b, h in docs:
-        found = [(k, t) for k, t in compare.mismatches(b, h, a) if k in ("device", "settings")]
-        if found:
-            raise Usage(f"the builds ran differently: {found[0][0]} mismatch: {found[0][1]}")
+    """The rounds of --files, each read once (light) and checked against the manifest's SHA-256."""
+    files = read_manifest(os.path.dirname(rounds[0][0]) or ".")["files"]
+    docs = []
+    for b, h in rounds:
+        pair = tuple(read_round(p, files[os.path.basename(p)])[0] for p in (b, h))
+        check_pair(*pair, a)
+        docs.append(pair)
     return docs
 
 
@@ -404,6 +662,8 @@ def parse_args(argv):
     for e in a.exes:
         if not (os.path.isfile(e) and os.access(e, os.X_OK)):
             raise Usage(f"{e}: not an executable file")
+    # run exactly these files: a name without a slash would be looked up on PATH by the exec
+    a.exes = [os.path.abspath(e) for e in a.exes]
     return a
 
 
@@ -444,11 +704,10 @@ def decide(a, base_exe, head_exe, tag, hist):
     lines, exit status)."""
     b = argparse.Namespace(**vars(a))
     b.out, b.exes, b.files = ab_dir(a, tag), [base_exe, head_exe], None
-    os.makedirs(b.out)
-    rounds = []
-    run_rounds(b, rounds, a.rounds)
-    docs = load_rounds(rounds, b)
-    out, rc = report(rounds, docs, b, hist)
+    begin(b)
+    rounds, docs = [], []
+    run_rounds(b, rounds, docs, a.rounds)
+    out, rc = report(rounds, docs, b, hist, b.manifest["run_id"])
     with open(os.path.join(b.out, "report.txt"), "w") as f:
         f.write("\n".join(out) + "\n")
     return paired(docs, b, hist), out, rc
@@ -533,25 +792,28 @@ def run(argv):
     # a bad --history is refused before any round runs, and read once
     hist = load_history(a.history)
     if a.files:
+        # not while an ab.py writes there (a shared lock; none where no ab.py ever wrote)
+        a.lock = lock_dir(a.files, exclusive=False) if os.path.isdir(a.files) else None
         rounds = rounds_in(a.files)
-    else:
-        if os.path.exists(a.out) and not os.path.isdir(a.out):
-            raise Usage(f"{a.out}: exists and is not a directory")
-        os.makedirs(a.out, exist_ok=True)
-        if os.path.exists(os.path.join(a.out, "base_r1.json")) or os.path.exists(os.path.join(a.out, "head_r1.json")):
-            raise Usage(f"{a.out}: already holds an A/B run (base_r1.json); choose an empty directory")
-        rounds = []
-        run_rounds(a, rounds, a.rounds)
-    try:
-        compare.scipy_stats()
-    except Usage as e:      # the runs are kept: judge them where SciPy is
-        raise Usage(f"{e}; the runs are in {a.files or a.out}: judge them there with ab.py --files") from None
-    docs = load_rounds(rounds, a)
-    # more rounds while points are uncertain for want of them, up to --max-rounds
-    while not a.files and len(rounds) + 2 <= a.max_rounds and undecided(paired(docs, a, hist), a):
-        run_rounds(a, rounds, 2)
+        run_id = read_manifest(a.files)["run_id"]
+        try:
+            compare.scipy_stats()
+        except Usage as e:
+            raise Usage(f"{e}; the runs are in {a.files}: judge them there with ab.py --files") from None
         docs = load_rounds(rounds, a)
-    out, rc = report(rounds, docs, a, hist)
+    else:
+        begin(a)
+        run_id = a.manifest["run_id"]
+        rounds, docs = [], []
+        run_rounds(a, rounds, docs, a.rounds)
+        try:
+            compare.scipy_stats()
+        except Usage as e:      # the runs are kept: judge them where SciPy is
+            raise Usage(f"{e}; the runs are in {a.out}: judge them there with ab.py --files") from None
+        # more rounds while points are uncertain for want of them, up to --max-rounds
+        while len(rounds) + 2 <= a.max_rounds and undecided(paired(docs, a, hist), a):
+            run_rounds(a, rounds, docs, 2)
+    out, rc = report(rounds, docs, a, hist, run_id)
     # a pull-request comment: within GitHub's limit, the heading and the gate's line kept
     return (compare.cap_markdown(out) if a.markdown else out), rc
 

@@ -917,8 +917,11 @@ def check_max_band(a):
 
 
 class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors are Usage (one line, status 2) pointing at the command's own --help
+    (compare, ab and trend use it)."""
+
     def error(self, message):
-        raise Usage(f"{message}; see compare.py --help")
+        raise Usage(f"{message}; see {self.prog} --help")
 
 
 def parse_args(argv):

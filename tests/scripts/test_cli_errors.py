@@ -192,8 +192,8 @@ CASES = [
 
 def script_cases():
     """The scripts' cases: exit status, one line, no traceback (their messages are their own)."""
-    def C(tool, args, status, needs=None):
-        return Case(tool, args, status, needs=needs)
+    def C(tool, args, status, needs=None, text=None):
+        return Case(tool, args, status, text, needs=needs)
     bad_files = ["missing.json", "sub", "empty.json", "text.json", "array.json", "schema2.json", "noschema.json",
                  "badutf8.json", "binary.json", "nested.json", "bigint.json", "nan.json", "truncated.json",
                  "results-not-list.json", "/dev/null"]
@@ -309,6 +309,16 @@ def script_cases():
         C("ab", ["--files", "sub", "good.json"], 2),
         C("ab", ["--files", "sub", "--threshold", "0"], 2),
         C("ab", ["--files", "sub", "--alpha", "1"], 2),
+        # only rounds ab.py ran, on a GPU, whole, two at least (fixtures(): the ab-* directories)
+        C("ab", ["--files", "ab-predict"], 2, text="base_r1.json: no timed point (a predict-mode file)"),
+        C("ab", ["--files", "ab-foreign"], 2, text="no ab-manifest.json: these rounds were not run by ab.py"),
+        C("ab", ["--files", "ab-changed"], 2, text="head_r2.json: not the file this A/B run wrote"),
+        C("ab", ["--files", "ab-extra"], 2, text="base_r3.json: not a round of the A/B run fixture"),
+        C("ab", ["--files", "ab-one"], 2, text="1 round (the A/B run fixture); the paired rule needs 2 at least"),
+        C("ab", ["--files", "ab-nohead"], 2, text="head_r2.json: missing"),
+        C("ab", ["--files", "ab-one", "--uncertain", "pass"], 2, text="needs 2 at least"),
+        C("ab", ["--frobnicate"], 2, text="see ab.py --help"),
+        C("trend", ["good.json", "-o", "trend", "--frobnicate"], 2, text="see trend.py --help"),
     ]
     return cases
 
@@ -367,11 +377,39 @@ def fixtures(d, exe):
     for name, text in files.items():
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
+    ab_fixtures(d)
     with open(os.path.join(d, "badutf8.json"), "wb") as f:
         f.write(b'{"schema": "smembench/1\xff\xfe"}')
     with open(os.path.join(d, "binary.json"), "wb") as f:
         f.write(bytes(range(256)) * 4)
     assert "7" * 4400 in files["bigint.json"] and "NaN" in files["nan.json"], "the fixture edits missed"
+
+
+def ab_fixtures(d):
+    """Directories of A/B rounds for ab.py --files, each wrong in one way, with the manifest ab.py
+    writes (python/smembench/ab.py) where the case needs one."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "python"))
+    from smembench import ab
+
+    def rounds(name, source, n=2, manifest=True):
+        sub = os.path.join(d, name)
+        os.mkdir(sub)
+        files = {}
+        for r in range(1, n + 1):
+            for role in ("base", "head"):
+                shutil.copy(os.path.join(d, source), os.path.join(sub, f"{role}_r{r}.json"))
+                files[f"{role}_r{r}.json"] = ab.sha256_of(os.path.join(sub, f"{role}_r{r}.json"))
+        if manifest:
+            ab.write_manifest(sub, {"schema": ab.MANIFEST_SCHEMA, "run_id": "fixture", "files": files})
+        return sub
+    rounds("ab-predict", "predicted.json")
+    rounds("ab-foreign", "good.json", manifest=False)
+    sub = rounds("ab-changed", "good.json")
+    with open(os.path.join(sub, "head_r2.json"), "a") as f:
+        f.write("\n")
+    shutil.copy(os.path.join(d, "good.json"), os.path.join(rounds("ab-extra", "good.json"), "base_r3.json"))
+    rounds("ab-one", "good.json", n=1)
+    os.unlink(os.path.join(rounds("ab-nohead", "good.json"), "head_r2.json"))
 
 
 def make_readonly(d):
@@ -497,6 +535,8 @@ def check(case, p, before, after, devs):
             problems.append(f"more than one message: {lines!r}")
     elif len(lines) != 1:
         problems.append(f"{len(lines)} lines on stderr: {lines[:4]!r}")
+    elif case.text and case.text not in lines[0]:
+        problems.append(f"the line {lines[0]!r} lacks {case.text!r}")
     if p.stdout:
         problems.append(f"stdout not empty: {p.stdout[:80]!r}")
     if after != before:

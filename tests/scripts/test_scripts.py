@@ -740,6 +740,302 @@ def the_package_reads_files_into_a_dataframe():
     assert set(df["device"]) == {doc["device"]["name"]} and set(df["commit"]) == {doc["tool"]["git"]}
 
 
+# --- ab.py: only rounds it ran, on a GPU, with the executables it was given ----------------------
+
+AB_QUICK = os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")
+AB_PREDICT = os.path.join(ROOT, "results", "predict", "nvidia-t4-model_20261130_carveout-dynamic.json")
+AB_STAND_IN = r"""#!{python}
+# a stand-in smembench for ab.py's orchestration (no GPU): {what}
+import json, os, signal, sys, time
+args = sys.argv[1:]
+out = args[args.index("-o") + 1]
+open({log!r}, "a").write({name!r} + "\n")
+how = {how!r}
+if how == "wait":           # the first call waits until the test says go
+    open({log!r} + ".waiting", "w").close()
+    while not os.path.exists({log!r} + ".go"):
+        time.sleep(0.05)
+if how == "segv":
+    os.kill(os.getpid(), signal.SIGSEGV)
+if how == "nofile":
+    sys.exit(0)
+if how == "usage":
+    sys.stderr.write('smembench: invalid value "x" for --axis stride_elems; expected 1..1024\n'
+                     "Try 'smembench --help' for more information.\n")
+    sys.exit(2)
+if how == "predict":
+    sys.stderr.write("smembench: warning: no usable CUDA device (cudaErrorNoDevice): ran in predict mode for "
+                     "the built-in h200 model (occupancy only); --require-gpu makes this an error\n")
+doc = json.load(open({template!r}))
+for r in doc["results"]:
+    if r["bench"] == "bank" and r["time_ns"]["raw"]:
+        t = r["time_ns"]
+        t["raw"] = [round(x * {factor!r}) for x in t["raw"]]
+        t["stats"]["median"] = round(t["stats"]["median"] * {factor!r})
+json.dump(doc, open(out, "w"))
+if how == "taker":          # another process takes the next name in the directory
+    other = out.replace("base_", "head_") if "base_" in out else out.replace("head_", "base_")
+    json.dump(doc, open(other, "w"))
+"""
+
+
+def ab_exe(d, name, how="copy", factor=1.0, log=None, template=None):
+    """A stand-in smembench in d named name: copy (the quick run, its bank points times factor),
+    predict, wait, segv, nofile, usage or taker; each call logged in log."""
+    path = os.path.join(d, name)
+    tmpl = template or (AB_PREDICT if how == "predict" else AB_QUICK)
+    with open(path, "w") as f:
+        f.write(AB_STAND_IN.format(python=sys.executable, what=how, log=log or path + ".log", name=name, how=how,
+                                   template=tmpl, factor=factor))
+    os.chmod(path, 0o755)
+    return path
+
+
+def ab_run(*args, cwd=None, env=None):
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "ab.py"), *args], capture_output=True, text=True,
+                       timeout=300, cwd=cwd, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def ab_refused(rc, out, err, needle):
+    """Exit 2, nothing on stdout (no "gate: pass" above all), one line on stderr holding needle."""
+    lines = err.strip().splitlines()
+    assert rc == 2 and out == "" and len(lines) == 1 and lines[0].startswith("smembench: "), (rc, out[-300:], err)
+    assert needle in lines[0], (needle, lines[0])
+    return lines[0]
+
+
+def tree(d):
+    """Every file under d with its bytes."""
+    out = {}
+    for root, _, files in os.walk(d):
+        for f in files:
+            with open(os.path.join(root, f), "rb") as fh:
+                out[os.path.relpath(os.path.join(root, f), d)] = fh.read()
+    return out
+
+
+def ab_whole(d):
+    """d as ab.py leaves it whatever happened: its manifest names whole rounds only, each file there
+    with the bytes it records; the names it records."""
+    from smembench import ab
+    m = json.load(open(os.path.join(d, ab.MANIFEST)))
+    for name, sha in m["files"].items():
+        assert ab.sha256_of(os.path.join(d, name)) == sha, name
+    for r in range(1, len(m["files"]) // 2 + 1):
+        assert {f"base_r{r}.json", f"head_r{r}.json"} <= set(m["files"]), m["files"]
+    assert len(m["files"]) % 2 == 0, m["files"]
+    return set(m["files"])
+
+
+def ab_good_run(tmp):
+    """A real two-round A/B of stand-ins (head's bank points 5 % slower) in tmp/good."""
+    base, head = ab_exe(tmp, "base"), ab_exe(tmp, "head", factor=1.05)
+    d = os.path.join(tmp, "good")
+    rc, out, err = ab_run(base, head, "-o", d, "--rounds", "2", "--", "--sweep", "bank")
+    assert rc == 1 and "gate: fail (exit 1): " in out, (rc, err[-2000:])
+    return d
+
+
+@test
+def ab_refuses_predict_mode_rounds_and_never_says_pass():
+    """A build that fell back to predict mode (no usable GPU) writes a file with no timed point: ab.py
+    stops at that round with the run's own warning, as compare.py refuses such a file; --files on
+    predict-mode rounds (even with a manifest naming them) is refused too."""
+    from smembench import ab
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = ab_exe(tmp, "smembench", "predict")
+        d = os.path.join(tmp, "ab")
+        rc, out, err = ab_run(exe, exe, "-o", d, "--rounds", "2", "--", "--sweep", "carveout")
+        line = ab_refused(rc, out, err, "base_r1.json: no timed point (a predict-mode file)")
+        assert "the run said: smembench: warning: no usable CUDA device" in line, line
+        assert ab_whole(d) == set() and sorted(os.listdir(d)) == [".ab.lock", "ab-manifest.json", "base_r1.json"]
+        rc, out, err = ab_run("--files", d)
+        ab_refused(rc, out, err, "not a round of the A/B run")
+        # predict-mode rounds that a manifest names
+        p = os.path.join(tmp, "predicted")
+        os.mkdir(p)
+        files = {}
+        for r in (1, 2):
+            for role in ("base", "head"):
+                shutil.copy(AB_PREDICT, os.path.join(p, f"{role}_r{r}.json"))
+                files[f"{role}_r{r}.json"] = ab.sha256_of(AB_PREDICT)
+        ab.write_manifest(p, {"schema": ab.MANIFEST_SCHEMA, "run_id": "test-predict", "files": files})
+        before = tree(p)
+        rc, out, err = ab_run("--files", p)
+        ab_refused(rc, out, err, "base_r1.json: no timed point (a predict-mode file)")
+        assert tree(p) == before
+
+
+@test
+def ab_files_judges_only_the_rounds_its_manifest_names():
+    """--files takes the rounds of one A/B run as its manifest records them (run id, each file's
+    SHA-256): a directory without one, a changed or replaced round, a round file it does not name
+    and a manifest that is not one are each refused in one line, the directory unchanged."""
+    from smembench import ab
+    with tempfile.TemporaryDirectory() as tmp:
+        good = ab_good_run(tmp)
+        m = json.load(open(os.path.join(good, ab.MANIFEST)))
+        assert set(m["files"]) == {f"{s}_r{r}.json" for s in ("base", "head") for r in (1, 2)}
+        assert m["base"] == os.path.join(tmp, "base") and m["args"] == ["--sweep", "bank"], m
+        rc, out, err = ab_run("--files", good)
+        assert rc == 1 and out.splitlines()[0].endswith(f", run {m['run_id']}"), (rc, err, out[:300])
+
+        def case(edit, needle):
+            d = os.path.join(tmp, "case")
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(good, d)
+            edit(d)
+            before = tree(d)
+            rc, out, err = ab_run("--files", d)
+            ab_refused(rc, out, err, needle)
+            assert tree(d) == before, "the directory is unchanged"
+        case(lambda d: os.unlink(os.path.join(d, ab.MANIFEST)), "no ab-manifest.json: these rounds were not run by ab.py")
+        case(lambda d: shutil.copy(os.path.join(d, "base_r2.json"), os.path.join(d, "head_r2.json")),
+             "head_r2.json: not the file this A/B run wrote")
+        case(lambda d: shutil.copy(AB_QUICK, os.path.join(d, "base_r3.json")),
+             f"base_r3.json: not a round of the A/B run {m['run_id']}")
+        case(lambda d: open(os.path.join(d, ab.MANIFEST), "w").write('{"run_id": 1}'), "not an A/B manifest")
+        # the committed rounds of earlier sessions carry the manifest they were adopted with
+        for sub in ("units/ab_same_d0", "gate/trials_20261201/ab_same_unitB"):
+            rc, out, err = ab_run("--files", os.path.join(ROOT, "results", sub))
+            assert rc == 0 and f"run adopted:{sub}" in out.splitlines()[0], (sub, rc, err)
+
+
+@test
+def ab_never_passes_on_rounds_that_cannot_decide():
+    """One round, a round file the manifest names but that is gone, and a half round are unusable
+    input (exit 2), not a gate of uncertain points that --uncertain pass would let through."""
+    from smembench import ab
+    with tempfile.TemporaryDirectory() as tmp:
+        good = ab_good_run(tmp)
+
+        def case(edit, needle):
+            d = os.path.join(tmp, "case")
+            shutil.rmtree(d, ignore_errors=True)
+            shutil.copytree(good, d)
+            edit(d)
+            before = tree(d)
+            rc, out, err = ab_run("--files", d)
+            ab_refused(rc, out, err, needle)
+            assert tree(d) == before
+
+        def keep(names, drop_files=True):
+            def edit(d):
+                m = json.load(open(os.path.join(d, ab.MANIFEST)))
+                gone = [f for f in m["files"] if f not in names]
+                m["files"] = {f: v for f, v in m["files"].items() if f in names}
+                for f in gone if drop_files else ():
+                    os.unlink(os.path.join(d, f))
+                ab.write_manifest(d, m)
+            return edit
+        case(keep({"base_r1.json", "head_r1.json"}), "1 round (the A/B run")
+        case(lambda d: os.unlink(os.path.join(d, "head_r2.json")), "head_r2.json: missing")
+        case(keep({"base_r1.json", "head_r1.json", "base_r2.json"}), "round 2 is half there")
+        # in process too: a report of one round is refused, never a pass
+        docs = [(reader.load(os.path.join(good, "base_r1.json")), reader.load(os.path.join(good, "head_r1.json")))]
+        try:
+            ab.report([("b", "h")], docs, ab.parse_args(["--files", good]))
+            raise AssertionError("a one-round report was made")
+        except ab.Usage as e:
+            assert "needs 2 at least" in str(e), e
+
+
+@test
+def ab_runs_the_executables_it_was_given_not_ones_found_on_path():
+    """./smembench is a head 5 % slower on the bank points; a PATH directory holds a smembench and a
+    base that are not: ab.py base smembench runs the two in the current directory, by absolute path."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cwd, onpath = os.path.join(tmp, "cwd"), os.path.join(tmp, "bin")
+        os.makedirs(cwd)
+        os.makedirs(onpath)
+        log = os.path.join(tmp, "calls.log")
+        ab_exe(cwd, "base", log=log)
+        ab_exe(cwd, "smembench", factor=1.05, log=log)
+        ab_exe(onpath, "base", log=log + ".path")
+        ab_exe(onpath, "smembench", log=log + ".path")
+        env = dict(os.environ, PATH=onpath + os.pathsep + os.environ["PATH"])
+        rc, out, err = ab_run("base", "smembench", "-o", "ab", "--rounds", "2", "--", "--sweep", "bank", cwd=cwd, env=env)
+        assert rc == 1 and re.search(r"gate: fail \(exit 1\): \d+ slower", out), (rc, err[-1500:], out[-800:])
+        assert not os.path.exists(log + ".path"), "a smembench on PATH ran"
+        assert open(log).read().split() == ["base", "smembench", "smembench", "base"]
+        m = json.load(open(os.path.join(cwd, "ab", "ab-manifest.json")))
+        assert (m["base"], m["head"]) == (os.path.join(cwd, "base"), os.path.join(cwd, "smembench")), m
+
+
+@test
+def ab_locks_its_directory_and_a_taken_round_name_stops_it():
+    """A second ab.py on a directory one is writing into is refused in one line (exit 2) and changes
+    nothing there, and so is --files on it; a round file name another process took stops the run
+    (exit 2), the manifest naming only the rounds it finished."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "calls.log")
+        slow, head = ab_exe(tmp, "slow", "wait", log=log), ab_exe(tmp, "head", log=log)
+        d = os.path.join(tmp, "ab")
+        first = subprocess.Popen([sys.executable, os.path.join(SCRIPTS, "ab.py"), slow, head, "-o", d, "--rounds", "2",
+                                  "--", "--sweep", "bank"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.time() + 60
+            while not os.path.exists(log + ".waiting") and time.time() < deadline and first.poll() is None:
+                time.sleep(0.05)
+            assert os.path.exists(log + ".waiting"), first.communicate()
+            before = tree(d)
+            for args, needle in (([head, head, "-o", d, "--", "--sweep", "bank"],
+                                  f"{d}: another ab.py (pid {first.pid}) is writing its rounds there; wait for it"),
+                                 (["--files", d], "judge them when it has ended")):
+                rc, out, err = ab_run(*args)
+                ab_refused(rc, out, err, needle)
+                assert tree(d) == before, "the second ab.py changed the directory"
+        finally:
+            open(log + ".go", "w").close()
+            out, err = first.communicate(timeout=120)
+        assert first.returncode == 0 and "gate: pass (exit 0)" in out, (first.returncode, err[-1500:])
+        assert len(ab_whole(d)) == 4
+        # another process takes head_r1.json while base_r1.json is written
+        taker = ab_exe(tmp, "taker", "taker", log=log)
+        d2 = os.path.join(tmp, "ab2")
+        rc, out, err = ab_run(taker, head, "-o", d2, "--", "--sweep", "bank")
+        ab_refused(rc, out, err, f"{d2}/head_r1.json: already exists: another process writes into {d2}")
+        assert ab_whole(d2) == set(), "no round is recorded"
+
+
+@test
+def ab_keeps_the_drivers_whole_error_and_names_a_signal():
+    with tempfile.TemporaryDirectory() as tmp:
+        base = ab_exe(tmp, "base")
+        for how, needle in (("usage", 'exited 2: smembench: invalid value "x" for --axis stride_elems; expected '
+                                      "1..1024 / Try 'smembench --help' for more information."),
+                            ("segv", "killed by signal SIGSEGV"),
+                            ("nofile", "exited 0 but wrote no file")):
+            bad = ab_exe(tmp, how, how)
+            d = os.path.join(tmp, how + "_out")
+            rc, out, err = ab_run(base, bad, "-o", d, "--", "--sweep", "bank")
+            line = ab_refused(rc, out, err, needle)
+            assert "(no message)" not in line and "exited -11" not in line, line
+            assert ab_whole(d) == set() and os.path.exists(os.path.join(d, "base_r1.json"))
+
+
+@test
+def ab_keeps_only_what_the_rule_reads_of_a_round():
+    """Each round is read once and its raw samples dropped (four 200 MB pairs: 5.1 GB -> about 1 GB
+    peak here), the table's steady median at the top clock kept: the light document judges as the
+    whole one does."""
+    from smembench import ab
+    d = os.path.join(ROOT, "results", "gate", "trials_20261201", "ab_same_unitB")
+    files = ab.read_manifest(d)["files"]
+    full = [(reader.load(b), reader.load(h)) for b, h in ab.rounds_in(d)]
+    light = ab.load_rounds(ab.rounds_in(d), ab.parse_args(["--files", d]))
+    assert all(r["time_ns"]["raw"] == [] for b, h in light for r in b["results"] + h["results"])
+    for (fb, _), (lb, _) in zip(full, light):
+        for fr, lr in zip(fb["results"], lb["results"]):
+            if reader.timed(fr):
+                assert lr["time_ns"]["steady_median_ns"] == reader.steady_median(fr)
+    o = ab.parse_args(["--files", d])
+    assert ab.report(ab.rounds_in(d), full, o) == ab.report(ab.rounds_in(d), light, o)
+    assert len(files) == 8
+
+
+
 def main():
     print(f"1..{len(TESTS)}")
     failed = 0

@@ -266,7 +266,9 @@ def ab_markdown_is_capped_for_a_pull_request_comment_with_the_verdict_kept():
     d = os.path.join(TMP, "ab_capped")
     os.makedirs(d)
     src = os.path.join(UNITS, "ab_same_d0")
-    for name in sorted(os.listdir(src)):
+    from smembench import ab
+    manifest = ab.read_manifest(src)
+    for name in manifest["files"]:
         doc = json.load(open(os.path.join(src, name)))
         results = []
         for r in doc["results"]:
@@ -282,6 +284,9 @@ def ab_markdown_is_capped_for_a_pull_request_comment_with_the_verdict_kept():
                 results.append(c)
         doc["results"] = results
         json.dump(doc, open(os.path.join(d, name), "w"))
+    # the replicated rounds under a manifest of their own (--files judges only rounds a manifest names)
+    ab.write_manifest(d, dict(manifest, run_id="test-replicas",
+                              files={f: ab.sha256_of(os.path.join(d, f)) for f in manifest["files"]}))
     rc, text, err = run("ab.py", "--files", d)
     assert rc == 1, err[-2000:]
     slower = verdicts(text, "slower")
@@ -347,7 +352,8 @@ def ab_runs_the_builds_in_abba_order_and_judges_the_pairs():
     order = [line.split()[0] for line in open(log)]
     assert order == ["base", "head", "head", "base", "base", "head", "head", "base"], order
     assert all("--sweep bank --device 1" in line for line in open(log)), open(log).read()
-    assert sorted(os.listdir(out_dir)) == sorted(f"{s}_r{r}.json" for s in ("base", "head") for r in range(1, 5))
+    assert sorted(os.listdir(out_dir)) == sorted([".ab.lock", "ab-manifest.json"] +
+                                                 [f"{s}_r{r}.json" for s in ("base", "head") for r in range(1, 5)])
     slow = verdicts(out, "slower")
     assert slow and all(p.startswith("bank/") for p in slow), slow
     assert "+5.00 %" in out
