@@ -867,6 +867,19 @@ def ab_refuses_predict_mode_rounds_and_never_says_pass():
         assert tree(p) == before
 
 
+def ab_refused_copy(tmp, good, edit, needle):
+    """ab.py --files on a copy of the good run's directory after edit(copy): refused with needle, the
+    copy left as it was."""
+    d = os.path.join(tmp, "case")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(good, d)
+    edit(d)
+    before = tree(d)
+    rc, out, err = ab_run("--files", d)
+    ab_refused(rc, out, err, needle)
+    assert tree(d) == before, "the directory is unchanged"
+
+
 @test
 def ab_files_judges_only_the_rounds_its_manifest_names():
     """--files takes the rounds of one A/B run as its manifest records them (run id, each file's
@@ -882,14 +895,7 @@ def ab_files_judges_only_the_rounds_its_manifest_names():
         assert rc == 1 and out.splitlines()[0].endswith(f", run {m['run_id']}"), (rc, err, out[:300])
 
         def case(edit, needle):
-            d = os.path.join(tmp, "case")
-            shutil.rmtree(d, ignore_errors=True)
-            shutil.copytree(good, d)
-            edit(d)
-            before = tree(d)
-            rc, out, err = ab_run("--files", d)
-            ab_refused(rc, out, err, needle)
-            assert tree(d) == before, "the directory is unchanged"
+            ab_refused_copy(tmp, good, edit, needle)
         case(lambda d: os.unlink(os.path.join(d, ab.MANIFEST)), "no ab-manifest.json: these rounds were not run by ab.py")
         case(lambda d: shutil.copy(os.path.join(d, "base_r2.json"), os.path.join(d, "head_r2.json")),
              "head_r2.json: not the file this A/B run wrote")
@@ -911,14 +917,7 @@ def ab_never_passes_on_rounds_that_cannot_decide():
         good = ab_good_run(tmp)
 
         def case(edit, needle):
-            d = os.path.join(tmp, "case")
-            shutil.rmtree(d, ignore_errors=True)
-            shutil.copytree(good, d)
-            edit(d)
-            before = tree(d)
-            rc, out, err = ab_run("--files", d)
-            ab_refused(rc, out, err, needle)
-            assert tree(d) == before
+            ab_refused_copy(tmp, good, edit, needle)
 
         def keep(names, drop_files=True):
             def edit(d):
