@@ -143,14 +143,8 @@ def svg_text(fig, salt):
 # writing
 
 def check_outdir(path):
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise OutputError(f"{path} is not a directory; -o takes a directory for the figures")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"cannot create the output directory {path}: {e.strerror}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write to the output directory {path}: permission denied")
+    """The figures' directory, made where missing (tool.output_dir)."""
+    return tool.output_dir(path, "the figures")
 
 
 def _umask():

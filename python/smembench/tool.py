@@ -181,6 +181,30 @@ def target(path, inputs=(), force=False, stream=False):
                       f'{"" if stat.S_ISDIR(st.st_mode) else ", not a regular file"}; give a file name')
 
 
+def output_dir(path, what="the output"):
+    """Makes the directory a tool writes its files into (-o DIR), or OutputError in one line: a
+    symbolic link to nothing, a path through a regular file, a read-only file system, no permission
+    (os.makedirs's own errors, as a user reads them)."""
+    if not path:
+        raise OutputError('invalid output directory ""; expected a directory name')
+    if os.path.islink(path) and not os.path.exists(path):
+        raise OutputError(f"cannot use {path} for {what}: it is a symbolic link to nothing; give a directory")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise OutputError(f"{path} is not a directory; -o takes a directory for {what}")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        up = os.path.dirname(os.path.normpath(path))
+        while up and not os.path.lexists(up):
+            up = os.path.dirname(up)
+        if e.errno in (20, 17) and up and not os.path.isdir(up):      # ENOTDIR, EEXIST
+            raise OutputError(f'cannot create the output directory {path}: "{up}" is not a directory') from None
+        raise OutputError(f"cannot create the output directory {path}: {e.strerror or e}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write to the output directory {path}: permission denied")
+    return path
+
+
 def write_file(path, render, inputs=(), force=False, stream=False):
     """Writes what render(binary file) writes to path by the rules above; OutputError (one line)
     when it cannot or must not. Returns the path written."""
