@@ -63,7 +63,7 @@ class Unit:
     def __init__(self, path, doc, index, dev):
         run = doc["run"]
         self.path, self.doc, self.dev = path, doc, dev
-        self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.stem = tool.shown(os.path.splitext(os.path.basename(path))[0])
         self.node = str(run.get("node") or run.get("host") or self.stem)
         self.gpu = dev.get("ordinal") if isinstance(dev.get("ordinal"), int) else index
         self.uuid = dev.get("uuid") or ""

@@ -164,7 +164,7 @@ def texts(fig):
     different matplotlib versions (whose pixels differ by a little everywhere)."""
     from matplotlib.text import Text
     fig.canvas.draw()
-    return "\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
+    return tool.printable("\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()))
 
 
 def save(plt, fig, outdir, name, inputs=(), force=False, formats=("png", "svg"), dpi=None):

@@ -271,10 +271,25 @@ def _create_temp(d):
     raise OutputError(f'cannot make a temporary file in "{d}"')
 
 
+def printable(text):
+    """A text that any UTF-8 output takes: a name's bytes that are not UTF-8 (the surrogate escapes
+    os.fsdecode gives them) as \\xNN, any other lone surrogate (a JSON "\\ud800") as \\uNNNN."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def shown(path):
+    """A file name as a label, a figure's text or a page shows it (printable)."""
+    return printable(os.fspath(path) if not isinstance(path, bytes) else os.fsdecode(path))
+
+
 def encode_text(text):
-    """A text as UTF-8 for a written file; a name's bytes that are not UTF-8 (surrogate escapes, as
-    os.fsdecode gives them) as \\xNN, so that the file is UTF-8 and the byte still shows."""
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace").encode("utf-8")
+    """A text as UTF-8 for a written file (printable), so that the file is UTF-8 and a name's byte
+    still shows."""
+    return printable(text).encode("utf-8")
 
 
 def write_text(path, text, inputs=(), force=False, stream=False):
@@ -346,7 +361,11 @@ def write_stdout(text, what="the results"):
         sys.stdout.flush()
         return
     enc = getattr(sys.stdout, "encoding", None) or "utf-8"
-    data = memoryview(text.encode(enc, "surrogateescape"))
+    try:
+        data = text.encode(enc, "surrogateescape")
+    except UnicodeEncodeError:
+        data = printable(text).encode(enc, "backslashreplace")
+    data = memoryview(data)
     try:
         sys.stdout.flush()
         while data:
@@ -370,7 +389,7 @@ def run_tool(body, errors=(), special=(), on_pipe=None, prog="smembench", stdout
 
     def say(text, status):
         if text is not None:
-            print(f"{prog}: {text}", file=sys.stderr)
+            print(printable(f"{prog}: {text}"), file=sys.stderr)
         return status
     try:
         if stdout:
