@@ -29,8 +29,9 @@ SCHEMA_FILE = next((p for p in (os.path.join(_HERE, "schema.json"), _TREE_SCHEMA
 INT_MAX = 2 ** 63 - 1
 
 
-class ResultError(Exception):
-    """A result file that cannot be used; the message names the file and the problem."""
+class ResultError(ValueError):
+    """A result file (or document) that cannot be used: one line that names the file and the
+    problem. A ValueError; smembench.InvalidResult is its public name."""
 
 
 def _require(cond, path, what):
@@ -400,8 +401,17 @@ def parse(text, path="<input>"):
         raise ResultError(f"{path}: nested too deeply to be a result file") from None
     except MemoryError:
         raise ResultError(f"{path}: too large to read into memory") from None
+    except ResultError:       # a ValueError too: NaN, or a float too large, said by the hooks above
+        raise
     except ValueError as e:   # Python refuses integers of more than 4300 digits
         raise ResultError(f"{path}: not a result file ({str(e).split(';')[0]})") from None
+    return check(doc, path)
+
+
+def check(doc, path="<document>"):
+    """Checks a document already parsed (a dict, as load() returns it or as a program built it)
+    as load() checks a file, and returns it; ResultError otherwise. Older files' implied axis values
+    are filled in, in place."""
     _require(isinstance(doc, dict), path, "the top level is not an object")
     schema = doc.get("schema")
     _require(isinstance(schema, str), path, 'missing field "schema"; not a smembench result file')
@@ -458,17 +468,23 @@ def not_results(path):
 
 
 def load(path):
-    """Reads and checks one result file."""
+    """Reads and checks one result file: path is a str, bytes or os.PathLike (a file descriptor is
+    not taken: load(0) would read and close stdin). ResultError (a ValueError) for a file that cannot
+    be read or is no valid result file, TypeError for anything but a path."""
+    if isinstance(path, (bool, int)) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"load takes the path of a result file (str, bytes or os.PathLike), not "
+                        f"{type(path).__name__}")
+    name = os.fsdecode(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise ResultError(f"{path}: {e.strerror or e}") from None
+        raise ResultError(f"{name}: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise ResultError(f"{path}: not text") from None
+        raise ResultError(f"{name}: not text") from None
     except MemoryError:
-        raise ResultError(f"{path}: too large to read into memory") from None
-    return parse(text, path)
+        raise ResultError(f"{name}: too large to read into memory") from None
+    return parse(text, name)
 
 
 def point_key(r):
