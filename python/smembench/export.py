@@ -290,8 +290,7 @@ def write(text, path, inputs, force):
     """stdout, or a file by tool's rules (whole or not at all; a device or FIFO that exists,
     /dev/stdout included, written into and never replaced)."""
     if path == "-":
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        tool.write_stdout(text, "the export")
         return
     try:
         tool.write_text(path, text, inputs=inputs, force=force, stream=True)
@@ -313,7 +312,9 @@ def run(argv):
     ap.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write (default: stdout)")
     ap.add_argument("--force", action="store_true", help="replace an existing smembench result file with the export")
     a = ap.parse_args(argv)
-    if a.output != "-":
+    if a.output == "-":
+        tool.check_stdout()     # before the work, as a file output is
+    else:
         try:       # before the work: an output that must not be written is refused at once
             tool.target(a.output, inputs=a.results, force=a.force, stream=True)
         except tool.OutputError as e:
@@ -341,4 +342,4 @@ def main(argv=None):
         lambda: run(sys.argv[1:] if argv is None else argv), (Usage,),
         [(OSError, 2, lambda e: f"cannot write the export: {e.strerror or e}"),
          (RecursionError, 2, "the result file is nested too deeply to export"),
-         (MemoryError, 2, "out of memory reading the result file")], on_pipe=0)
+         (MemoryError, 2, "out of memory reading the result file")], on_pipe=0, stdout=False)

@@ -63,7 +63,7 @@ class Unit:
     def __init__(self, path, doc, index, dev):
         run = doc["run"]
         self.path, self.doc, self.dev = path, doc, dev
-        self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.stem = tool.shown(os.path.splitext(os.path.basename(path))[0])
         self.node = str(run.get("node") or run.get("host") or self.stem)
         self.gpu = dev.get("ordinal") if isinstance(dev.get("ordinal"), int) else index
         self.uuid = dev.get("uuid") or ""
@@ -435,7 +435,7 @@ def run(argv):
             plot.check_outdir(a.output)
             for name, body in (("fleet.txt", text), ("fleet.md", md)):
                 path = os.path.join(a.output, name)
-                plot.write_atomically(path, lambda f, body=body: f.write(body.encode("utf-8")), inputs=a.inputs)
+                plot.write_atomically(path, lambda f, body=body: f.write(tool.encode_text(body)), inputs=a.inputs)
             if plt is not None:
                 fig = heatmap(plt, fleet)
                 try:
@@ -450,8 +450,7 @@ def run(argv):
             raise Usage(f"cannot write into {a.output}: {e.strerror or e}") from None
     status = 1 if fleet.outliers or missing or fleet.lacking else 0
     try:
-        sys.stdout.write(md if a.markdown else text)
-        sys.stdout.flush()
+        tool.write_stdout(md if a.markdown else text, "the fleet report")
     except BrokenPipeError:         # the status stands when the output is cut short (| head)
         tool.closed_stdout()
     return status

@@ -143,14 +143,8 @@ def svg_text(fig, salt):
 # writing
 
 def check_outdir(path):
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise OutputError(f"{path} is not a directory; -o takes a directory for the figures")
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"cannot create the output directory {path}: {e.strerror}") from None
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise OutputError(f"cannot write to the output directory {path}: permission denied")
+    """The figures' directory, made where missing (tool.output_dir)."""
+    return tool.output_dir(path, "the figures")
 
 
 def _umask():
@@ -170,7 +164,7 @@ def texts(fig):
     different matplotlib versions (whose pixels differ by a little everywhere)."""
     from matplotlib.text import Text
     fig.canvas.draw()
-    return "\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip())
+    return tool.printable("\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()))
 
 
 def save(plt, fig, outdir, name, inputs=(), force=False, formats=("png", "svg"), dpi=None):

@@ -1,8 +1,9 @@
 """The one reader of smembench result files (schema smembench/1).
 
 load() checks the schema version, refuses unknown major versions, and checks the structure
-(against results/schema.json with python3-jsonschema when it is installed, otherwise with the
-checks below), so the plotting, comparison and export scripts never meet a malformed file.
+against results/schema.json: with python3-jsonschema when it is installed, otherwise with the
+reader's own walk of the same schema (_Fallback: the keywords the schema uses, the same messages),
+so the plotting, comparison and export scripts never meet a malformed file, with or without it.
 The raw sample arrays, nearly all of a big file, are checked by type in one pass instead of by the
 schema validator (which took minutes on a 200 MB file); everything else goes through the schema.
 """
@@ -28,8 +29,9 @@ SCHEMA_FILE = next((p for p in (os.path.join(_HERE, "schema.json"), _TREE_SCHEMA
 INT_MAX = 2 ** 63 - 1
 
 
-class ResultError(Exception):
-    """A result file that cannot be used; the message names the file and the problem."""
+class ResultError(ValueError):
+    """A result file (or document) that cannot be used: one line that names the file and the
+    problem. A ValueError; smembench.InvalidResult is its public name."""
 
 
 def _require(cond, path, what):
@@ -194,30 +196,153 @@ def _point_kinds(light, path):
 
 
 _validators = None
+_schema = None
+
+
+def _load_schema():
+    global _schema
+    if _schema is None:
+        with open(SCHEMA_FILE) as f:
+            _schema = json.load(f)
+    return _schema
 
 
 def _jsonschema_check(doc, path, firsts):
     """The document against the schema: the top level without its results, then the points at
-    firsts (one of each kind) against the result definition; False where python3-jsonschema is not
-    installed."""
+    firsts (one of each kind) against the result definition, with python3-jsonschema where it is
+    installed and with the fallback below where it is not: the same schema either way."""
     global _validators
+    schema = _load_schema()
+    checks = [(schema, dict(doc, results=[]), [])] + [(schema["$defs"]["result"], doc["results"][i], ["results", i])
+                                                      for i in firsts]
     try:
         import jsonschema
     except ImportError:
-        return False
+        jsonschema = None
+    if jsonschema is None:
+        for node, part, prefix in checks:
+            error = _Fallback(schema).first_error(node, part, list(prefix))
+            if error is not None:
+                where, message = error
+                raise ResultError(f"{path}: {'/'.join(str(p) for p in where) or 'top level'}: {message[:300]}")
+        return True
     if _validators is None:
-        with open(SCHEMA_FILE) as f:
-            schema = json.load(f)
         point = {"$schema": schema.get("$schema"), "$defs": schema["$defs"], "$ref": "#/$defs/result"}
         _validators = (jsonschema.Draft202012Validator(schema), jsonschema.Draft202012Validator(point))
     whole, point = _validators
-    checks = [(whole, dict(doc, results=[]), [])] + [(point, doc["results"][i], ["results", i]) for i in firsts]
-    for validator, part, prefix in checks:
+    for (_, part, prefix), validator in zip(checks, [whole] + [point] * len(firsts)):
         error = jsonschema.exceptions.best_match(validator.iter_errors(part))
         if error is not None:
             where = "/".join(str(p) for p in prefix + list(error.absolute_path)) or "top level"
             raise ResultError(f"{path}: {where}: {error.message[:300]}")
     return True
+
+
+class _Fallback:
+    """The schema's own rules without python3-jsonschema (a GPU host may lack it): the keywords
+    results/schema.json uses, with JSON Schema 2020-12's meaning, so that a file it refuses with the
+    validator (run.started null, device.name null) is refused without it too; the first error in
+    document order, worded as jsonschema words it. A keyword it does not know is an error of its
+    own (test_scripts.py checks that the schema uses none)."""
+
+    KNOWN = {"type", "required", "properties", "additionalProperties", "items", "$ref", "enum", "const",
+             "pattern", "minimum", "maximum", "minLength", "minItems", "oneOf", "propertyNames"}
+    NOTES = {"$schema", "$defs", "title", "description"}
+    TYPES = {"object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+             "string": lambda v: isinstance(v, str), "boolean": lambda v: isinstance(v, bool),
+             "null": lambda v: v is None}
+
+    def __init__(self, root):
+        self.root = root
+
+    @staticmethod
+    def _type_ok(v, t):
+        if t == "number":
+            return _is_number(v)
+        if t == "integer":
+            return _is_number(v) and (type(v) is int or float(v).is_integer())
+        return _Fallback.TYPES[t](v)
+
+    def first_error(self, node, v, where):
+        """(path as a list, message) of the first rule v breaks, or None."""
+        if node is True:
+            return None
+        if node is False:
+            return where, f"{_short(v)} is not allowed here"
+        unknown = set(node) - self.KNOWN - self.NOTES
+        if unknown:
+            return where, f"the schema uses {sorted(unknown)[0]!r}, which the reader's fallback does not check; " \
+                          "install python3-jsonschema"
+        if "$ref" in node:
+            ref = node["$ref"]
+            if not ref.startswith("#/$defs/"):
+                return where, f"the schema's reference {ref!r} is not one of its $defs"
+            e = self.first_error(self.root["$defs"][ref[len("#/$defs/"):]], v, where)
+            if e:
+                return e
+        if "type" in node:
+            types = node["type"] if isinstance(node["type"], list) else [node["type"]]
+            if not any(self._type_ok(v, t) for t in types):
+                shown = ", ".join(repr(t) for t in types)
+                return where, f"{_short(v)} is not of type {shown}"
+        if "const" in node and not _json_equal(v, node["const"]):
+            return where, f"{node['const']!r} was expected"
+        if "enum" in node and not any(_json_equal(v, e) for e in node["enum"]):
+            return where, f"{_short(v)} is not one of {node['enum']!r}"[:300]
+        if _is_number(v):
+            if "minimum" in node and v < node["minimum"]:
+                return where, f"{v!r} is less than the minimum of {node['minimum']!r}"
+            if "maximum" in node and v > node["maximum"]:
+                return where, f"{v!r} is greater than the maximum of {node['maximum']!r}"
+        if isinstance(v, str):
+            if "minLength" in node and len(v) < node["minLength"]:
+                return where, f"{_short(v)} is too short"
+            if "pattern" in node and not re.search(node["pattern"], v):
+                return where, f"{_short(v)} does not match {node['pattern']!r}"
+        if isinstance(v, list):
+            if "minItems" in node and len(v) < node["minItems"]:
+                return where, f"{_short(v)} should be non-empty" if node["minItems"] == 1 else \
+                    f"{_short(v)} is too short"
+            if "items" in node:
+                for i, x in enumerate(v):
+                    e = self.first_error(node["items"], x, where + [i])
+                    if e:
+                        return e
+        if isinstance(v, dict):
+            for k in node.get("required", ()):
+                if k not in v:
+                    return where, f"{k!r} is a required property"
+            props = node.get("properties", {})
+            extra = node.get("additionalProperties", True)
+            for k, x in v.items():
+                if "propertyNames" in node:
+                    e = self.first_error(node["propertyNames"], k, where)
+                    if e:
+                        return where, f"{k!r} is not a valid property name ({e[1]})"
+                sub = props.get(k, extra)
+                if sub is False:
+                    return where, f"Additional properties are not allowed ({k!r} was unexpected)"
+                e = self.first_error(sub, x, where + [k])
+                if e:
+                    return e
+        if "oneOf" in node:
+            ok = [self.first_error(sub, v, where) is None for sub in node["oneOf"]]
+            if sum(ok) != 1:
+                return where, f"{_short(v)} is {'not valid under any' if not any(ok) else 'valid under more than one'} " \
+                              "of the given schemas"
+        return None
+
+
+def _short(v):
+    text = repr(v)
+    return text if len(text) <= 80 else text[:60] + " ... " + text[-10:]
+
+
+def _json_equal(a, b):
+    """Equality as JSON Schema has it: 1 == 1.0, but True is not 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
 
 
 def _finite_float(text, path):
@@ -276,8 +401,17 @@ def parse(text, path="<input>"):
         raise ResultError(f"{path}: nested too deeply to be a result file") from None
     except MemoryError:
         raise ResultError(f"{path}: too large to read into memory") from None
+    except ResultError:       # a ValueError too: NaN, or a float too large, said by the hooks above
+        raise
     except ValueError as e:   # Python refuses integers of more than 4300 digits
         raise ResultError(f"{path}: not a result file ({str(e).split(';')[0]})") from None
+    return check(doc, path)
+
+
+def check(doc, path="<document>"):
+    """Checks a document already parsed (a dict, as load() returns it or as a program built it)
+    as load() checks a file, and returns it; ResultError otherwise. Older files' implied axis values
+    are filled in, in place."""
     _require(isinstance(doc, dict), path, "the top level is not an object")
     schema = doc.get("schema")
     _require(isinstance(schema, str), path, 'missing field "schema"; not a smembench result file')
@@ -334,17 +468,23 @@ def not_results(path):
 
 
 def load(path):
-    """Reads and checks one result file."""
+    """Reads and checks one result file: path is a str, bytes or os.PathLike (a file descriptor is
+    not taken: load(0) would read and close stdin). ResultError (a ValueError) for a file that cannot
+    be read or is no valid result file, TypeError for anything but a path."""
+    if isinstance(path, (bool, int)) or not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"load takes the path of a result file (str, bytes or os.PathLike), not "
+                        f"{type(path).__name__}")
+    name = os.fsdecode(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise ResultError(f"{path}: {e.strerror or e}") from None
+        raise ResultError(f"{name}: {e.strerror or e}") from None
     except UnicodeDecodeError:
-        raise ResultError(f"{path}: not text") from None
+        raise ResultError(f"{name}: not text") from None
     except MemoryError:
-        raise ResultError(f"{path}: too large to read into memory") from None
-    return parse(text, path)
+        raise ResultError(f"{name}: too large to read into memory") from None
+    return parse(text, name)
 
 
 def point_key(r):

@@ -902,7 +902,9 @@ def main(argv=None):
         inputs = a.results + ([a.baseline] if a.baseline else [])
         tool.write_text(path, page, inputs=inputs, force=a.force)
         return tool.emit([path], 0, "the report's path")
-    return tool.run_tool(body, (reader.ResultError,), [
+    # fleet's and compare's refusals of an input (a point twice in a file: a staging file without
+    # transfer_bytes) are the report's too: one line, exit 2, before the directory is made
+    return tool.run_tool(body, (reader.ResultError, fleet.Usage, compare.Usage), [
         (plot.MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to report"),
         (MemoryError, 2, "out of memory reading the result files; report fewer or smaller files")], prog=me)

@@ -8,6 +8,7 @@ import math
 import os
 
 from smembench import reader
+from smembench import tool
 
 
 class Series:
@@ -129,7 +130,7 @@ def _attributes(group):
             lambda s: str(s.doc["tool"].get("git") or ""),
             lambda s: reader.run_date(s.doc),
             started,
-            lambda s: os.path.basename(s.path)]
+            lambda s: tool.shown(os.path.basename(s.path))]
 
 
 def _disambiguate(group, depth=0):

@@ -14,9 +14,17 @@ catch_signals():
 - SIGINT, SIGTERM and SIGHUP (those the parent did not ignore) remove the temporary file and end the
   tool with one line and status 128 + the signal (a second one ends it at once); nothing hidden is
   ever left behind.
+
+stdout is the tool's other output, checked as the driver checks it: before the run (closed, open only
+for reading, /dev/full, a file already at the ulimit -f size: one line and status 1, before any file is
+written), then every write (a full disk or the file size limit: one line, status 1; a reader that
+stops early, | head: quiet, the status as it was). Names are written as the file system has them:
+bytes that are not UTF-8 go to stdout as they are, and into a written text file as \\xNN.
 """
+import fcntl
 import os
 import re
+import resource
 import signal
 import stat
 import sys
@@ -26,10 +34,15 @@ import time
 _RESULT_HEAD = re.compile(rb'"schema"\s*:\s*"smembench/')
 _SIGNALS = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM", signal.SIGHUP: "SIGHUP"}
 _temps = set()         # temporary files that exist now: removed by the signal handler
+_pending = None        # the first signal caught: no temporary file is made after it
 
 
 class OutputError(Exception):
     """A file that cannot or must not be written: one line, status 2."""
+
+
+class StdoutError(Exception):
+    """stdout cannot take the tool's output: one line, status 1 (the driver's)."""
 
 
 class Interrupted(BaseException):
@@ -48,23 +61,48 @@ class Interrupted(BaseException):
         return f"interrupted by {_SIGNALS.get(self.signo, f'signal {self.signo}')}"
 
 
-def _on_signal(signo, frame):
-    # a second signal while this one unwinds ends the tool at once, as the driver's second one does
-    for other in _SIGNALS:
-        if signal.getsignal(other) is _on_signal:
-            signal.signal(other, signal.SIG_DFL)
+def _remove_temps():
     for t in list(_temps):
         try:
             os.unlink(t)
         except OSError:
             pass
-    _temps.clear()
+        _temps.discard(t)
+
+
+def _on_signal(signo, frame):
+    # the temporary files go first, then a second signal may end the tool at once (as the driver's
+    # second one does): the other order let a second SIGTERM (timeout sends one to the process and one
+    # to its group) kill the tool between the two, with the file left behind. The signal is kept, so
+    # that an Interrupted raised where Python swallows it (a finalizer, a weakref callback during
+    # matplotlib's drawing) still ends the tool at its next write or at its end, never after making a
+    # temporary file that only SIG_DFL would meet.
+    global _pending
+    _remove_temps()
+    if _pending is None:
+        _pending = signo
+    for other in _SIGNALS:
+        if signal.getsignal(other) is _on_signal:
+            signal.signal(other, signal.SIG_DFL)
     raise Interrupted(signo)
+
+
+def _check_pending():
+    if _pending is not None:
+        _remove_temps()
+        raise Interrupted(_pending)
+
+
+def _unraisable(u, default=sys.unraisablehook):
+    # an Interrupted in a finalizer is no traceback: the tool ends with it at its next write or end
+    if not isinstance(u.exc_value, Interrupted):
+        default(u)
 
 
 def catch_signals():
     """SIGINT, SIGTERM and SIGHUP raise Interrupted (Ctrl-C included), removing any temporary file
     first; a signal the parent set to be ignored (nohup, a background job) stays ignored."""
+    sys.unraisablehook = _unraisable
     for signo in _SIGNALS:
         if signal.getsignal(signo) == signal.SIG_IGN:
             continue
@@ -143,6 +181,30 @@ def target(path, inputs=(), force=False, stream=False):
                       f'{"" if stat.S_ISDIR(st.st_mode) else ", not a regular file"}; give a file name')
 
 
+def output_dir(path, what="the output"):
+    """Makes the directory a tool writes its files into (-o DIR), or OutputError in one line: a
+    symbolic link to nothing, a path through a regular file, a read-only file system, no permission
+    (os.makedirs's own errors, as a user reads them)."""
+    if not path:
+        raise OutputError('invalid output directory ""; expected a directory name')
+    if os.path.islink(path) and not os.path.exists(path):
+        raise OutputError(f"cannot use {path} for {what}: it is a symbolic link to nothing; give a directory")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise OutputError(f"{path} is not a directory; -o takes a directory for {what}")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as e:
+        up = os.path.dirname(os.path.normpath(path))
+        while up and not os.path.lexists(up):
+            up = os.path.dirname(up)
+        if e.errno in (20, 17) and up and not os.path.isdir(up):      # ENOTDIR, EEXIST
+            raise OutputError(f'cannot create the output directory {path}: "{up}" is not a directory') from None
+        raise OutputError(f"cannot create the output directory {path}: {e.strerror or e}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write to the output directory {path}: permission denied")
+    return path
+
+
 def write_file(path, render, inputs=(), force=False, stream=False):
     """Writes what render(binary file) writes to path by the rules above; OutputError (one line)
     when it cannot or must not. Returns the path written."""
@@ -168,18 +230,21 @@ def write_file(path, render, inputs=(), force=False, stream=False):
         kind2, real2 = target(path, inputs, force, stream)
         if (kind2, real2) != (kind, real):
             raise OutputError(f'cannot write "{path}": it changed while the output was made')
+        _check_pending()
         os.replace(tmp, real)
         _temps.discard(tmp)
         tmp = None
     except OSError as e:
+        _check_pending()      # the handler removed the file under a write that went on
         raise OutputError(f'cannot write "{path}": {e.strerror or e}') from None
     finally:
         if tmp is not None:
-            _temps.discard(tmp)
+            # removed before it is forgotten: a signal between the two finds it in _temps
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
+            _temps.discard(tmp)
     return path
 
 
@@ -198,6 +263,7 @@ def _create_temp(d):
     for _ in range(100):
         name = os.path.join(d, f".smembench-{os.urandom(4).hex()}.tmp")
         _temps.add(name)
+        _check_pending()
         try:
             return os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600), name
         except FileExistsError:
@@ -205,41 +271,148 @@ def _create_temp(d):
     raise OutputError(f'cannot make a temporary file in "{d}"')
 
 
+def printable(text):
+    """A text that any UTF-8 output takes: a name's bytes that are not UTF-8 (the surrogate escapes
+    os.fsdecode gives them) as \\xNN, any other lone surrogate (a JSON "\\ud800") as \\uNNNN."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def shown(path):
+    """A file name as a label, a figure's text or a page shows it (printable)."""
+    return printable(os.fspath(path) if not isinstance(path, bytes) else os.fsdecode(path))
+
+
+def encode_text(text):
+    """A text as UTF-8 for a written file (printable), so that the file is UTF-8 and a name's byte
+    still shows."""
+    return printable(text).encode("utf-8")
+
+
 def write_text(path, text, inputs=(), force=False, stream=False):
-    """write_file of a text, UTF-8."""
-    return write_file(path, lambda f: f.write(text.encode("utf-8")), inputs, force, stream)
+    """write_file of a text, UTF-8 (encode_text)."""
+    return write_file(path, lambda f: f.write(encode_text(text)), inputs, force, stream)
 
 
 def closed_stdout():
     """After a BrokenPipeError on stdout (| head): stdout on /dev/null, so that the flush at exit
     raises nothing more."""
     try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except OSError:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
         pass
 
 
+def _stdout_fd():
+    """stdout's descriptor; None where stdout is no file (a test's StringIO); StdoutError where it
+    is closed (Python sets sys.stdout to None for a descriptor closed at start, >&-)."""
+    if sys.stdout is None:
+        raise StdoutError("cannot write the results to stdout: it is closed")
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):
+        return None
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    except OSError:
+        raise StdoutError("cannot write the results to stdout: it is closed") from None
+    if flags & os.O_ACCMODE == os.O_RDONLY:
+        raise StdoutError("cannot write the results to stdout: it is open only for reading")
+    return fd
 
-def run_tool(body, errors=(), special=(), on_pipe=None, prog="smembench"):
+
+def check_stdout():
+    """Before the run: stdout closed, open only for reading, /dev/full, or a file already at the
+    ulimit -f size is StdoutError (one line, status 1) before anything is read or written."""
+    fd = _stdout_fd()
+    if fd is None:
+        return
+    st = os.fstat(fd)
+    try:
+        full = os.stat("/dev/full")
+    except OSError:
+        full = None
+    if stat.S_ISCHR(st.st_mode) and full is not None and st.st_rdev == full.st_rdev:
+        raise StdoutError(f"cannot write the results to stdout: {os.strerror(28)}")
+    if stat.S_ISREG(st.st_mode):
+        soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        if soft != resource.RLIM_INFINITY:
+            try:
+                at = st.st_size if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_APPEND else os.lseek(fd, 0, os.SEEK_CUR)
+            except OSError:
+                at = 0
+            if at >= soft:
+                raise StdoutError(f"cannot write the results to stdout: {os.strerror(27)} (ulimit -f)")
+
+
+def write_stdout(text, what="the results"):
+    """Writes text on stdout, every byte or StdoutError (one line, status 1): os.write until all is
+    written, since Python's buffered stdout drops what a short write leaves (a file at its ulimit -f
+    size: one write of 1024 bytes and no error). A reader that stops early (| head) is
+    BrokenPipeError, for the caller. Names keep their bytes (surrogateescape)."""
+    fd = _stdout_fd()
+    if fd is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    enc = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        data = text.encode(enc, "surrogateescape")
+    except UnicodeEncodeError:
+        data = printable(text).encode(enc, "backslashreplace")
+    data = memoryview(data)
+    try:
+        sys.stdout.flush()
+        while data:
+            n = os.write(fd, data)
+            data = data[n:]
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise StdoutError(f"cannot write {what} to stdout: {e.strerror or e}") from None
+
+
+def run_tool(body, errors=(), special=(), on_pipe=None, prog="smembench", stdout=True):
     """Runs a tool's body() -> exit status with the failures every result-file tool shares, each one
     line on stderr: the usage errors (the exception types in errors, and OutputError) 2, --help 0 and
-    a bad option 2, special [(exception type, status, line or None)] as given, a closed stdout (| head)
-    on_pipe where the tool gives it one, out of memory 2, a signal 128 + N (SIGINT 130), anything else
-    an internal error 70 (a bug)."""
+    a bad option 2, special [(exception type, status, line or None)] as given, stdout that cannot be
+    written 1 (checked before body where stdout is True; a tool that writes stdout only for some
+    options, export, calls check_stdout itself), a closed pipe (| head) quiet with on_pipe where the
+    tool gives it one, else the status as it was, out of memory 2, a signal 128 + N (SIGINT 130),
+    anything else an internal error 70 (a bug)."""
     catch_signals()
 
     def say(text, status):
         if text is not None:
-            print(f"{prog}: {text}", file=sys.stderr)
+            print(printable(f"{prog}: {text}"), file=sys.stderr)
         return status
     try:
-        return body()
+        if stdout:
+            check_stdout()
+        status = body()
+        if _pending is not None:       # an Interrupted that something swallowed
+            raise Interrupted(_pending)
+        if sys.stdout is not None:     # the final flush, checked (a print the tool made)
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                closed_stdout()
+            except OSError as e:
+                raise StdoutError(f"cannot write the results to stdout: {e.strerror or e}") from None
+        return status
     except SystemExit as e:          # --help, or argparse's usage error
         return 0 if not e.code else 2
     except Interrupted as e:
         return say(e, e.status)
     except KeyboardInterrupt:        # SIGINT before the handler was set
         return say("interrupted by SIGINT", 130)
+    except StdoutError as e:
+        return say(e, 1)
     except Exception as e:
         if on_pipe is not None and isinstance(e, BrokenPipeError):
             closed_stdout()
@@ -255,14 +428,11 @@ def run_tool(body, errors=(), special=(), on_pipe=None, prog="smembench"):
 
 
 def emit(lines, status, what, prog="smembench"):
-    """Writes a tool's output lines on stdout and returns its status: a reader that stops early (| head)
-    leaves the status as it is; stdout that cannot be written is one line and 2."""
+    """Writes a tool's output lines on stdout (write_stdout) and returns its status: a reader that
+    stops early (| head) leaves the status as it is; stdout that cannot take them is StdoutError
+    (one line, status 1, in run_tool)."""
     try:
-        sys.stdout.write("\n".join(lines) + "\n")
-        sys.stdout.flush()
+        write_stdout("\n".join(lines) + "\n", what)
     except BrokenPipeError:
         closed_stdout()
-    except OSError as e:
-        print(f"{prog}: cannot write {what}: {e.strerror}", file=sys.stderr)
-        return 2
     return status

@@ -257,7 +257,7 @@ def run(argv):
             "img{max-width:100%;height:auto}li.slower{color:#c62828}li.faster{color:#2e7d32}"
             ".headline{font-size:1.1em;font-weight:bold}</style></head><body><h1>smembench trend</h1>"
             + head + "\n".join(body) + "</body></html>\n")
-    write_atomically(os.path.join(a.out, "index.html"), lambda f: f.write(page.encode()))
+    write_atomically(os.path.join(a.out, "index.html"), lambda f: f.write(tool.encode_text(page)))
     return [f"trend: {len(docs)} files, {len(groups)} groups, {total_reg} regressions marked: "
             f"{os.path.join(a.out, 'index.html')}"], worst
 

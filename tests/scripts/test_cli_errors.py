@@ -14,9 +14,13 @@ and leave the directory as it was: no file added (a temporary one included), non
 nothing that is not a regular file replaced. For the driver the line must start with "smembench: "
 and contain the given words; the scripts belong to other parts of the project, so for them the exit
 status, the single line and the absence of a traceback are what is asserted.
+
+stdout is a pipe, or as a case says: closed (>&-), /dev/full, open only for reading, or a file under
+ulimit -f 1 KiB ("ulimit"; the tools must notice the short write, not exit as if all was written).
 """
 import json
 import os
+import resource
 import shutil
 import socket
 import stat
@@ -30,6 +34,12 @@ RESULTS = os.path.join(HERE, "..", "..", "results")
 GOOD = os.path.join(RESULTS, "nvidia-h200_20261129_carveout.json")
 
 NO_GPU = {"CUDA_VISIBLE_DEVICES": ""}   # the same answer on a machine with a GPU
+# a Python without jsonschema: the reader's fallback (a jsonschema package first on the path that
+# cannot be imported; made by main(), "{NOJS}" replaced in run())
+NO_JSONSCHEMA = {"PYTHONPATH": "{NOJS}", "PYTHONDONTWRITEBYTECODE": "1"}
+NOJS = None
+FSIZE = 1024                             # the "ulimit" cases' ulimit -f, in bytes
+NOT_UTF8 = "trunc\udcff.json"           # a file name with the byte 0xff (surrogateescape)
 LONG_NAME = "n" * 256 + ".json"          # one byte more than any Linux file system takes
 LONG_PATH = "/".join(["d" * 200] * 21) + "/r.json"   # 4227 bytes, over PATH_MAX
 
@@ -320,6 +330,56 @@ def script_cases():
         C("ab", ["--frobnicate"], 2, text="see ab.py --help"),
         C("trend", ["good.json", "-o", "trend", "--frobnicate"], 2, text="see trend.py --help"),
     ]
+    cases += output_cases()
+    return cases
+
+
+def output_cases():
+    """Issue 38: stdout that cannot take the output (closed, full, read-only, under ulimit -f) is
+    one line and exit 1 in every tool, checked before any file is written; a file under ulimit -f is
+    refused whole (2, nothing left); output directories that cannot be made are one line and 2; a
+    staging file without transfer_bytes in the report; files the schema refuses, with and without
+    jsonschema; names that are not UTF-8."""
+    def C(tool, args, status, stdout=None, env=None, needs=None):
+        return Case(tool, args, status, stdout=stdout, env=env, needs=needs)
+    mpl = "matplotlib"
+    writes = [("compare", ["good.json", "good.json"], None), ("compare", ["--history", "run1.json", "run2.json"], None),
+              ("export", ["good.json", "--format", "csv"], None), ("fleet", ["good.json", "good2.json"], None),
+              ("ab", ["--files", "sub"], None),
+              ("plot", ["good.json", "-o", "plots"], mpl), ("report", ["good.json", "-o", "out"], "report"),
+              ("trend", ["run1.json", "run2.json", "-o", "trend"], None),
+              ("fleet", ["good.json", "good2.json", "-o", "fleet"], mpl)]
+    cases = []
+    for how in ("closed", "/dev/full", "read-only"):
+        cases += [C(t, a, 1, stdout=how, needs=n) for t, a, n in writes]
+    # the output that is all on stdout, cut by the file size limit: said, exit 1
+    cases += [C(t, a, 1, stdout="ulimit") for t, a, _ in writes[:4]]
+    # files under the limit: refused whole, no temporary file left, nothing in the directory
+    cases += [C("export", ["good.json", "--format", "csv", "-o", "out.csv"], 2, stdout="ulimit"),
+              C("plot", ["good.json", "-o", "sub"], 2, stdout="ulimit", needs=mpl),
+              C("report", ["good.json", "-o", "sub"], 2, stdout="ulimit", needs="report"),
+              C("trend", ["run1.json", "run2.json", "-o", "sub"], 2, stdout="ulimit"),
+              C("fleet", ["good.json", "good2.json", "-o", "sub"], 2, stdout="ulimit", needs=mpl)]
+    # output directories that cannot be made
+    for o in ("dangling", "existing.json/d", "existing.json"):
+        cases += [C("plot", ["good.json", "-o", o], 2, needs=mpl), C("report", ["good.json", "-o", o], 2, needs="report"),
+                  C("fleet", ["good.json", "good2.json", "-o", o], 2, needs=mpl),
+                  C("trend", ["run1.json", "run2.json", "-o", o], 2)]
+    # a staging file whose points lack transfer_bytes: two points the same ("appears twice"), not 70
+    cases.append(C("report", ["nosize.json", "-o", "out"], 2, needs="report"))
+    # fields the schema requires, null: refused in one line with jsonschema and without it
+    for env in (None, NO_JSONSCHEMA):
+        for f in ("nostart.json", "noname.json"):
+            cases += [C("compare", [f, "good.json"], 2, env=env), C("export", [f, "--format", "csv"], 2, env=env),
+                      C("plot", [f, "-o", "plots"], 2, env=env, needs=mpl),
+                      C("report", [f, "-o", "out"], 2, env=env, needs="report"),
+                      C("fleet", [f, "good.json"], 2, env=env), C("trend", [f, "good.json", "-o", "trend"], 2, env=env),
+                      C("compare", ["--history", f, "good.json"], 2, env=env)]
+    # a name with a byte that is not UTF-8: one line, whatever the tool
+    cases += [C("compare", [NOT_UTF8, "good.json"], 2), C("export", [NOT_UTF8, "--format", "csv"], 2),
+              C("plot", [NOT_UTF8, "-o", "plots"], 2, needs=mpl), C("report", [NOT_UTF8, "-o", "out"], 2, needs="report"),
+              C("fleet", [NOT_UTF8, "good.json"], 2), C("trend", [NOT_UTF8, "-o", "trend"], 2),
+              C("compare", ["missing\udcff.json", "good.json"], 2)]
     return cases
 
 
@@ -341,6 +401,10 @@ def fixtures(d, exe):
     os.symlink("/dev/zero", os.path.join(d, "link-to-zero"))
     os.symlink("nowhere", os.path.join(d, "dangling"))
     shutil.copy(GOOD, os.path.join(d, "good.json"))
+    shutil.copy(GOOD, os.path.join(d, "good2.json"))      # a second unit for the fleet
+    for i in (1, 2):      # two runs of one GPU and settings: a history
+        shutil.copy(os.path.join(RESULTS, f"nvidia-h200_20261129_bank-bandwidth_run{i}.json"),
+                    os.path.join(d, f"run{i}.json"))
     os.symlink("good.json", os.path.join(d, "link-to-good.json"))
     os.link(os.path.join(d, "good.json"), os.path.join(d, "hard-good.json"))
     os.symlink("predicted.json", os.path.join(d, "link-to-predicted.json"))
@@ -374,6 +438,13 @@ def fixtures(d, exe):
     doc["results"][0]["time_ns"]["stats"] = {k: None for k in doc["results"][0]["time_ns"]["stats"]}
     doc["results"][0]["time_ns"]["raw"] = []
     files["nullcount.json"] = json.dumps(doc, indent=1)
+    staging = json.load(open(os.path.join(RESULTS, "nvidia-h200_20261130_staging.json")))
+    for r in staging["results"]:
+        r["params"].pop("transfer_bytes", None)
+    files["nosize.json"] = json.dumps(staging)
+    files["nostart.json"] = edited(lambda d2: d2["run"].update(started=None))
+    files["noname.json"] = edited(lambda d2: d2["device"].update(name=None))
+    files[NOT_UTF8] = good[: len(good) // 3]
     for name, text in files.items():
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
@@ -501,12 +572,12 @@ def launcher_cases():
     for c in CASES:
         if c.tool in ("compare", "export", "plot", "report", "fleet", "trend", "ab"):
             needs = "launcher-matplotlib" if c.needs in ("matplotlib", "report") else c.needs
-            out.append(Case("smembench-" + c.tool, c.args, c.status, needs=needs))
+            out.append(Case("smembench-" + c.tool, c.args, c.status, env=c.env, stdout=c.stdout, needs=needs))
     return out
 
 
 def run(case, exe, d):
-    env = dict(os.environ, **case.env)
+    env = dict(os.environ, **{k: v.replace("{NOJS}", NOJS or "") for k, v in case.env.items()})
     env.pop("PYTHONWARNINGS", None)
     kw = {"stdout": subprocess.PIPE}
     if case.stdout == "closed":
@@ -515,6 +586,9 @@ def run(case, exe, d):
         kw["stdout"] = open("/dev/full", "w")
     elif case.stdout == "read-only":
         kw["stdout"] = open("/dev/null", "r")
+    elif case.stdout == "ulimit":      # a file outside the case's directory, and ulimit -f
+        kw["stdout"] = open(os.path.join(NOJS, "..", "stdout.txt"), "w")
+        kw["preexec_fn"] = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (FSIZE, FSIZE))
     p = subprocess.run(command(case, exe), cwd=d, stderr=subprocess.PIPE, text=True, timeout=120, env=env, **kw)
     if kw["stdout"] is not subprocess.PIPE:
         kw["stdout"].close()
@@ -549,6 +623,7 @@ def check(case, p, before, after, devs):
 
 def shown(args):
     text = " ".join(a if a and " " not in a else repr(a) for a in args) or "(no arguments)"
+    text = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
     return text if len(text) <= 90 else text[:60] + " ... " + text[-25:]
 
 
@@ -562,7 +637,13 @@ def main():
         have = {"matplotlib"}
     except ImportError:
         have = set()
+    global NOJS
     dest = tempfile.mkdtemp(prefix="smembench-cli-install-")
+    shim = tempfile.mkdtemp(prefix="smembench-cli-nojs-")
+    NOJS = os.path.join(shim, "path")
+    os.makedirs(os.path.join(NOJS, "jsonschema"))
+    with open(os.path.join(NOJS, "jsonschema", "__init__.py"), "w") as f:
+        f.write('raise ImportError("jsonschema hidden by test_cli_errors.py")\n')
     cases = list(CASES)
     if len(rest) == 2:
         BIN, launcher_mpl = install(rest[0], rest[1], dest)
@@ -610,6 +691,7 @@ def main():
                 print(f"ok {i} - {name} -> exit {case.status}") if not table else None
         undo_readonly(d)
     shutil.rmtree(dest, ignore_errors=True)
+    shutil.rmtree(shim, ignore_errors=True)
     by_kind = ", ".join(f"{k} {v[0]}/{sum(v)}" for k, v in sorted(counts.items()))
     if table:
         print(f"| # | tool | arguments | exit | first line on stderr |\n|---:|---|---|---:|---|")
