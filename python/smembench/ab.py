@@ -739,7 +739,10 @@ def bisect(a):
     good, bad = git("rev-parse", a.bisect[0] + "^{commit}", cwd=top), git("rev-parse", a.bisect[1] + "^{commit}", cwd=top)
     if subprocess.run(["git", "merge-base", "--is-ancestor", good, bad], cwd=top).returncode:
         raise Usage(f"{a.bisect[0]} is not an ancestor of {a.bisect[1]}; --bisect GOOD BAD needs GOOD before BAD")
-    os.makedirs(a.out, exist_ok=True)
+    try:
+        tool.output_dir(a.out, "the bisect's builds and runs")
+    except tool.OutputError as e:
+        raise Usage(str(e)) from None
     if os.listdir(a.out):
         raise Usage(f"{a.out}: not empty; --bisect needs an empty directory for its builds and runs")
     hist = load_history(a.history)   # a bad --history is refused before anything is built

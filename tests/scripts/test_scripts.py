@@ -1046,6 +1046,22 @@ def ab_never_passes_on_rounds_that_cannot_decide():
 
 
 @test
+def ab_bisect_refuses_an_output_directory_it_cannot_make_in_one_line():
+    """--bisect -o through a regular file or onto a link to nothing: one line, exit 2, nothing made
+    (it was os.makedirs's traceback)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        open(os.path.join(tmp, "regfile"), "w").close()
+        os.symlink("nowhere", os.path.join(tmp, "dangling"))
+        for o, needle in (("regfile/sub", '"' + os.path.join(tmp, "regfile") + '" is not a directory'),
+                          ("dangling", "a symbolic link to nothing")):
+            rc, out, err = ab_run("--bisect", "HEAD~1", "HEAD", "-o", os.path.join(tmp, o), "--", "--bench", "bank",
+                                  cwd=ROOT)
+            ab_refused(rc, out, err, needle)
+            assert sorted(os.listdir(tmp)) == ["dangling", "regfile"] and os.path.isfile(os.path.join(tmp, "regfile"))
+            assert os.path.islink(os.path.join(tmp, "dangling")) and not os.path.exists(os.path.join(tmp, "dangling"))
+
+
+@test
 def ab_runs_the_executables_it_was_given_not_ones_found_on_path():
     """./smembench is a head 5 % slower on the bank points; a PATH directory holds a smembench and a
     base that are not: ab.py base smembench runs the two in the current directory, by absolute path."""
