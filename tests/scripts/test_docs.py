@@ -7,7 +7,8 @@
   - every relative link and #anchor resolves (GitHub's heading slugs), the lab notebook's
     results/**/NOTES.md included;
   - every number docs/quoted.tsv lists is on its page and equal to its file's value at its JSON path;
-  - the options of `smembench --help` and of docs/usage.md's option table are the same;
+  - the options of `smembench --help` and of docs/usage.md's option table are the same, and those of
+    each result tool's --help (its man page's source) and of its page's option table;
   - docs/result-format.md's field tables name every field of results/schema.json's objects, and no other.
 Then each checker is fed a planted fault (a broken link, a stale option, a wrong number, a wrong
 exit status, an undocumented field) in a copy of the docs and must report it.
@@ -240,9 +241,9 @@ def help_options(text):
     return opts
 
 
-def usage_options(root):
-    """The options in the first column of docs/usage.md's table under "## Options"."""
-    text = open(os.path.join(root, "docs", "usage.md"), encoding="utf-8").read()
+def usage_options(root, page="docs/usage.md"):
+    """The options in the first column of a page's table under "## Options"."""
+    text = open(os.path.join(root, page), encoding="utf-8").read()
     sect = re.search(r"^## Options\n(.*?)(?=^## |\Z)", text, re.S | re.M)
     opts = set()
     for row in re.findall(r"^\|([^|\n]*)\|", sect.group(1) if sect else "", re.M):
@@ -258,6 +259,33 @@ def check_options(root):
     bad = [f"{o} is in smembench --help but not in docs/usage.md's option table" for o in sorted(helped - documented)]
     bad += [f"{o} is in docs/usage.md's option table but not in smembench --help" for o in sorted(documented - helped)]
     return len(helped), bad
+
+
+# each result tool's page; its --help is also its man page (help2man), so the two agree through it
+TOOL_PAGES = {"plot": "docs/plot.md", "report": "docs/report.md", "compare": "docs/gate.md", "ab": "docs/history-ab.md",
+              "trend": "docs/trend.md", "fleet": "docs/fleet.md", "export": "docs/exports-ci.md"}
+
+
+def tool_help_options(root, tool):
+    out = subprocess.run([sys.executable, os.path.join(root, "scripts", tool + ".py"), "--help"],
+                         capture_output=True, text=True, timeout=120).stdout
+    sect = out.split("\noptions:\n", 1)[-1]
+    opts = set()
+    for line in sect.split("\n"):
+        m = re.match(r"^  (-\S.*?)(?:\s{2,}|$)", line)
+        if m:
+            opts |= set(re.findall(r"(?:^|, )(--?[A-Za-z][a-z0-9-]*)", m.group(1)))
+    return opts
+
+
+def check_tool_options(root):
+    n, bad = 0, []
+    for tool, page in TOOL_PAGES.items():
+        helped, documented = tool_help_options(root, tool), usage_options(root, page)
+        n += len(helped)
+        bad += [f"{o} is in {tool}.py --help but not in {page}'s option table" for o in sorted(helped - documented)]
+        bad += [f"{o} is in {page}'s option table but not in {tool}.py --help" for o in sorted(documented - helped)]
+    return n, bad
 
 
 def check_schema(root):
@@ -324,6 +352,11 @@ def usage_lists_exactly_the_options_of_help():
 
 
 @test
+def each_tools_page_lists_exactly_the_options_of_its_help():
+    report("tool options checked", check_tool_options(ROOT))
+
+
+@test
 def result_format_documents_exactly_the_schemas_fields():
     report("schema objects checked", check_schema(ROOT))
 
@@ -374,6 +407,8 @@ def a_planted_stale_option_fails():
     root = planted("option", edit)
     fails_with(check_options(root), "--cold-l2 is in docs/usage.md's option table but not in smembench --help")
     fails_with(check_options(root), "--cold is in smembench --help but not in docs/usage.md")
+    root = planted("tool-option", lambda r: replace(r, "docs/fleet.md", "| `--markdown` |", "| `--md` |"))
+    fails_with(check_tool_options(root), "--md is in docs/fleet.md's option table but not in fleet.py --help")
 
 
 @test
