@@ -148,12 +148,26 @@ def scratch(root, name):
     return d
 
 
+def tree(root):
+    """(path, size, mtime) of every file of the checkout but .git, the build folders and Python's
+    byte-code caches (another test may import the package meanwhile): the commands run in a scratch
+    directory, and must leave the checkout as it was."""
+    out = set()
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x != "__pycache__" and not (d == root and (x == ".git" or x.startswith("build")))]
+        for f in files:
+            st = os.lstat(os.path.join(d, f))
+            out.add((os.path.relpath(os.path.join(d, f), root), st.st_size, st.st_mtime_ns))
+    return out
+
+
 def run_commands(root, only=None):
     """(commands run, problems); only: one page's commands."""
     if DRIVER is None or not os.access(DRIVER, os.X_OK):
         raise tap.Skip("no driver given")
+    before = tree(root)
     cwd, block, bad = None, None, []
-    env = dict(os.environ)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     cmds = [c for c in commands(root) if only is None or c[0] == only]
     for page, line, cmd, want, blk in cmds:
         if blk != block:
@@ -169,6 +183,9 @@ def run_commands(root, only=None):
         if p.returncode != want:
             bad.append(f"{page}:{line}: `{cmd}` exited {p.returncode}, the page says {want}: "
                        + (p.stderr or p.stdout).strip()[-400:])
+    changed = sorted({f[0] for f in before ^ tree(root)})
+    if changed:
+        bad.append("the commands changed the checkout: " + ", ".join(changed[:10]))
     return len(cmds), bad
 
 
