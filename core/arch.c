@@ -64,8 +64,12 @@ const struct smem_arch smem_archs[] = {
     { 10, 3, "Blackwell", SMEM_ARCH_LIMITS_103, STEPS_228, 10,
       PG13 " (column 10.x); " OCC, PG13 " (Table 32, 10.x); " OCC },
     /* 11.0 Blackwell Thor: Table 27 column 11.0 (228 KB per SM, 227 KB per block, 24 blocks, 1536
-     * threads; OCC agrees on 24 blocks); no shared-memory section, so the steps come from OCC
-     * (the 10.x list) and the unified 256 KB from PG13 Table 32 */
+     * threads; OCC agrees on 24 blocks). PG has no per-architecture Shared Memory section for 11.0,
+     * but PG13's Table 32 (Shared Memory Capacity per Compute Capability) lists 11.0, the unified
+     * 256 KB taken from it; the steps come from OCC (the 10.x list). Drivers before CUDA 13 report
+     * Thor as 10.1: OCC lists 10.1 with the same steps and 24 blocks, but no source at hand gives its
+     * per-SM, per-block and thread limits, so 10.1 has no row (a 10.1 device runs on its own
+     * properties, without published values) */
     { 11, 0, "Blackwell", SMEM_ARCH_LIMITS_110, STEPS_228, 10,
       PG_T27 "; " OCC, PG13 " (Table 32, 11.0); " OCC },
     /* 12.0 Blackwell GeForce / RTX PRO: PG 20.10.3 capacity 0..100 KB, 99 KB per block; Table 27:

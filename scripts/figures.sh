@@ -1,5 +1,5 @@
 #!/bin/bash
-# Makes what results/ shows from the committed result files: the README's figures (plots/), the
+# Makes what results/ shows from the committed result files: the figures of the README and docs/ (plots/), the
 # generations figure (plots/generations/: the H200's measured carveout and dynamic sweeps beside the
 # predicted ones of other GPUs in predict/), and the HTML report of the H200 session (report/, with
 # a screenshot by headless Chromium where it is installed), all from the session of 2026-11-30, and
@@ -22,7 +22,7 @@ if [ "$what" = all ] || [ "$what" = plots ]; then
   "$python" scripts/plot.py -o "$out/plots/tile" results/tile/nvidia-h200_20261201_tile_d59a408.json
   # the transposes beside their ceiling, the tile copy (one run of three at 8343979)
   "$python" scripts/plot.py -o "$out/plots/tile/ceiling" results/tile/nvidia-h200_20261201_tile_copy_repeat1_8343979.json
-  # the README shows the PNGs; plot.py's SVGs of the same figures are not kept
+  # the README and docs/ show the PNGs; plot.py's SVGs of the same figures are not kept
   rm -f "$out"/plots/*.svg "$out"/plots/generations/*.svg "$out"/plots/tile/*.svg "$out"/plots/tile/ceiling/*.svg
 fi
 if [ "$what" = all ] || [ "$what" = report ]; then

@@ -8,7 +8,7 @@
 #   scripts/gpu-session.sh portable         the portable path alone: the default build (every
 #                                           architecture, PTX included) in build-all/, then its
 #                                           portable_ptx and force_jit tests (tests/scripts/portable.sh)
-# On an offline host, first: source .devdeps/env.sh (see the README).
+# On an offline host, first: source .devdeps/env.sh (see docs/building.md).
 set -uo pipefail
 out=${OUT:-gpu-session}
 mkdir -p "$out"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every test, in three builds, ending with one line "N passed, N failed, N skipped":
-#   build/       the release build: unit tests, the command-line error table, the result-file tools,
+#   build/       the release build: unit tests, the command-line error table, the result-file tools, the docs,
 #                and the GPU suite (skipped, exit 77, where there is no GPU)
 #   build-asan/  the host code alone (no CUDA, no NVML code) under AddressSanitizer and
 #                UndefinedBehaviorSanitizer

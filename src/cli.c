@@ -62,7 +62,7 @@ void smem_cli_usage(FILE *f)
 {
     fputs("usage: smembench --sweep NAME[,NAME...] [options]\n"
           "       smembench --bench NAME [--axis NAME=LIST]... [options]\n"
-          "       smembench --predict MODEL --sweep carveout|dynamic   (no GPU needed)\n"
+          "       smembench --predict MODEL --sweep NAME[,NAME...]   (no GPU needed; --list marks the sweeps)\n"
           "\n"
           "Measures GPU shared memory: bandwidth, latency, bank conflicts, occupancy against the\n"
           "L1/shared carveout and the dynamic allocation size. Results go to a JSON file and a table.\n"

@@ -341,8 +341,10 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             return SMEM_EINVAL;
         }
         if (r->predict && !b->predictable) {
-            smem_error("benchmark \"%s\" needs a GPU and cannot run in predict mode; the carveout, dynamic and "
-                       "tile sweeps' benchmarks can", r->bench);
+            char names[256];
+            smem_sweep_names(names, sizeof(names), true);
+            smem_error("benchmark \"%s\" needs a GPU and cannot run in predict mode; the benchmarks of these "
+                       "sweeps can: %s", r->bench, names);
             return SMEM_EINVAL;
         }
         benches[nb] = b;

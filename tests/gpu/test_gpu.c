@@ -515,7 +515,7 @@ Test(scratchpad, the_tile_copy_moves_every_tile_untransposed_and_stays_under_the
     /* The transposes' ceiling beside the copy of the same bytes, in one run: every geometry with a kernel
      * verifies (a move, so exact), the others are skipped with the reason, none beats the plain copy
      * beyond the noise, and 4 KiB a block moves at least what 16 KiB do (a block covering more memory
-     * costs: 1.3 points on the H200 at 256 MiB, README). */
+     * costs: 1.3 points on the H200 at 256 MiB, docs/sweeps/tile.md). */
     struct smem_override o[] = { { "mib", "64,256" }, { "edge_elems", "32,64,128" }, { "block_kib", "4,8,16" } };
     struct smem_plan_request tc = { .bench = "tile_copy", .overrides = o, .n_overrides = 3 };
     struct smem_plan_request cp = { .bench = "copy", .overrides = o, .n_overrides = 1 };
@@ -644,7 +644,7 @@ Test(measure, short_kernels_are_batched_to_the_target_and_settle)
 
 Test(measure, every_phase_of_a_point_is_timed)
 {
-    /* where the time goes (README): each phase of a timed point is there, and they fit in the point */
+    /* where the time goes (docs/measurement.md): each phase of a timed point is there, and they fit in the point */
     struct smem_plan_request req = { .bench = "copy" };
     size_t n;
     struct smem_result *r = run(&req, &n, false);

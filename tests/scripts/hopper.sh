@@ -21,7 +21,7 @@
 # HOPPER_STEPS picks steps (default "1 2 3 4 5"), to split the work over several calls into the same
 # OUTDIR on the same day (step 5 reads step 2's files): HOPPER_STEPS="1 2" ..., then "3", then "4 5".
 # Logs of every step are in OUTDIR. Exit status: 0 every step passed, 1 a step failed, 77 no cc 9.0 GPU.
-# On an offline host, first: source .devdeps/env.sh (see the README).
+# On an offline host, first: source .devdeps/env.sh (see docs/building.md).
 set -uo pipefail
 if [ $# -ne 2 ]; then
   echo "usage: $0 BUILD_DIR OUTDIR   (BUILD_DIR: a release build with sm_90 code, -Dgpu_arch=90)" >&2

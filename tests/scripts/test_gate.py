@@ -1253,9 +1253,9 @@ def workflow_builds_runs_quick_gates_against_main_and_feeds_the_dashboards():
                    "--format gab-bigger -o gab-bigger.json", "actions/cache/restore", "actions/cache/save",
                    "smembench-main-"):
         assert needle in text, needle
-    readme = open(os.path.join(ROOT, "README.md")).read()
+    readme = open(os.path.join(ROOT, "docs", "exports-ci.md")).read()
     line = [x for x in readme.split("\n") if x.startswith("bencher run")]
-    assert line, "the README has the bencher run line"
+    assert line, "docs/exports-ci.md has the bencher run line"
     block = readme[readme.index(line[0]):readme.index("```", readme.index(line[0]))]
     for needle in ("--adapter json", "--file bmf.json", "export.py", "--format bmf", "--quick", "--threshold-measure"):
         assert needle in block, needle

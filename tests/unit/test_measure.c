@@ -46,7 +46,7 @@ Test(batch, unknown_launch_time_is_one_launch)
 
 Test(batch, default_target_is_a_millisecond)
 {
-    /* the target the README and the schema describe */
+    /* the target docs/measurement.md and the schema describe */
     cr_assert_float_eq(SMEM_BATCH_TARGET_NS, 1e6, 0);
     cr_assert_eq(smem_batch_size(130e3, SMEM_BATCH_TARGET_NS, SMEM_BATCH_MAX), 8);
 }
