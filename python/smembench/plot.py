@@ -52,6 +52,7 @@ import os
 import sys
 
 from smembench import figures as figures_pkg
+from smembench import inputs
 from smembench import reader
 from smembench import series
 from smembench import tool
@@ -93,20 +94,15 @@ def pyplot():
 # inputs
 
 def load(paths, note):
-    """[(path, doc)] of the result files among paths; note(text) is told what was skipped and why.
-    Raises reader.ResultError for a file that is (or claims to be) a result file but is unusable."""
+    """[(path, doc)] of the result files among paths (files and folders, by the scanner's rules:
+    smembench.inputs); note(text) is told what was skipped and why. Raises reader.ResultError for an
+    argument refused, or a file that is (or claims to be) a result file but is unusable."""
     loaded = []
-    for p in paths:
-        try:
-            doc = reader.load(p)
-        except reader.ResultError:
-            if reader.not_results(p):
-                note(f"skipping {p}: not a smembench result file")
-                continue
-            raise
+    for p in inputs.paths(paths, "the inputs", note):
+        doc = inputs.load(p)
         untimed = sum(1 for r in doc["results"] if r["status"] == "ok" and time_us(r) is None)
         if untimed:
-            note(f"{p}: {untimed} point{'s' if untimed > 1 else ''} ran without a time (a --check run?): "
+            note(f"{inputs.shown(p)}: {untimed} point{'s' if untimed > 1 else ''} ran without a time (a --check run?): "
                  "left out of the time plots")
         loaded.append((p, doc))
     return loaded
@@ -213,7 +209,8 @@ def main(argv=None):
     p = reader.Parser(prog=reader.command("plot.py"),
                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     reader.add_version(p)
-    p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
+    p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
+                   "skipped, with one line)")
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
     p.add_argument("--format", action="append", type=formats_arg, metavar="png|svg|pdf",
                    help="image format, repeatable or a comma list (default: png and svg)")
@@ -238,7 +235,7 @@ def main(argv=None):
             benches = sorted({b for m in figures_pkg.MODULES for b in m.BENCHES})
             say(f"nothing to plot: no finished or predicted points a figure can show ({', '.join(benches)})")
             return 1
-        return tool.emit(made, 0, "the figures' names")
+        return tool.emit([inputs.shown(m) for m in made], 0, "the figures' names")
     return tool.run_tool(body, (reader.ResultError,), [
         (MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to plot"),

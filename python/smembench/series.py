@@ -7,6 +7,7 @@ footprint run with --axis tile_bytes=8192,49152,100000), its points are split in
 import math
 import os
 
+from smembench import inputs
 from smembench import reader
 
 
@@ -129,7 +130,7 @@ def _attributes(group):
             lambda s: str(s.doc["tool"].get("git") or ""),
             lambda s: reader.run_date(s.doc),
             started,
-            lambda s: os.path.basename(s.path)]
+            lambda s: inputs.shown(os.path.basename(s.path))]
 
 
 def _disambiguate(group, depth=0):

@@ -29,6 +29,7 @@ import sys
 from types import SimpleNamespace
 
 from smembench import compare
+from smembench import inputs
 from smembench import tool
 from smembench import reader
 
@@ -38,22 +39,12 @@ COLORS = {"slower": "#c62828", "faster": "#2e7d32"}
 
 
 def load_all(specs):
-    paths = []
-    for spec in specs:
-        if os.path.isdir(spec):
-            paths += [os.path.join(spec, f) for f in sorted(os.listdir(spec)) if f.endswith(".json")]
-        elif os.path.exists(spec):
-            paths.append(spec)
-        else:
-            raise Usage(f"{spec}: no such file or directory")
-    if not paths:
-        raise Usage("no result file (*.json) among the inputs")
+    """[(path, document of one device)] of the timed files among specs, by the scanner's rules
+    (smembench.inputs)."""
+    paths = inputs.paths(specs, "the inputs", inputs.warn())
     docs = []
     for p in paths:
-        try:
-            doc = reader.load(p)
-        except reader.ResultError as e:
-            raise Usage(str(e)) from None
+        doc = inputs.load(p)
         if doc["run"].get("mode") != "measure" or not reader.timed_points(doc):
             continue    # predict mode: nothing timed to trend
         for i, part in enumerate(reader.split_devices(doc)):
@@ -177,8 +168,7 @@ def run(argv):
     a = ap.parse_args(argv)
     if a.window < 1:
         raise Usage(f"invalid value {a.window} for --window; expected 1 or more")
-    if not 0 < a.threshold < 1000 or not 0 < a.alpha < 1 or not 0 <= a.drift < 1000:
-        raise Usage("invalid --threshold, --alpha or --drift; see trend.py --help")
+    compare.check_rule_options(a)       # the values compare.py takes
     opt = SimpleNamespace(threshold=a.threshold, alpha=a.alpha, drift=a.drift, drift_ns=500.0, window=a.window,
                           markdown=False, allow=[])
     compare.scipy_stats()
@@ -220,7 +210,7 @@ def run(argv):
             body.append(f"<tr><td>{i}</td><td>{html.escape(str(d['run'].get('started')))}</td>"
                         f"<td>{html.escape(str(d['tool'].get('git')))}</td>"
                         f"<td>{html.escape(str(d['device'].get('uuid') or '-'))}</td>"
-                        f"<td>{html.escape(os.path.basename(path))}</td><td>{html.escape(text)}</td></tr>")
+                        f"<td>{html.escape(inputs.shown(os.path.basename(path)))}</td><td>{html.escape(text)}</td></tr>")
         body.append("</table>")
         total_reg += sum(1 for e in events if e[2] == "slower")
         if events:
@@ -257,11 +247,11 @@ def run(argv):
             "img{max-width:100%;height:auto}li.slower{color:#c62828}li.faster{color:#2e7d32}"
             ".headline{font-size:1.1em;font-weight:bold}</style></head><body><h1>smembench trend</h1>"
             + head + "\n".join(body) + "</body></html>\n")
-    write_atomically(os.path.join(a.out, "index.html"), lambda f: f.write(page.encode()))
+    write_atomically(os.path.join(a.out, "index.html"), lambda f: f.write(page.encode("utf-8", "backslashreplace")))
     return [f"trend: {len(docs)} files, {len(groups)} groups, {total_reg} regressions marked: "
-            f"{os.path.join(a.out, 'index.html')}"], worst
+            f"{inputs.shown(os.path.join(a.out, 'index.html'))}"], worst
 
 
 def main(argv=None):
     return tool.run_tool(lambda: tool.emit(*run(sys.argv[1:] if argv is None else argv), "the trend"),
-                                (Usage,), [(OSError, 2, lambda e: f"cannot write the trend: {e.strerror or e}")])
+                                (Usage, reader.ResultError), [(OSError, 2, lambda e: f"cannot write the trend: {e.strerror or e}")])
