@@ -128,7 +128,9 @@ def figure(bench, keys, names, files, verdicts, path, part):
                 r = files[i][1]["_by_key"][key]
                 ax.plot([i], [reader.median_ns(r) / 1e3], "v" if verdict == "slower" else "^",
                         color=COLORS[verdict], ms=8)
-        ax.set_title(names[key], fontsize=7)
+        # y given: matplotlib places the title without measuring the axis below it on every draw
+        # (a quarter of trend's time on 44 figures of 30 panels)
+        ax.set_title(names[key], fontsize=7, y=1.0, pad=3)
         ax.tick_params(labelsize=6)
         ax.set_xlim(-0.5, len(files) - 0.5)
         ax.set_xticks(range(len(files)))
