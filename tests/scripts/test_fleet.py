@@ -500,6 +500,30 @@ def bad_input_is_one_line_and_exit_2():
     assert rc == 0 and "skipping" in err and "schema.json" in err, (rc, err)
 
 
+@test
+def node_files_without_run_node_are_named_by_their_file_under_expect():
+    """Node files without run.node (written outside Slurm, or by a driver before it recorded one), all
+    of one host, named n1.json and n2.json as the Slurm script names them: with --expect n1,n2 they
+    are those nodes, not two units of the host and both nodes missing; a file whose name is no
+    expected node keeps its host, and the node without a file is still missing."""
+    d = os.path.join(TMP, "no-node")
+    for n in ("n1", "n2"):
+        path = node_file(load(CARVEOUT), n, d)
+        doc = load(path)
+        doc["run"]["node"] = None
+        with open(path, "w") as f:
+            json.dump(doc, f)
+    host = load(CARVEOUT)["run"]["host"]
+    rc, out, err = run(os.path.join(d, "n1.json"), os.path.join(d, "n2.json"), "--expect", "n1,n2")
+    assert rc == 0 and err == "" and "Missing nodes" not in out and ", 0 missing nodes," in out, (rc, out[-1500:], err)
+    assert re.search(r"^n1 gpu0 ", out, re.M) and re.search(r"^n2 gpu0 ", out, re.M), out[:1500]
+    rc, out, err = run(os.path.join(d, "n1.json"), "--expect", "n1,n3")
+    assert rc == 1 and "no file for n3" in out and re.search(r"^n1 gpu0 ", out, re.M), (rc, out[-1500:])
+    os.rename(os.path.join(d, "n2.json"), os.path.join(d, "other.json"))
+    rc, out, err = run(os.path.join(d, "n1.json"), os.path.join(d, "other.json"), "--expect", "n1,n2")
+    assert rc == 1 and "no file for n2" in out and re.search(rf"^{re.escape(host)} gpu0", out, re.M), (rc, out[-1500:])
+
+
 def main():
     return tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True))
 
