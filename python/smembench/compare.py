@@ -71,8 +71,12 @@ It is capped at 60,000 characters (GitHub takes 65,536): every heading, verdict 
 the smallest tables whole, and the rows of a table that do not fit are folded into a line saying
 how many were left out.
 
-HISTORY (--history). Earlier result files (or directories of them) of the same GPU model, driver and
+HISTORY (--history). Earlier result files (or directories of them, by the rules of smembench.inputs:
+each file once, what is no result file skipped with one line) of the same GPU model, driver and
 settings judge each positional NEW file; others are left out, each with a line (none left: exit 2).
+--window N takes the newest N of them by their recorded date (run.started): each file's header (the
+fields before its points) is read to order and sift them, and only the N taken are read whole, so
+files older than the window are never read past their header ("N older files not read").
 Each point is judged against the median of its history (the newest --window files; 0: all): with
 three or more runs of NEW's own unit there, those alone (declared run_pct), else all of them (the
 unit or layout variation as the floor); but where the history's units sit on levels further apart
@@ -955,7 +959,8 @@ def parse_args(argv):
                     help="earlier result files (files or directories of them) of the same GPU model and settings: "
                          "every positional file is then a NEW file judged against their between-run spread")
     ap.add_argument("--window", type=int, default=0, metavar="N",
-                    help="with --history, only the newest N matching files (0, the default: all)")
+                    help="with --history, only the newest N matching files by run.started, the others read no "
+                         "further than their header (0, the default: all, each read whole)")
     ap.add_argument("--across-devices", action="store_true",
                     help="compare two GPUs on what compares across hardware; never a regression")
     ap.add_argument("--published", action="store_true",

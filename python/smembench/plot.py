@@ -34,8 +34,9 @@ models differ are times shown relative to each series' fastest point (the axis s
 API step lines are drawn over the measured x values only: where a value changes between two points
 that are not neighbours, the line breaks. Predict-mode files (smembench --predict MODEL) draw their
 predicted occupancy. A file with points a figure cannot show (staging without its global_read) gets
-one line naming it and what it lacks, and no figure is written for it. Files that are JSON but not
-results (results/schema.json) are skipped with a note. The same input gives the same bytes; each
+one line naming it and what it lacks, and no figure is written for it. FILES may be folders; every
+argument is taken by the rules of smembench.inputs (each file once; JSON that is not a result file,
+results/schema.json, skipped with one line; a FIFO or a link to nothing refused). The same input gives the same bytes; each
 image is written whole or not at all.
 
 Each image is written as smembench-export writes its file: a hidden temporary file renamed over the

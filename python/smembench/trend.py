@@ -4,7 +4,9 @@ github-action-benchmark.
 
   trend.py FILE_OR_DIR... -o DIR [--window N] [--threshold PCT] [--alpha A] [--drift PCT]
 
-Files are grouped by GPU model and settings (a --quick run and a full run, an H200 and an A100, are
+Inputs are files and folders of them, by the rules of smembench.inputs (every tool's: a folder's
+*.json, each file once, what is no result file skipped with one line, a FIFO or a link to nothing
+refused). Files are grouped by GPU model and settings (a --quick run and a full run, an H200 and an A100, are
 kept apart) and ordered by the date they ran. Each file is judged by the gate's history rule
 (compare.py --history) against the files before it in its group (the newest --window of them, 8 by
 default): each point's median against the median of its history, within a band measured from the
