@@ -9,8 +9,9 @@ The rules, the same in every tool:
   a writer for ever), a socket or a device, a file or folder without read permission.
 - A folder stands for its *.json entries, in the order of their names (not its subfolders: one
   level). Entries that cannot be result files are skipped: links to nothing, loops of links, FIFOs,
-  sockets, devices, folders named *.json. An entry that is a regular file is read as if it had been
-  named (so an unreadable one is refused). A folder without read permission is refused.
+  sockets, devices, folders named *.json; so is a folder without *.json entries. An entry that is a
+  regular file is read as if it had been named (so an unreadable one is refused). A folder without
+  read permission is refused.
 - JSON that is not a result file at all (no top-level "schema": results/schema.json, a job's own
   record) is skipped, named or in a folder, so that `plot.py results/*.json` works; a file that
   claims to be one (a "schema" field, or text that is not JSON) and is unusable is refused by the
@@ -163,7 +164,8 @@ def scan(specs, what="the inputs", note=None):
                 continue
             add(path, est, False)
         if not names:
-            raise InputError(f"{shown(spec)}: no result file (*.json) in this folder for {what}")
+            total += 1
+            skipped.append((spec, "a folder without *.json files"))
     result = Scan(paths, skipped, total)
     if not paths:
         first = f" (skipped {shown(skipped[0][0])}: {skipped[0][1]})" if skipped else ""
