@@ -169,7 +169,7 @@ def scan(specs, what="the inputs", note=None):
     result = Scan(paths, skipped, total)
     if not paths:
         first = f" (skipped {shown(skipped[0][0])}: {skipped[0][1]})" if skipped else ""
-        raise InputError(f"no result file among {what}{first}")
+        raise InputError(f"no result file among {what}{first}; expected smembench result files or folders of them")
     if note is not None and result.note():
         note(result.note())
     return result

@@ -211,7 +211,8 @@ def script_cases():
         C("export", [], 2),
         C("export", ["good.json"], 2),
         C("export", ["good.json", "--format", "xml"], 2),
-        C("export", ["good.json", "good.json", "--format", "gab"], 2),
+        # one point twice: from two copies of one file (the same file twice is read once)
+        C("export", ["good.json", "figs/carveout.png", "--format", "gab"], 2),
         C("export", ["good.json", "--format", "gab", "--frobnicate"], 2),
         C("plot", [], 2, needs="matplotlib"),
         C("plot", ["good.json"], 2, needs="matplotlib"),
