@@ -68,7 +68,7 @@ def _stat(path):
     except FileNotFoundError:
         if os.path.islink(path):
             return None, "a symbolic link to nothing"
-        return None, "no such file or folder"
+        return None, "no such file or directory"
     except OSError as e:
         if e.errno == errno.ELOOP:
             return None, "a loop of symbolic links"
