@@ -476,11 +476,16 @@ def bad_input_is_one_line_and_exit_2():
         f.write('{"schema": "smembench/1", "tool": {}')
     empty = os.path.join(TMP, "empty-dir")
     os.makedirs(empty, exist_ok=True)
-    cases = [((os.path.join(TMP, "absent.json"),), "No such file"),
+    # a copy of RUN1 under its name in another folder: the same file by another path is read once
+    # (smembench.inputs), a copy is a second unit that reads the same
+    copy_dir = os.path.join(TMP, "copy")
+    os.makedirs(copy_dir, exist_ok=True)
+    shutil.copy(RUN1, copy_dir)
+    cases = [((os.path.join(TMP, "absent.json"),), "no such file or directory"),
              ((bad,), "not JSON"),
-             ((empty,), "no result files among the inputs"),
+             ((empty,), "no result file among the inputs"),
              ((RUN1, PREDICT_A100), "units of 2 GPU models"),
-             ((RUN1, RUN1), "the same file twice"),
+             ((RUN1, os.path.join(copy_dir, os.path.basename(RUN1))), "the same file twice"),
              ((RUN1, "--threshold", "abc"), 'invalid value "abc" for --threshold'),
              ((RUN1, "--threshold", "-1"), "--threshold"),
              ((RUN1, "--expect", "n1,,n2"), "invalid node list"),
