@@ -117,13 +117,13 @@ def scan(specs, what="the inputs", note=None):
     note(text) is told. InputError for an argument refused, or where no result file is left."""
     paths, skipped, seen, total = [], [], set(), 0
 
-    def add(path, st, named):
+    def add(path, st):
         nonlocal total
-        total += 1
         ident = (st.st_dev, st.st_ino)
         if ident in seen:
             return
         seen.add(ident)
+        total += 1
         if not os.access(path, os.R_OK):
             raise InputError(f"{shown(path)}: permission denied; expected a readable result file")
         why = _head_kind(path)
@@ -137,7 +137,7 @@ def scan(specs, what="the inputs", note=None):
         if st is None:
             raise InputError(f"{shown(spec)}: {why}; expected a result file or a folder of them for {what}")
         if stat.S_ISREG(st.st_mode):
-            add(spec, st, True)
+            add(spec, st)
             continue
         if not stat.S_ISDIR(st.st_mode):
             raise InputError(f"{shown(spec)}: {_kind(st.st_mode)}, not a regular file; expected a result file or a "
@@ -162,7 +162,7 @@ def scan(specs, what="the inputs", note=None):
                 total += 1
                 skipped.append((path, why))
                 continue
-            add(path, est, False)
+            add(path, est)
         if not names:
             total += 1
             skipped.append((spec, "a folder without *.json files"))
