@@ -68,11 +68,11 @@ def _stat(path):
     except FileNotFoundError:
         if os.path.islink(path):
             return None, "a symbolic link to nothing"
-        return None, "no such file or directory"
+        return None, os.strerror(errno.ENOENT)
     except OSError as e:
         if e.errno == errno.ELOOP:
             return None, "a loop of symbolic links"
-        return None, (e.strerror or str(e)).lower()
+        return None, e.strerror or str(e)
 
 
 def _head_kind(path):
@@ -125,7 +125,7 @@ def scan(specs, what="the inputs", note=None):
         seen.add(ident)
         total += 1
         if not os.access(path, os.R_OK):
-            raise InputError(f"{shown(path)}: permission denied; expected a readable result file")
+            raise InputError(f"{shown(path)}: {os.strerror(errno.EACCES)}; expected a readable result file")
         why = _head_kind(path)
         if why != "result":
             skipped.append((path, why))
@@ -149,7 +149,7 @@ def scan(specs, what="the inputs", note=None):
             with os.scandir(spec) as it:
                 names = sorted(e.name for e in it if e.name.endswith(".json"))
         except OSError as e:
-            raise InputError(f"{shown(spec)}: cannot read the folder: {(e.strerror or str(e)).lower()}; expected a "
+            raise InputError(f"{shown(spec)}: cannot read the folder: {e.strerror or e}; expected a "
                              f"readable folder of result files for {what}") from None
         for name in names:
             path = os.path.join(spec, name)
@@ -157,8 +157,8 @@ def scan(specs, what="the inputs", note=None):
             if est is not None and not stat.S_ISREG(est.st_mode):
                 why = f"{_kind(est.st_mode)}, not a regular file"
             if why is not None:
-                if why == "permission denied":
-                    raise InputError(f"{shown(path)}: permission denied; expected a readable result file")
+                if why == os.strerror(errno.EACCES):
+                    raise InputError(f"{shown(path)}: {os.strerror(errno.EACCES)}; expected a readable result file")
                 total += 1
                 skipped.append((path, why))
                 continue

@@ -481,7 +481,7 @@ def bad_input_is_one_line_and_exit_2():
     copy_dir = os.path.join(TMP, "copy")
     os.makedirs(copy_dir, exist_ok=True)
     shutil.copy(RUN1, copy_dir)
-    cases = [((os.path.join(TMP, "absent.json"),), "no such file or directory"),
+    cases = [((os.path.join(TMP, "absent.json"),), "No such file or directory"),
              ((bad,), "not JSON"),
              ((empty,), "no result file among the inputs"),
              ((RUN1, PREDICT_A100), "units of 2 GPU models"),

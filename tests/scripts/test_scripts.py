@@ -708,7 +708,7 @@ def a_named_argument_the_scanner_refuses_is_one_line_and_status_2():
                  os.path.join(h, "a.json"): "a loop of symbolic links",
                  os.path.join(h, "fifo.json"): "a FIFO, not a regular file",
                  os.path.join(d, "sock"): "a socket, not a regular file",
-                 os.path.join(d, "missing.json"): "no such file or directory",
+                 os.path.join(d, "missing.json"): "No such file or directory",
                  os.path.join(d, "empty"): f"(skipped {d}/empty: a folder without *.json files)",
                  os.path.join(h, "schema.json"): "skipped " + os.path.join(h, "schema.json") + ": not a smembench result"}
         for path, needle in cases.items():
