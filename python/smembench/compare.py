@@ -71,8 +71,12 @@ It is capped at 60,000 characters (GitHub takes 65,536): every heading, verdict 
 the smallest tables whole, and the rows of a table that do not fit are folded into a line saying
 how many were left out.
 
-HISTORY (--history). Earlier result files (or directories of them) of the same GPU model, driver and
+HISTORY (--history). Earlier result files (or directories of them, by the rules of smembench.inputs:
+each file once, what is no result file skipped with one line) of the same GPU model, driver and
 settings judge each positional NEW file; others are left out, each with a line (none left: exit 2).
+--window N takes the newest N of them by their recorded date (run.started): each file's header (the
+fields before its points) is read to order and sift them, and only the N taken are read whole, so
+files older than the window are never read past their header ("N older files not read").
 Each point is judged against the median of its history (the newest --window files; 0: all): with
 three or more runs of NEW's own unit there, those alone (declared run_pct), else all of them (the
 unit or layout variation as the floor); but where the history's units sit on levels further apart
@@ -108,6 +112,7 @@ import math
 import os
 import sys
 
+from smembench import inputs
 from smembench import tool
 from smembench import reader
 
@@ -916,6 +921,18 @@ def check_max_band(a):
                     "judged; expected a --max-band of at least --threshold")
 
 
+def check_rule_options(a):
+    """--threshold, --drift, --drift-ns and --alpha as the gate takes them, the same in compare and
+    trend (and their defaults where a tool has no such option): Usage for a value it refuses."""
+    for name, v, lo, hi in (("--threshold", a.threshold, 0, 1000), ("--drift", a.drift, 0, 1000),
+                            ("--drift-ns", getattr(a, "drift_ns", 500.0), 0, 1e9), ("--alpha", a.alpha, 0, 1)):
+        if not (lo < v < hi) and not (name.startswith("--drift") and v == 0):
+            raise Usage(f"invalid value {v:g} for {name}; expected more than {lo:g} and less than {hi:g}")
+    if a.drift >= a.threshold:
+        raise Usage(f"--drift {a.drift:g} % is not below the threshold {a.threshold:g} %: no change could be told from "
+                    "drift; expected a --drift under --threshold")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse whose usage errors are Usage (one line, status 2) pointing at the command's own --help
     (compare, ab and trend use it)."""
@@ -945,28 +962,25 @@ def parse_args(argv):
                     help="earlier result files (files or directories of them) of the same GPU model and settings: "
                          "every positional file is then a NEW file judged against their between-run spread")
     ap.add_argument("--window", type=int, default=0, metavar="N",
-                    help="with --history, only the newest N matching files (0, the default: all)")
+                    help="with --history, only the newest N matching files by run.started, the others read no "
+                         "further than their header (0, the default: all, each read whole)")
     ap.add_argument("--across-devices", action="store_true",
                     help="compare two GPUs on what compares across hardware; never a regression")
     ap.add_argument("--published", action="store_true",
                     help="one file's measured figures beside the published ones of its generation")
     a = ap.parse_args(argv)
-    for name, v, lo, hi in (("--threshold", a.threshold, 0, 1000), ("--drift", a.drift, 0, 1000),
-                            ("--drift-ns", a.drift_ns, 0, 1e9), ("--alpha", a.alpha, 0, 1)):
-        if not (lo < v < hi) and not (name.startswith("--drift") and v == 0):
-            raise Usage(f"invalid value {v:g} for {name}; expected more than {lo:g} and less than {hi:g}")
+    check_rule_options(a)
     if a.published and a.new:
         raise Usage("--published takes one file; see compare.py --help")
     if a.published and a.across_devices:
         raise Usage("--published and --across-devices cannot be combined; see compare.py --help")
     check_max_band(a)
-    if a.drift >= a.threshold:
-        raise Usage(f"--drift {a.drift:g} % is not below the threshold {a.threshold:g} %: no change could be told from "
-                    "drift; expected a --drift under --threshold")
     if a.history and (a.published or a.across_devices):
         raise Usage("--history is for the gate; it cannot be combined with --published or --across-devices")
     if a.window < 0:
         raise Usage(f"invalid value {a.window} for --window; expected 0 (all) or more")
+    if a.window and not a.history:
+        raise Usage("--window chooses among the --history files; expected it with --history")
     if a.history:
         a.new = [a.base] + a.new
         return a
@@ -976,20 +990,63 @@ def parse_args(argv):
     return a
 
 
-def history_paths(specs):
-    """The result files named by --history: files as given, directories' *.json (sorted)."""
-    out = []
-    for spec in specs:
-        if os.path.isdir(spec):
-            names = sorted(f for f in os.listdir(spec) if f.endswith(".json"))
-            if not names:
-                raise Usage(f"{spec}: no result file (*.json) in this directory for --history")
-            out += [os.path.join(spec, f) for f in names]
-        elif os.path.exists(spec):
-            out.append(spec)
-        else:
-            raise Usage(f"{spec}: no such file or directory for --history")
-    return out
+def history_paths(specs, note=None):
+    """The result files named by --history, by the scanner's rules (smembench.inputs: files as given,
+    folders' *.json by name, each file once, what is no result file skipped with one line)."""
+    try:
+        return inputs.paths(specs, "--history", note if note is not None else inputs.warn())
+    except inputs.InputError as e:
+        raise Usage(str(e)) from None
+
+
+def left_out(doc, new, opt, timed=True):
+    """Why a history file cannot judge NEW (another GPU model, driver or settings; not measured; with
+    timed, no timed point), or None."""
+    if doc["run"].get("mode") != "measure" or (timed and not reader.timed_points(doc)):
+        return f"no timed point ({doc['run'].get('mode')} mode)"
+    found = [(k, t) for k, t in mismatches(doc, new, opt) if k in ("device", "driver", "settings")]
+    return f"{found[0][0]} mismatch: {found[0][1]}" if found else None
+
+
+def windowed_history(paths, new, opt, loaded):
+    """The newest opt.window history files that can judge NEW, newest first by their recorded date
+    (run.started) as (path, doc), and the lines of the files left out on the way. Each file's header
+    is read (inputs.header(): the fields before its points) to order and sift them; only the files
+    taken are read whole (loaded: path -> document, shared between NEW files), so a window of 8 over
+    2,000 files reads 8 and a few headers' KiB of the rest. A file whose header cannot be read so is
+    read whole; a header's date that is not its document's falls back to reading every file."""
+    heads = []
+    for p in paths:
+        h = loaded.get(p) or inputs.header(p)
+        if h is None:
+            h = loaded[p] = inputs.load(p)
+        heads.append((h["run"].get("started") or "", p, h))
+    heads.sort(key=lambda x: x[0])      # stable: files of one date in the order given, as without --window
+    # the header's first device against NEW's first: never stricter than left_out() on the whole files
+    # (the driver writes "devices" after the points; "device" is the first of them)
+    new0 = dict(new, device=reader.devices(new)[0], results=[])
+    new0.pop("devices", None)
+    taken, lines = [], []
+    for k, (started, p, h) in enumerate(reversed(heads)):
+        if len(taken) == opt.window:
+            if len(heads) > k:
+                lines.append(f"history: {len(heads) - k} older file{'s' if len(heads) - k != 1 else ''} not read "
+                             f"(--window {opt.window})")
+            break
+        light = dict(h, results=[])
+        light.pop("devices", None)
+        why = left_out(light, new0, opt, timed=False)
+        if why is None:
+            doc = loaded.get(p) or inputs.load(p)
+            loaded[p] = doc
+            if (doc["run"].get("started") or "") != started:
+                return None, []
+            why = left_out(doc, new, opt)
+            if why is None:
+                taken.append((p, doc))
+                continue
+        lines.append(f"history: {inputs.shown(p)} left out: {why}")
+    return taken[::-1], lines
 
 
 def history_base(new, hist, opt):
@@ -998,12 +1055,9 @@ def history_base(new, hist, opt):
     record of every point of the history, for what is missing, new or stopped. Usage when none fits."""
     lines, fit = [], []
     for path, doc in hist:
-        if doc["run"].get("mode") != "measure" or not reader.timed_points(doc):
-            lines.append(f"history: {path} left out: no timed point ({doc['run'].get('mode')} mode)")
-            continue
-        found = [(k, t) for k, t in mismatches(doc, new, opt) if k in ("device", "driver", "settings")]
-        if found:
-            lines.append(f"history: {path} left out: {found[0][0]} mismatch: {found[0][1]}")
+        why = left_out(doc, new, opt)
+        if why is not None:
+            lines.append(f"history: {inputs.shown(path)} left out: {why}")
             continue
         fit.append((doc["run"].get("started") or "", path, doc))
     if not fit:
@@ -1017,7 +1071,7 @@ def history_base(new, hist, opt):
         for r in doc["results"]:
             key = reader.point_key(r)
             if key in newest and newest[key][0] is doc:
-                raise Usage(f"{path}: point {reader.point_name(r)} appears twice; the comparison needs each "
+                raise Usage(f"{inputs.shown(path)}: point {reader.point_name(r)} appears twice; the comparison needs each "
                             "point once")
             newest[key] = (doc, r)
             if reader.timed(r) and r.get("verified", True):
@@ -1094,20 +1148,40 @@ def compare_files(a):
     if a.history:
         scipy_stats()
         try:
-            news = [(f, reader.load(f)) for f in a.new]
-            paths = [p for p in history_paths(a.history)
-                     if not any(os.path.exists(f) and os.path.samefile(p, f) for f in a.new)]
-            hist = [(p, reader.load(p)) for p in paths]
+            news = [(f, inputs.load_named(f)) for f in a.new]
+            paths = history_paths(a.history)
+            news_ids = {(st.st_dev, st.st_ino) for st in map(os.stat, a.new)}
+            paths = [p for p in paths if (os.stat(p).st_dev, os.stat(p).st_ino) not in news_ids]
+            if not paths:
+                raise Usage("no history file besides the new files; --history needs earlier result files")
+            loaded = {}
+            if not a.window:
+                hist = [(p, inputs.load(p)) for p in paths]
         except reader.ResultError as e:
             raise Usage(str(e)) from None
         out, worst = [], 0
         for path, new in news:
             if not reader.timed_points(new):
-                raise Usage(f"{path}: no timed point (a {new['run'].get('mode')}-mode file); the gate compares times")
+                raise Usage(f"{inputs.shown(path)}: no timed point (a {new['run'].get('mode')}-mode file); the gate "
+                            "compares times")
+        for path, new in news:
+            extra = []
+            if a.window:
+                try:
+                    hist, extra = windowed_history(paths, new, a, loaded)
+                    if hist is None:     # a header's date was not its file's: every file read whole
+                        hist, extra = [(p, loaded.get(p) or inputs.load(p)) for p in paths], []
+                except reader.ResultError as e:
+                    raise Usage(str(e)) from None
+                if not hist:
+                    raise Usage("no history file has the GPU model, driver and settings of the new file: " +
+                                "; ".join(line.split(": ", 1)[1] for line in extra[:3]))
             base, points, lines = history_base(new, hist, a)
+            lines += extra
+            name = inputs.shown(path)
             if len(news) > 1:
-                out += ["", f"## {path}", ""] if a.markdown else [f"== {path}"]
-            report, rc = gate_report("history", path, base, new, a, points, lines)
+                out += ["", f"## {name}", ""] if a.markdown else [f"== {name}"]
+            report, rc = gate_report("history", name, base, new, a, points, lines)
             out += report
             worst = max(worst, rc)
         return out, worst
@@ -1116,9 +1190,9 @@ def compare_files(a):
         scipy_stats()
 
     def load(path):
-        doc = reader.load(path)
+        doc = inputs.load_named(path)
         if gate and not reader.timed_points(doc):    # refused at once, before the next file is read
-            raise Usage(f"{path}: no timed point (a {doc['run'].get('mode')}-mode file); the gate compares "
+            raise Usage(f"{inputs.shown(path)}: no timed point (a {doc['run'].get('mode')}-mode file); the gate compares "
                         "times (--across-devices compares occupancy)")
         return doc
     try:
@@ -1127,15 +1201,17 @@ def compare_files(a):
     except reader.ResultError as e:
         raise Usage(str(e)) from None
     if a.published:
-        return published_report([base], a.markdown, required=a.base), 0
+        return published_report([base], a.markdown, required=inputs.shown(a.base)), 0
     out, worst = [], 0
+    base_name = inputs.shown(a.base)
     for path, new in news:
+        path = inputs.shown(path)
         if len(news) > 1:
             out += ["", f"## {path}", ""] if a.markdown else [f"== {path}"]
         if a.across_devices:
-            out += across_report(a.base, path, base, new, a)
+            out += across_report(base_name, path, base, new, a)
         else:
-            lines, rc = gate_report(a.base, path, base, new, a)
+            lines, rc = gate_report(base_name, path, base, new, a)
             out += lines
             worst = max(worst, rc)
     return out, worst

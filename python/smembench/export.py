@@ -61,6 +61,7 @@ import math
 import re
 import sys
 
+from smembench import inputs as scanner
 from smembench import tool
 from smembench import reader
 
@@ -319,12 +320,11 @@ def run(argv):
             tool.target(a.output, inputs=a.results, force=a.force, stream=True)
         except tool.OutputError as e:
             raise Usage(str(e)) from None
-    inputs = []
-    for path in a.results:
-        try:
-            inputs.append((path, reader.load(path)))
-        except reader.ResultError as e:
-            raise Usage(str(e)) from None
+    try:
+        inputs = [(scanner.shown(path), scanner.load(path))
+                  for path in scanner.paths(a.results, "the inputs", scanner.warn())]
+    except reader.ResultError as e:
+        raise Usage(str(e)) from None
     make = {"gab": lambda d: gab(d, False), "gab-smaller": lambda d: gab(d, False), "gab-bigger": lambda d: gab(d, True),
             "bmf": bmf, "openmetrics": openmetrics, "csv": to_csv}[a.format]
     text = make(inputs)

@@ -2,10 +2,12 @@
 
   fleet.py FILE_OR_DIR... [--expect NODE,NODE,...] [-o DIR] [--markdown] [--threshold PCT]
 
-Input: node files (a directory stands for the result files in it; JSON that is not a result file
-is skipped with a note), each of one or several GPUs. A unit is one GPU of one file, named by its
-node (the file's run.node, which the Slurm script sets to $SLURMD_NODENAME, else run.host, else the
-file's name) and its CUDA index, with its uuid, PCI bus and GPC layout (device.gpc.layout, found by
+Input: node files and folders of them, by the rules of smembench.inputs (a folder stands for its
+*.json files; JSON that is not a result file is skipped with one line; each file counted once), each
+of one or several GPUs. A unit is one GPU of one file, named by its node (the file's run.node, which
+the Slurm script sets to $SLURMD_NODENAME; without it, the file's name NODE.json where NODE is one of
+--expect, as the Slurm script names node files; else run.host, else the file's name) and its CUDA
+index, with its uuid, PCI bus and GPC layout (device.gpc.layout, found by
 the cluster probe) beside; two units that would read the same (two files of one host) get their
 file's name added. Every unit must be of one GPU model.
 
@@ -46,6 +48,7 @@ import statistics
 import sys
 
 from smembench import compare
+from smembench import inputs
 from smembench import plot
 from smembench import tool
 from smembench import reader
@@ -77,7 +80,7 @@ class Unit:
                 continue
             k = point_key(r)
             if k in self.points:
-                raise Usage(f"{path}: point {point_name(r)} appears twice on GPU {self.gpu}; a fleet needs each "
+                raise Usage(f"{inputs.shown(path)}: point {point_name(r)} appears twice on GPU {self.gpu}; a fleet needs each "
                             "point once per unit")
             self.points[k] = r
 
@@ -128,28 +131,24 @@ def allowance(r, context, threshold_pct):
 
 
 def gather(paths, note):
-    """[(path, doc)] of the result files among paths (a directory: its *.json files)."""
-    files = []
-    for p in paths:
-        if os.path.isdir(p):
-            files += sorted(os.path.join(p, f) for f in os.listdir(p) if f.endswith(".json"))
-        else:
-            files.append(p)
-    loaded = []
-    for f in files:
-        try:
-            loaded.append((f, reader.load(f)))
-        except reader.ResultError as e:
-            if reader.not_results(f):
-                note(f"skipping {f}: not a smembench result file")
-                continue
-            raise Usage(str(e)) from None
-    return loaded
+    """[(path, doc)] of the result files among paths, by the scanner's rules (smembench.inputs:
+    folders' *.json, each file once, what is no result file skipped with one line)."""
+    try:
+        return [(f, inputs.load(f)) for f in inputs.paths(paths, "the inputs", note)]
+    except reader.ResultError as e:
+        raise Usage(str(e)) from None
 
 
-def units_of(loaded):
-    """Every GPU of every file as a unit, named apart; refuses units of different models."""
+def units_of(loaded, expect=()):
+    """Every GPU of every file as a unit, named apart; refuses units of different models. A file
+    without run.node (written outside Slurm, or by a driver before it recorded the node) whose name
+    is NODE.json for a NODE of expect is that node's, as the Slurm script names its node files;
+    otherwise its node is its host."""
     units = [Unit(path, doc, i, dev) for path, doc in loaded for i, dev in enumerate(reader.devices(doc))]
+    for u in units:
+        if not u.doc["run"].get("node") and u.stem in expect:
+            u.node = u.stem
+            u.name = f"{u.node} gpu{u.gpu}"
     models = sorted({str(u.dev.get("name")) for u in units})
     if len(models) > 1:
         raise Usage(f"units of {len(models)} GPU models ({', '.join(models)}): a fleet report compares units of "
@@ -186,7 +185,7 @@ def name_apart(units):
                 u.name += f" ({u.stem})"
     if len({u.name for u in units}) < len(units):
         raise Usage("the same file twice among the inputs: " +
-                    ", ".join(sorted({u.path for u in units if sum(v.name == u.name for v in units) > 1})))
+                    ", ".join(sorted({inputs.shown(u.path) for u in units if sum(v.name == u.name for v in units) > 1})))
     return units
 
 
@@ -241,7 +240,7 @@ def report_lines(fleet, missing, unexpected, md, notes=()):
     out = [("## " if md else "") + f"smembench fleet: {dev.get('name', '?')}, {len(units)} unit"
            f"{'s' if len(units) != 1 else ''}, {len(fleet.rows)} points, {', '.join(dates)}", ""]
     out += list(notes)
-    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", u.layout or "not recorded", os.path.basename(u.path),
+    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", u.layout or "not recorded", inputs.shown(os.path.basename(u.path)),
               u.doc["tool"].get("git", "-"), str(u.doc["run"].get("started", "-")), len(u.points)) for u in units]
     out += compare.table(("unit", "node", "gpu", "uuid", "pci bus", "GPC layout", "file", "commit", "started",
                           "timed points"), urows, {2, 9}, md) + [""]
@@ -419,7 +418,7 @@ def run(argv):
     loaded = gather(a.inputs, lambda text: print(f"smembench: {text}", file=sys.stderr))
     if not loaded and not a.expect:
         raise Usage("no result files among the inputs: nothing to report")
-    units = units_of(loaded)
+    units = units_of(loaded, a.expect)
     nodes = list(dict.fromkeys(u.node for u in units))
     missing = [n for n in a.expect if n not in nodes]
     unexpected = [n for n in nodes if a.expect and n not in a.expect]

@@ -34,8 +34,9 @@ models differ are times shown relative to each series' fastest point (the axis s
 API step lines are drawn over the measured x values only: where a value changes between two points
 that are not neighbours, the line breaks. Predict-mode files (smembench --predict MODEL) draw their
 predicted occupancy. A file with points a figure cannot show (staging without its global_read) gets
-one line naming it and what it lacks, and no figure is written for it. Files that are JSON but not
-results (results/schema.json) are skipped with a note. The same input gives the same bytes; each
+one line naming it and what it lacks, and no figure is written for it. FILES may be folders; every
+argument is taken by the rules of smembench.inputs (each file once; JSON that is not a result file,
+results/schema.json, skipped with one line; a FIFO or a link to nothing refused). The same input gives the same bytes; each
 image is written whole or not at all.
 
 Each image is written as smembench-export writes its file: a hidden temporary file renamed over the
@@ -52,6 +53,7 @@ import os
 import sys
 
 from smembench import figures as figures_pkg
+from smembench import inputs
 from smembench import reader
 from smembench import series
 from smembench import tool
@@ -93,20 +95,15 @@ def pyplot():
 # inputs
 
 def load(paths, note):
-    """[(path, doc)] of the result files among paths; note(text) is told what was skipped and why.
-    Raises reader.ResultError for a file that is (or claims to be) a result file but is unusable."""
+    """[(path, doc)] of the result files among paths (files and folders, by the scanner's rules:
+    smembench.inputs); note(text) is told what was skipped and why. Raises reader.ResultError for an
+    argument refused, or a file that is (or claims to be) a result file but is unusable."""
     loaded = []
-    for p in paths:
-        try:
-            doc = reader.load(p)
-        except reader.ResultError:
-            if reader.not_results(p):
-                note(f"skipping {p}: not a smembench result file")
-                continue
-            raise
+    for p in inputs.paths(paths, "the inputs", note):
+        doc = inputs.load(p)
         untimed = sum(1 for r in doc["results"] if r["status"] == "ok" and time_us(r) is None)
         if untimed:
-            note(f"{p}: {untimed} point{'s' if untimed > 1 else ''} ran without a time (a --check run?): "
+            note(f"{inputs.shown(p)}: {untimed} point{'s' if untimed > 1 else ''} ran without a time (a --check run?): "
                  "left out of the time plots")
         loaded.append((p, doc))
     return loaded
@@ -207,7 +204,8 @@ def main(argv=None):
     p = reader.Parser(prog=reader.command("plot.py"),
                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     reader.add_version(p)
-    p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
+    p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
+                   "skipped, with one line)")
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
     p.add_argument("--format", action="append", type=formats_arg, metavar="png|svg|pdf",
                    help="image format, repeatable or a comma list (default: png and svg)")
@@ -232,7 +230,7 @@ def main(argv=None):
             benches = sorted({b for m in figures_pkg.MODULES for b in m.BENCHES})
             say(f"nothing to plot: no finished or predicted points a figure can show ({', '.join(benches)})")
             return 1
-        return tool.emit(made, 0, "the figures' names")
+        return tool.emit([inputs.shown(m) for m in made], 0, "the figures' names")
     return tool.run_tool(body, (reader.ResultError,), [
         (MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to plot"),

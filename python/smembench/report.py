@@ -36,6 +36,7 @@ from smembench import compare
 from smembench import fleet
 from smembench import plot
 from smembench import tool
+from smembench import inputs
 from smembench import reader
 
 CSS = """
@@ -868,7 +869,8 @@ def main(argv=None):
     p = reader.Parser(prog=reader.command("report.py"),
                             description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     reader.add_version(p)
-    p.add_argument("results", nargs="+", help="smembench result files (other JSON files are skipped)")
+    p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
+                   "skipped, with one line)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
     p.add_argument("--threshold", type=float, default=2.0,
@@ -892,16 +894,16 @@ def main(argv=None):
         if not loaded:
             print(f"{me}: no result files among the inputs: nothing to report", file=sys.stderr)
             return 2
-        baseline = (a.baseline, reader.load(a.baseline)) if a.baseline else None
+        baseline = (a.baseline, inputs.load_named(a.baseline)) if a.baseline else None
         if os.path.exists(a.output) and not os.path.isdir(a.output):
             plot.check_outdir(a.output)      # refused before the page is made
         page = render(plt, loaded, baseline, a.threshold, a.alpha)
         # the directory is made only once there is a page to put in it
         plot.check_outdir(a.output)
         path = os.path.join(a.output, "index.html")
-        inputs = a.results + ([a.baseline] if a.baseline else [])
-        tool.write_text(path, page, inputs=inputs, force=a.force)
-        return tool.emit([path], 0, "the report's path")
+        protect = a.results + ([a.baseline] if a.baseline else [])
+        tool.write_text(path, page, inputs=protect, force=a.force)
+        return tool.emit([tool.shown(path)], 0, "the report's path")
     # fleet's and compare's refusals of an input (a point twice in a file: a staging file without
     # transfer_bytes) are the report's too: one line, exit 2, before the directory is made
     return tool.run_tool(body, (reader.ResultError, fleet.Usage, compare.Usage), [

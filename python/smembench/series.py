@@ -7,6 +7,7 @@ footprint run with --axis tile_bytes=8192,49152,100000), its points are split in
 import math
 import os
 
+from smembench import inputs
 from smembench import reader
 from smembench import tool
 

@@ -281,9 +281,15 @@ def printable(text):
     return raw.decode("utf-8", "backslashreplace")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def shown(path):
-    """A file name as a label, a figure's text or a page shows it (printable)."""
-    return printable(os.fspath(path) if not isinstance(path, bytes) else os.fsdecode(path))
+    """A file name as a message, a label, a figure's text or a page shows it, on one line: bytes that
+    are not UTF-8 as \\xNN (printable), control characters (a newline, a tab, an escape) as \\n,
+    \\t, \\x1b."""
+    text = printable(os.fsdecode(path) if isinstance(path, bytes) else os.fspath(path))
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def encode_text(text):

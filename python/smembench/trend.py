@@ -4,7 +4,9 @@ github-action-benchmark.
 
   trend.py FILE_OR_DIR... -o DIR [--window N] [--threshold PCT] [--alpha A] [--drift PCT]
 
-Files are grouped by GPU model and settings (a --quick run and a full run, an H200 and an A100, are
+Inputs are files and folders of them, by the rules of smembench.inputs (every tool's: a folder's
+*.json, each file once, what is no result file skipped with one line, a FIFO or a link to nothing
+refused). Files are grouped by GPU model and settings (a --quick run and a full run, an H200 and an A100, are
 kept apart) and ordered by the date they ran. Each file is judged by the gate's history rule
 (compare.py --history) against the files before it in its group (the newest --window of them, 8 by
 default): each point's median against the median of its history, within a band measured from the
@@ -29,6 +31,7 @@ import sys
 from types import SimpleNamespace
 
 from smembench import compare
+from smembench import inputs
 from smembench import tool
 from smembench import reader
 
@@ -38,22 +41,12 @@ COLORS = {"slower": "#c62828", "faster": "#2e7d32"}
 
 
 def load_all(specs):
-    paths = []
-    for spec in specs:
-        if os.path.isdir(spec):
-            paths += [os.path.join(spec, f) for f in sorted(os.listdir(spec)) if f.endswith(".json")]
-        elif os.path.exists(spec):
-            paths.append(spec)
-        else:
-            raise Usage(f"{spec}: no such file or directory")
-    if not paths:
-        raise Usage("no result file (*.json) among the inputs")
+    """[(path, document of one device)] of the timed files among specs, by the scanner's rules
+    (smembench.inputs)."""
+    paths = inputs.paths(specs, "the inputs", inputs.warn())
     docs = []
     for p in paths:
-        try:
-            doc = reader.load(p)
-        except reader.ResultError as e:
-            raise Usage(str(e)) from None
+        doc = inputs.load(p)
         if doc["run"].get("mode") != "measure" or not reader.timed_points(doc):
             continue    # predict mode: nothing timed to trend
         for i, part in enumerate(reader.split_devices(doc)):
@@ -137,17 +130,27 @@ def figure(bench, keys, names, files, verdicts, path, part):
                 r = files[i][1]["_by_key"][key]
                 ax.plot([i], [reader.median_ns(r) / 1e3], "v" if verdict == "slower" else "^",
                         color=COLORS[verdict], ms=8)
-        ax.set_title(names[key], fontsize=7)
+        # y given: matplotlib places the title without measuring the axis below it on every draw
+        # (a quarter of trend's time on 44 figures of 30 panels)
+        ax.set_title(names[key], fontsize=7, y=1.0, pad=3)
         ax.tick_params(labelsize=6)
         ax.set_xlim(-0.5, len(files) - 0.5)
         ax.set_xticks(range(len(files)))
         ax.set_xticklabels(x_labels if ax in axes[-1] or n <= cols else [""] * len(files), fontsize=5)
         ax.grid(alpha=0.3)
-    fig.supylabel("median time per launch (us)", fontsize=8)
+    width, height = fig.get_size_inches()
+    fig.supylabel("median time per launch (us)", fontsize=8, x=0.08 / width, ha="left")
     title = f"{bench}" + (f" ({part[0]}/{part[1]})" if part[1] > 1 else "")
     fig.suptitle(f"{title}: median per launch by file (date, commit); grey: the gate's band; "
-                 "red: slower, green: faster", fontsize=9)
-    fig.tight_layout()
+                 "red: slower, green: faster", fontsize=9, y=1 - 0.08 / height, va="top")
+    # margins in inches for the texts of these sizes, not fig.tight_layout(): it measured every text
+    # of every panel once more before the figure was drawn, a third of trend's time on a --sweep all
+    # history (44 figures, 778 panels)
+    left, right, top, bottom, gap_w, gap_h = 0.7, 0.1, 0.5, 0.4, 0.55, 0.4
+    axes_w = (width - left - right - (cols - 1) * gap_w) / cols
+    axes_h = (height - top - bottom - (rows - 1) * gap_h) / rows
+    fig.subplots_adjust(left=left / width, right=1 - right / width, top=1 - top / height, bottom=bottom / height,
+                        wspace=gap_w / axes_w, hspace=gap_h / axes_h)
 
     def render(f):
         fig.savefig(f, format="png", dpi=90)
@@ -177,8 +180,7 @@ def run(argv):
     a = ap.parse_args(argv)
     if a.window < 1:
         raise Usage(f"invalid value {a.window} for --window; expected 1 or more")
-    if not 0 < a.threshold < 1000 or not 0 < a.alpha < 1 or not 0 <= a.drift < 1000:
-        raise Usage("invalid --threshold, --alpha or --drift; see trend.py --help")
+    compare.check_rule_options(a)       # the values compare.py takes
     opt = SimpleNamespace(threshold=a.threshold, alpha=a.alpha, drift=a.drift, drift_ns=500.0, window=a.window,
                           markdown=False, allow=[])
     compare.scipy_stats()
@@ -220,7 +222,7 @@ def run(argv):
             body.append(f"<tr><td>{i}</td><td>{html.escape(str(d['run'].get('started')))}</td>"
                         f"<td>{html.escape(str(d['tool'].get('git')))}</td>"
                         f"<td>{html.escape(str(d['device'].get('uuid') or '-'))}</td>"
-                        f"<td>{html.escape(os.path.basename(path))}</td><td>{html.escape(text)}</td></tr>")
+                        f"<td>{html.escape(inputs.shown(os.path.basename(path)))}</td><td>{html.escape(text)}</td></tr>")
         body.append("</table>")
         total_reg += sum(1 for e in events if e[2] == "slower")
         if events:
@@ -259,9 +261,9 @@ def run(argv):
             + head + "\n".join(body) + "</body></html>\n")
     write_atomically(os.path.join(a.out, "index.html"), lambda f: f.write(tool.encode_text(page)))
     return [f"trend: {len(docs)} files, {len(groups)} groups, {total_reg} regressions marked: "
-            f"{os.path.join(a.out, 'index.html')}"], worst
+            f"{inputs.shown(os.path.join(a.out, 'index.html'))}"], worst
 
 
 def main(argv=None):
     return tool.run_tool(lambda: tool.emit(*run(sys.argv[1:] if argv is None else argv), "the trend"),
-                                (Usage,), [(OSError, 2, lambda e: f"cannot write the trend: {e.strerror or e}")])
+                                (Usage, reader.ResultError), [(OSError, 2, lambda e: f"cannot write the trend: {e.strerror or e}")])

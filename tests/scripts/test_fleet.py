@@ -476,11 +476,16 @@ def bad_input_is_one_line_and_exit_2():
         f.write('{"schema": "smembench/1", "tool": {}')
     empty = os.path.join(TMP, "empty-dir")
     os.makedirs(empty, exist_ok=True)
-    cases = [((os.path.join(TMP, "absent.json"),), "No such file"),
+    # a copy of RUN1 under its name in another folder: the same file by another path is read once
+    # (smembench.inputs), a copy is a second unit that reads the same
+    copy_dir = os.path.join(TMP, "copy")
+    os.makedirs(copy_dir, exist_ok=True)
+    shutil.copy(RUN1, copy_dir)
+    cases = [((os.path.join(TMP, "absent.json"),), "No such file or directory"),
              ((bad,), "not JSON"),
-             ((empty,), "no result files among the inputs"),
+             ((empty,), "no result file among the inputs"),
              ((RUN1, PREDICT_A100), "units of 2 GPU models"),
-             ((RUN1, RUN1), "the same file twice"),
+             ((RUN1, os.path.join(copy_dir, os.path.basename(RUN1))), "the same file twice"),
              ((RUN1, "--threshold", "abc"), 'invalid value "abc" for --threshold'),
              ((RUN1, "--threshold", "-1"), "--threshold"),
              ((RUN1, "--expect", "n1,,n2"), "invalid node list"),
@@ -498,6 +503,30 @@ def bad_input_is_one_line_and_exit_2():
     node_file(load(CARVEOUT), "n1", other)
     rc, out, err = run(other)
     assert rc == 0 and "skipping" in err and "schema.json" in err, (rc, err)
+
+
+@test
+def node_files_without_run_node_are_named_by_their_file_under_expect():
+    """Node files without run.node (written outside Slurm, or by a driver before it recorded one), all
+    of one host, named n1.json and n2.json as the Slurm script names them: with --expect n1,n2 they
+    are those nodes, not two units of the host and both nodes missing; a file whose name is no
+    expected node keeps its host, and the node without a file is still missing."""
+    d = os.path.join(TMP, "no-node")
+    for n in ("n1", "n2"):
+        path = node_file(load(CARVEOUT), n, d)
+        doc = load(path)
+        doc["run"]["node"] = None
+        with open(path, "w") as f:
+            json.dump(doc, f)
+    host = load(CARVEOUT)["run"]["host"]
+    rc, out, err = run(os.path.join(d, "n1.json"), os.path.join(d, "n2.json"), "--expect", "n1,n2")
+    assert rc == 0 and err == "" and "Missing nodes" not in out and ", 0 missing nodes," in out, (rc, out[-1500:], err)
+    assert re.search(r"^n1 gpu0 ", out, re.M) and re.search(r"^n2 gpu0 ", out, re.M), out[:1500]
+    rc, out, err = run(os.path.join(d, "n1.json"), "--expect", "n1,n3")
+    assert rc == 1 and "no file for n3" in out and re.search(r"^n1 gpu0 ", out, re.M), (rc, out[-1500:])
+    os.rename(os.path.join(d, "n2.json"), os.path.join(d, "other.json"))
+    rc, out, err = run(os.path.join(d, "n1.json"), os.path.join(d, "other.json"), "--expect", "n1,n2")
+    assert rc == 1 and "no file for n2" in out and re.search(rf"^{re.escape(host)} gpu0", out, re.M), (rc, out[-1500:])
 
 
 def main():

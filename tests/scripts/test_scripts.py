@@ -27,6 +27,10 @@ RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
 TESTS = []
 
 
+class Skip(Exception):
+    """A test that cannot run here: reported as skipped with the reason, never as passed."""
+
+
 def test(fn):
     TESTS.append(fn)
     return fn
@@ -452,32 +456,28 @@ def names_that_are_not_utf8_are_plotted_reported_and_printed():
 
 
 @test
-def ctrl_c_or_sigterm_while_reading_is_one_line():
-    """compare and plot blocked reading a FIFO nobody writes: Ctrl-C gives one line and 130 (it was
-    a 30-line KeyboardInterrupt), SIGTERM one line and 143."""
+def a_fifo_is_refused_without_being_opened():
+    """A FIFO named as an input, or through a link, is refused in one line with status 2 before it is
+    opened (open() would wait for a writer for ever: a FIFO in a --history folder hung the gate);
+    in a folder it is skipped with the one warning line."""
     good = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
     with tempfile.TemporaryDirectory() as d:
         fifo = os.path.join(d, "fifo.json")
         os.mkfifo(fifo)
-        for tool, args in (("compare.py", [fifo, good]), ("plot.py", [fifo, "-o", os.path.join(d, "figs")]),
-                           ("export.py", [fifo, "--format", "csv"]), ("report.py", [fifo, "-o", os.path.join(d, "r")])):
-            for sig, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
-                p = start(tool, *args)
-                end = time.time() + 60
-                while time.time() < end:     # until it waits in open() for a writer
-                    try:
-                        if open(f"/proc/{p.pid}/wchan").read().strip() in ("fifo_open", "wait_for_partner"):
-                            break
-                    except OSError:
-                        pass
-                    time.sleep(0.05)
-                else:
-                    raise AssertionError(f"{tool} never opened the FIFO")
-                p.send_signal(sig)
-                out, err = p.communicate(timeout=60)
-                assert p.returncode == status and len(err.splitlines()) == 1 and "interrupted by" in err, \
-                    (tool, sig, p.returncode, err)
-                assert out == "" and sorted(os.listdir(d)) == ["fifo.json"], (tool, out, os.listdir(d))
+        os.symlink("fifo.json", os.path.join(d, "link.json"))
+        for name in ("fifo.json", "link.json"):
+            f = os.path.join(d, name)
+            for tool, args in (("compare.py", [f, good]), ("compare.py", ["--history", f, good]),
+                               ("plot.py", [f, "-o", os.path.join(d, "figs")]), ("export.py", [f, "--format", "csv"]),
+                               ("report.py", [f, "-o", os.path.join(d, "r")]), ("trend.py", [f, "-o", os.path.join(d, "t")]),
+                               ("fleet.py", [f])):
+                rc, out, err = run(tool, *args)     # a tool that opened the FIFO would wait past run()'s timeout
+                assert rc == 2 and len(err.splitlines()) == 1 and "a FIFO, not a regular file" in err, (tool, rc, err)
+                assert out == "" and sorted(os.listdir(d)) == ["fifo.json", "link.json"], (tool, out, os.listdir(d))
+        shutil.copy(good, os.path.join(d, "good.json"))
+        rc, out, err = run("export.py", d, "--format", "csv")
+        assert rc == 0 and err.splitlines() == [f"smembench: skipping 2 of 3 inputs, the first {d}/fifo.json: a FIFO, "
+                                                "not a regular file"], (rc, err)
 
 
 @test
@@ -724,6 +724,213 @@ def slurm_script_outside_a_job_is_one_line_and_status_2():
         assert p.returncode == 2 and p.stdout == "", (p.returncode, p.stdout)
         assert p.stderr.strip() == "smembench: not in a Slurm job: submit it with sbatch", p.stderr
         assert os.listdir(d) == [], os.listdir(d)
+
+
+def scanner_folder(d):
+    """A --history folder holding every kind of entry the scanner rules on (smembench.inputs): four
+    result files of one GPU and settings (two under names with a byte that is not UTF-8 and with a
+    newline), a link to nothing, a link to itself, two links to each other, a FIFO, a folder named
+    *.json, results/schema.json; and the new file beside it. Returns (folder, new file)."""
+    src = [os.path.join(ROOT, "results", "gate", f"nvidia-h200_20261130_quick_run{i}.json") for i in (1, 2, 3, 4, 5)]
+    h = os.path.join(d, "h")
+    os.mkdir(h)
+    for f, name in zip(src, ("r1.json", "r2.json", "bad\udcffname.json", "new\nline.json")):
+        shutil.copy(f, os.path.join(h, name))
+    os.symlink("nowhere", os.path.join(h, "dangling.json"))
+    os.symlink("self.json", os.path.join(h, "self.json"))
+    os.symlink("b.json", os.path.join(h, "a.json"))
+    os.symlink("a.json", os.path.join(h, "b.json"))
+    os.mkfifo(os.path.join(h, "fifo.json"))
+    os.mkdir(os.path.join(h, "folder.json"))
+    shutil.copy(os.path.join(ROOT, "results", "schema.json"), h)
+    new = os.path.join(d, "new.json")
+    shutil.copy(src[4], new)
+    return h, new
+
+
+@test
+def every_tool_scans_a_folder_by_the_same_rules():
+    """compare --history, trend, fleet, plot, report and export on the folder of scanner_folder():
+    each reads the four result files, skips the seven other entries with one warning line naming how
+    many and the first (no entry is opened that is not a regular file), and shows the two odd names
+    escaped on one line (\xff, \n), every output line whole."""
+    with tempfile.TemporaryDirectory() as d:
+        h, new = scanner_folder(d)
+        warning = f"inputs, the first {h}/a.json: a loop of symbolic links"
+        rc, out, err = run("compare.py", "--history", h, new)
+        assert rc == 0 and err.splitlines() == [f"smembench: skipping 7 of 11 {warning}"], (rc, err)
+        assert "history: 4 files from" in out, out[:2000]
+        runs = [("trend.py", [h, new, "-o", os.path.join(d, "trend")], "index.html"),
+                ("fleet.py", [h, new], "bad\\xffname"), ("export.py", [h, new, "--format", "csv"], "point,bench"),
+                ("plot.py", [h, new, "-o", os.path.join(d, "figs")], "carveout.png"),
+                ("report.py", [h, new, "-o", os.path.join(d, "report")], "index.html")]
+        for tool, args, needle in runs:
+            rc, out, err = run(tool, *args)
+            lines = [x for x in err.splitlines() if "points not exported" not in x]
+            assert rc == 0 and len(lines) == 1 and lines[0].endswith(f"skipping 7 of 12 {warning}"), \
+                (tool, rc, err[-2000:])
+            assert needle in out and "\udcff" not in out and "new\nline" not in out, (tool, out[-2000:])
+        page = open(os.path.join(d, "trend", "index.html"), encoding="utf-8").read()
+        assert "bad\\xffname.json" in page and "new\\nline.json" in page
+        rc, out, err = run("fleet.py", h, new)
+        assert "new\\nline" in out and all(line.count("|") in (0, out.splitlines()[0].count("|")) for line in
+                                            out.splitlines()), out[:3000]
+
+
+@test
+def the_same_file_or_folder_twice_is_read_once():
+    """A folder given twice, a file given beside its folder, by a link and by a hard link: each file
+    counted once (by device and inode), in compare --history, fleet and export."""
+    with tempfile.TemporaryDirectory() as d:
+        h, new = scanner_folder(d)
+        os.symlink(os.path.join(h, "r1.json"), os.path.join(d, "link.json"))
+        os.link(os.path.join(h, "r2.json"), os.path.join(d, "hard.json"))
+        same = [h, h, os.path.join(h, "r1.json"), os.path.join(d, "link.json"), os.path.join(d, "hard.json")]
+        rc, out, err = run("compare.py", *[a for x in same for a in ("--history", x)], new)
+        assert rc == 0 and "history: 4 files from" in out, (rc, out[:1500], err)
+        rc, out, err = run("fleet.py", *same)
+        assert rc == 0 and "4 units" in out, (rc, out[:1500], err)
+        rc, out, err = run("export.py", *same, "--format", "csv")
+        rc1, once, _ = run("export.py", h, "--format", "csv")
+        assert rc == rc1 == 0 and out == once and len(once.splitlines()) > 4, (rc, rc1, err)
+
+
+@test
+def a_named_argument_the_scanner_refuses_is_one_line_and_status_2():
+    """A link to nothing, a link to itself, two links to each other, a FIFO, a socket, a missing name,
+    a folder without a result file, a folder this user cannot read (where one can be made), and a
+    named JSON that is no result file when nothing else is left: one line, status 2, nothing on
+    stdout, for compare --history, trend, fleet, plot, report and export."""
+    import socket
+    with tempfile.TemporaryDirectory() as d:
+        h, new = scanner_folder(d)
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(os.path.join(d, "sock"))
+        sock.close()
+        os.mkdir(os.path.join(d, "empty"))
+        cases = {os.path.join(h, "dangling.json"): "a symbolic link to nothing",
+                 os.path.join(h, "self.json"): "a loop of symbolic links",
+                 os.path.join(h, "a.json"): "a loop of symbolic links",
+                 os.path.join(h, "fifo.json"): "a FIFO, not a regular file",
+                 os.path.join(d, "sock"): "a socket, not a regular file",
+                 os.path.join(d, "missing.json"): "No such file or directory",
+                 os.path.join(d, "empty"): f"(skipped {d}/empty: a folder without *.json files)",
+                 os.path.join(h, "schema.json"): "skipped " + os.path.join(h, "schema.json") + ": not a smembench result"}
+        for path, needle in cases.items():
+            for tool, args in (("compare.py", ["--history", path, new]), ("trend.py", [path, "-o", os.path.join(d, "t")]),
+                               ("fleet.py", [path]), ("plot.py", [path, "-o", os.path.join(d, "p")]),
+                               ("report.py", [path, "-o", os.path.join(d, "r")]), ("export.py", [path, "--format", "csv"])):
+                before = sorted(os.listdir(d))
+                rc, out, err = run(tool, *args)
+                assert rc == 2 and len(err.splitlines()) == 1 and needle in err, (tool, path, rc, err)
+                assert out == "" and sorted(os.listdir(d)) == before, (tool, out[:200])
+
+
+@test
+def window_without_history_and_a_drift_compare_refuses_are_refused_by_both():
+    """compare --window without --history was ignored; trend took a --drift that compare refuses:
+    one check for both (compare.check_rule_options), one line and status 2."""
+    good = os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")
+    rc, out, err = run("compare.py", good, good, "--window", "3")
+    assert rc == 2 and out == "" and err.strip() == ("smembench: --window chooses among the --history files; "
+                                                     "expected it with --history"), (rc, err)
+    with tempfile.TemporaryDirectory() as d:
+        for drift in ("2", "5", "-1", "1000"):
+            lines = []
+            for tool, args in (("compare.py", [good, good]), ("trend.py", [good, "-o", os.path.join(d, "t")])):
+                rc, out, err = run(tool, *args, "--drift", drift)
+                assert rc == 2 and out == "" and len(err.splitlines()) == 1, (tool, drift, rc, err)
+                lines.append(err)
+            assert lines[0] == lines[1], lines
+        assert os.listdir(d) == []
+
+
+def synthetic_history(d, n, points=3):
+    """n small result files of one GPU and settings in d/h (a quick file cut to its first points),
+    named in an order that is not their date's, each with its own run.started; the files before the
+    newest 8 have their points cut off after the header (a file read whole is refused). Returns
+    (folder, new file, the newest 8 dates)."""
+    doc = json.load(open(os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")))
+    doc["results"] = [r for r in doc["results"] if reader.timed(r)][:points]
+    h = os.path.join(d, "h")
+    os.mkdir(h)
+    order = [(k * 7919) % n for k in range(n)]       # a permutation of 0..n-1 (7919 is prime)
+    dates = []
+    for k, rank in enumerate(order):
+        doc["run"]["started"] = f"2026-{1 + rank // 400:02d}-{1 + rank % 400 // 16:02d}T{rank % 16:02d}:00:00Z"
+        text = json.dumps(doc, indent=1)
+        if rank < n - 8:
+            text = text[:text.index('"results"') + 20]    # the header whole, the points cut off
+        else:
+            dates.append(doc["run"]["started"])
+        with open(os.path.join(h, f"h{k:05d}.json"), "w") as f:
+            f.write(text)
+    new = os.path.join(d, "new.json")
+    doc["run"]["started"] = "2027-01-01T00:00:00Z"
+    with open(new, "w") as f:
+        json.dump(doc, f, indent=1)
+    return h, new, sorted(dates)
+
+
+@test
+def the_windowed_history_gate_reads_headers_and_only_the_newest_files():
+    """compare --history DIR --window 8 over 2,000 files: the newest 8 by run.started (not by name),
+    found by the headers alone (the other 1,992 files are cut off after their header: reading one
+    whole would refuse it), in seconds (a generous bound: 2,000 quick files took 13 s before, every
+    file read whole)."""
+    with tempfile.TemporaryDirectory() as d:
+        h, new, dates = synthetic_history(d, 2000)
+        t = time.monotonic()
+        rc, out, err = run("compare.py", "--history", h, new, "--window", "8")
+        took = time.monotonic() - t
+        assert rc == 0 and err == "", (rc, err[-2000:])
+        assert f"history: 8 files from {dates[0][:10]} to {dates[-1][:10]}" in out, out[:3000]
+        assert "history: 1992 older files not read (--window 8)" in out, out[:3000]
+        assert took < 20, f"the windowed gate over 2,000 files took {took:.1f} s"
+        # without --window every file is read whole: the cut ones are refused
+        rc, out, err = run("compare.py", "--history", h, new)
+        assert rc == 2 and len(err.splitlines()) == 1 and "not JSON" in err, (rc, err)
+
+
+@test
+def ctrl_c_while_python_imports_the_package_is_one_line():
+    """SIGINT while the launcher imports the package (it took 19 lines of traceback from inside an
+    import): one line and 130. -X importtime says when the import of json (the reader's first
+    import; Python's start-up does not import it) has ended."""
+    for tool in ("compare.py", "plot.py", "trend.py"):
+        p = subprocess.Popen([sys.executable, "-X", "importtime", os.path.join(SCRIPTS, tool), "--help"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for line in p.stderr:
+            if line.split("|")[-1].strip() == "json":
+                break
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+        lines = [x for x in err.splitlines() if not x.startswith("import time:")]
+        assert p.returncode == 130 and lines == ["smembench: interrupted by SIGINT"], (tool, p.returncode, lines)
+
+
+@test
+def no_matplotlib_warning_where_its_folder_cannot_be_written():
+    """plot and trend as a user whose home cannot be written (nobody, HOME=/nonexistent): matplotlib
+    gets a temporary folder (smembench.startup), so nothing reaches stderr, and none is left behind."""
+    good = os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")
+    env = {k: v for k, v in os.environ.items() if k not in ("MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME")}
+    env["HOME"] = "/nonexistent"
+    pre = []
+    if os.geteuid() == 0:
+        if not shutil.which("setpriv"):
+            raise Skip("root without setpriv: no unprivileged user to run as")
+        pre = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    with tempfile.TemporaryDirectory() as d:
+        os.chmod(d, 0o777)
+        before = set(os.listdir(tempfile.gettempdir()))
+        for tool, args in (("plot.py", [good, "-o", os.path.join(d, "figs")]),
+                           ("trend.py", [good, good.replace("run1", "run2"), "-o", os.path.join(d, "trend")])):
+            p = subprocess.run(pre + [sys.executable, os.path.join(SCRIPTS, tool), *args], capture_output=True,
+                               text=True, timeout=300, env=env, cwd=d)
+            assert p.returncode == 0 and p.stderr == "", (tool, p.returncode, p.stderr[-2000:])
+        left = {f for f in set(os.listdir(tempfile.gettempdir())) - before if "matplotlib" in f}
+        assert not left, left
 
 
 def hopper_doc():

@@ -490,6 +490,73 @@ def the_fleet_report_names_the_dead_node():
     check_fleet_report(os.path.join(C.cluster.tmp, "died"), ["n2"])
 
 
+def merge_folder(name, nodes="n1,n2"):
+    """A run's folder as the script leaves it, made without Slurm: `nodes` and a predict-mode file per
+    node written outside slurmd (no run.node), for the merge (`smembench.sbatch merge`) by hand."""
+    d = os.path.join(C.cluster.tmp, name)
+    os.makedirs(d)
+    for n in (x for x in nodes.split(",") if x):
+        subprocess.run([C.exe, "--predict", "h200", "--sweep", "carveout", "--quiet", "-o", os.path.join(d, f"{n}.json")],
+                       check=True, stderr=subprocess.DEVNULL,
+                       env={k: v for k, v in os.environ.items() if k != "SLURMD_NODENAME"})
+    with open(os.path.join(d, "nodes"), "w") as f:
+        f.write(nodes + "\n")
+    return d
+
+
+def merge(d, python=sys.executable, **kw):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLURM")}
+    env.update(OUTDIR=d, PYTHON=python)
+    env.update(kw.pop("env", {}))
+    return subprocess.Popen(["bash", SBATCH, "merge"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)
+
+
+@test
+def the_merge_of_node_files_without_run_node_names_their_nodes():
+    """Node files without run.node (a driver run outside slurmd) named n1.json and n2.json: the fleet
+    report has units n1 and n2 and no node missing (it called every node missing)."""
+    d = merge_folder("merge-no-node")
+    p = merge(d)
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0 and err == "", (p.returncode, err)
+    text = open(os.path.join(d, "fleet.md")).read()
+    assert "| n1 gpu0 | n1 |" in text and "| n2 gpu0 | n2 |" in text and "Missing nodes" not in text, text[:1500]
+
+
+@test
+def a_merge_refuses_an_empty_node_list_and_a_bad_python_in_one_line():
+    """A nodes file that names no node (it merged nothing and exited 0), PYTHON a missing program or
+    one that fails (bash's own lines and 127 or 1): one line, exit 2, nothing written."""
+    d = merge_folder("merge-empty", nodes="")
+    p = merge(d)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 2 and err.strip() == f"smembench: {d}/nodes names no node; expected the job's nodes, " \
+        "commas between them" and sorted(os.listdir(d)) == ["nodes"], (p.returncode, err, os.listdir(d))
+    d = merge_folder("merge-python")
+    for python in ("/nonexistent/python3", "/bin/false", os.path.join(ROOT, "README.md")):
+        p = merge(d, python)
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 2 and err.strip() == f"smembench: PYTHON={python} does not run as Python 3.8 or " \
+            "later; expected unset (python3) or the path of one", (python, p.returncode, err)
+        assert sorted(os.listdir(d)) == ["n1.json", "n2.json", "nodes"], os.listdir(d)
+
+
+@test
+def ctrl_c_during_the_merge_stops_it_before_the_plots():
+    """SIGINT to the merge's process group (Ctrl-C) while fleet.py writes (held there by
+    SMEM_TEST_WRITE_DELAY_MS): the tool's one line, exit 130, no plots drawn after it."""
+    d = merge_folder("merge-ctrl-c")
+    p = merge(d, env={"SMEM_TEST_WRITE_DELAY_MS": "5000"}, start_new_session=True)
+    for line in p.stderr:
+        if "smembench-test: write" in line:
+            break
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130 and err.strip() == "smembench: interrupted by SIGINT", (p.returncode, err)
+    assert not os.path.exists(os.path.join(d, "plots")), os.listdir(d)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: test_slurm.py SMEMBENCH", file=sys.stderr)

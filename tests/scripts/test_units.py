@@ -185,7 +185,7 @@ def history_files_of_other_settings_are_left_out_with_a_line_and_none_left_is_an
 @test
 def bad_history_arguments_are_one_line_errors():
     cases = [
-        (["--history", os.path.join(TMP, "absent"), run_file(0, 5)], "no such file or directory"),
+        (["--history", os.path.join(TMP, "absent"), run_file(0, 5)], "No such file or directory"),
         (["--history", run_file(0, 1), "--window", "-1", run_file(0, 5)], "--window"),
         (["--history", run_file(0, 1), "--across-devices", run_file(0, 5)], "--history is for the gate"),
         (["--history", TMP + "/empty", run_file(0, 5)], None),
@@ -443,7 +443,7 @@ def the_trend_refuses_bad_input_with_one_line():
     plain = os.path.join(TMP, "file.txt")
     open(plain, "w").write("x")
     cases = [
-        ([os.path.join(TMP, "absent.json"), "-o", os.path.join(TMP, "t4")], "no such file"),
+        ([os.path.join(TMP, "absent.json"), "-o", os.path.join(TMP, "t4")], "No such file"),
         ([run_file(0, 1), "-o", plain], "not a directory"),
         ([run_file(0, 1), "-o", os.path.join(TMP, "t5"), "--window", "0"], "--window"),
         ([plain, "-o", os.path.join(TMP, "t6")], None),
