@@ -230,7 +230,9 @@ def main(argv=None):
             benches = sorted({b for m in figures_pkg.MODULES for b in m.BENCHES})
             say(f"nothing to plot: no finished or predicted points a figure can show ({', '.join(benches)})")
             return 1
-        return tool.emit([inputs.shown(m) for m in made], 0, "the figures' names")
+        # the names of the files written, as the file system has them (a script opens them); names
+        # inside pages, figures and messages are shown escaped
+        return tool.emit(made, 0, "the figures' names")
     return tool.run_tool(body, (reader.ResultError,), [
         (MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to plot"),

@@ -903,7 +903,7 @@ def main(argv=None):
         path = os.path.join(a.output, "index.html")
         protect = a.results + ([a.baseline] if a.baseline else [])
         tool.write_text(path, page, inputs=protect, force=a.force)
-        return tool.emit([tool.shown(path)], 0, "the report's path")
+        return tool.emit([path], 0, "the report's path")   # as the file system has it, as plot's
     # fleet's and compare's refusals of an input (a point twice in a file: a staging file without
     # transfer_bytes) are the report's too: one line, exit 2, before the directory is made
     return tool.run_tool(body, (reader.ResultError, fleet.Usage, compare.Usage), [
