@@ -818,8 +818,8 @@ def hopper_summary_puts_anchors_beside_figures_and_fails_on_a_broken_claim():
 
 @test
 def the_package_reads_files_into_a_dataframe():
-    """smembench.to_dataframe: a row per point with its identity, parameters, time and every metric
-    with its unit; without pandas, an ImportError that names the package to install."""
+    """smembench.to_dataframe: a row per point with its identity, parameters, time and every metric,
+    its unit in df.attrs["units"]; without pandas, an ImportError that names the package to install."""
     import smembench
     f = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
     doc = smembench.load(f)
@@ -836,12 +836,12 @@ def the_package_reads_files_into_a_dataframe():
     assert len(df) == 2 * len(doc["results"]), len(df)
     r = next(r for r in doc["results"] if reader.timed(r) and r["params"] and r["metrics"])
     row = df[df["point"] == reader.point_name(r)].iloc[0]
-    assert row["median_ns"] == reader.median_ns(r) and row["bench"] == r["bench"], row
+    assert row["time_median"] == reader.median_ns(r) and row["bench"] == r["bench"], row
     assert abs(row["robust_spread"] - reader.robust_spread(r)) < 1e-15
     for name, m in r["metrics"].items():
-        assert row[f"{name} [{m['unit']}]"] == m["value"], name
+        assert row[name] == m["value"] and df.attrs["units"][name] == m["unit"], name
     for k, v in r["params"].items():
-        assert row[f"param.{k}"] == v, k
+        assert row[f"param_{k}"] == v, k
     assert set(df["device"]) == {doc["device"]["name"]} and set(df["commit"]) == {doc["tool"]["git"]}
 
 
