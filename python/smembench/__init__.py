@@ -35,17 +35,9 @@ if TYPE_CHECKING:
 InvalidResult = ResultError
 
 
-def _version() -> str:
-    """The version meson install or pip install wrote beside the package (_version.py, from
-    meson.build's project()), else in a checkout meson.build's own."""
-    try:
-        from smembench._version import version
-    except ImportError:
-        return _reader.version()
-    return version
-
-
-__version__: str = _version()
+# meson.build's project() version: written beside the package by meson install and pip install
+# (_version.py), read from meson.build in a checkout
+__version__: str = _reader.version()
 
 __all__ = ["InvalidResult", "ResultError", "__version__", "load", "samples", "to_dataframe"]
 
