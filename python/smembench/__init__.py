@@ -22,6 +22,7 @@ only call it.
 """
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any, Union
 
 from smembench import frame as _frame
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 
 # the public name of the reader's error: a ValueError whose one-line message names the file
 InvalidResult = ResultError
-
 
 # meson.build's project() version: written beside the package by meson install and pip install
 # (_version.py), read from meson.build in a checkout
@@ -49,10 +49,9 @@ def load(path: _frame.Sources) -> Union[dict[str, Any], list[dict[str, Any]]]:
     Raises InvalidResult for a file that cannot be read or is no valid result file (or a pattern
     that matches nothing), TypeError for anything else (a file descriptor is not taken: load(0)
     would read and close stdin)."""
-    if isinstance(path, (str, bytes)) or hasattr(path, "__fspath__"):
-        import os
-        name = _frame.os.fsdecode(path)
-        if os.path.isdir(name) or (not os.path.lexists(name) and _frame._is_glob(name)):
+    if isinstance(path, (str, bytes, os.PathLike)):
+        name = os.fsdecode(path)
+        if os.path.isdir(name) or (not os.path.lexists(name) and _frame.is_glob(name)):
             return [doc for _, doc in _frame.documents(path, what="load")]
         return _reader.load(path)
     if isinstance(path, (bool, int, float)) or not hasattr(path, "__iter__") or hasattr(path, "keys"):

@@ -46,7 +46,8 @@ def _folder(name: str) -> Iterator[tuple[str, dict]]:
             yield p, reader.load(p)
 
 
-def _is_glob(name: str) -> bool:
+def is_glob(name: str) -> bool:
+    """A path that holds glob characters (read as a pattern only where no such file exists)."""
     return any(c in name for c in "*?[")
 
 
@@ -60,7 +61,7 @@ def documents(item: Sources, top: bool = True, what: str = "to_dataframe") -> It
         if os.path.isdir(name):
             yield from _folder(name)
             return
-        if not os.path.lexists(name) and _is_glob(name):
+        if not os.path.lexists(name) and is_glob(name):
             matches = sorted(glob.glob(name, recursive=True))
             if not matches:
                 raise reader.ResultError(f"{name}: no file matches the pattern")
