@@ -1,91 +1,103 @@
 """smembench's Python side: the reader of result files and the tools built on it.
 
     import smembench
-    doc = smembench.load("nvidia-h200_20261130_all_abc1234.json")
-    df = smembench.to_dataframe(["a.json", "b.json"])      # pandas, where it is installed
-    df = smembench.to_dataframe(Path("results"))           # a folder, a document, an iterable too
+    doc = smembench.load("results/nvidia-h200_20261130_all.json")   # one file: its checked document
+    df = smembench.to_dataframe("results/nvidia-h200_*.json")       # a row per point, typed columns
+    df = smembench.to_dataframe(Path("results"), long=True)          # the rows of export --format csv
+    s = smembench.samples(doc)                                       # a row per raw sample (seaborn)
+
+Inputs (load, to_dataframe, samples): a path (str, bytes or os.PathLike), a folder (its result
+files, sorted; other JSON skipped), a glob pattern ("results/**/*.json"), a loaded document, a
+(path, document) pair, or an iterable of those.
 
 Errors: smembench.InvalidResult (a ValueError, one line naming the file) for a file that is no
-valid result file; TypeError for an input of another kind (load(0) is not stdin).
+valid result file, or a pattern that matches nothing; TypeError for an input of another kind
+(load(0) is not stdin); ImportError naming the package where pandas is missing.
 
-Modules: reader (the one reader, schema smembench/1), series (a file and the axes it varies), plot
-and figures (one module per sweep), compare (the gate), export, report, fleet, ab, trend, tool (how
-every command writes its files and ends). Each command-line tool is the main() of its module; the
-installed smembench-<tool> commands and scripts/<tool>.py in a checkout only call it.
+Modules: reader (the one reader, schema smembench/1), frame (the DataFrames), series (a file and
+the axes it varies), plot and figures (one module per sweep), compare (the gate), export, report,
+fleet, ab, trend, tool (how every command writes its files and ends). Each command-line tool is the
+main() of its module; the installed smembench-<tool> commands and scripts/<tool>.py in a checkout
+only call it.
 """
-import os
-from collections.abc import Mapping
+from __future__ import annotations
 
-from smembench.reader import ResultError, load  # noqa: F401
+import os
+from typing import TYPE_CHECKING, Any, Union
+
+from smembench import frame as _frame
+from smembench import reader as _reader
+from smembench.reader import ResultError
+
+if TYPE_CHECKING:
+    import pandas
 
 # the public name of the reader's error: a ValueError whose one-line message names the file
 InvalidResult = ResultError
 
-__all__ = ["InvalidResult", "ResultError", "load", "to_dataframe"]
+# meson.build's project() version: written beside the package by meson install and pip install
+# (_version.py), read from meson.build in a checkout
+__version__: str = _reader.version()
+
+__all__ = ["InvalidResult", "ResultError", "__version__", "load", "samples", "to_dataframe"]
 
 
-def _rows(path, doc):
-    """One flat row per point of one document: identity, parameters, time and every metric."""
-    from smembench import reader
-    for sub in reader.split_devices(doc):
-        dev = sub["device"]
-        for r in sub["results"]:
-            row = {"file": path, "device": dev.get("name"), "cc": dev.get("cc"), "uuid": dev.get("uuid"),
-                   "commit": doc["tool"].get("git"), "started": doc["run"].get("started"),
-                   "bench": r["bench"], "point": reader.point_name(r), "status": r.get("status"),
-                   "median_ns": reader.median_ns(r) if reader.timed(r) else None,
-                   "robust_spread": reader.robust_spread(r) if reader.timed(r) else None}
-            row.update({f"param.{k}": v for k, v in r["params"].items()})
-            for name in r.get("metrics", {}):
-                row[f"{name} [{reader.unit(r, name) or '-'}]"] = reader.metric(r, name)
-            yield row
+def load(path: _frame.Sources) -> Union[dict[str, Any], list[dict[str, Any]]]:
+    """Reads and checks result files. One file (a str, bytes or os.PathLike path): its document, a
+    dict as in the JSON, older files' implied axis values filled in. A folder, a glob pattern or
+    an iterable of paths: a list of documents, in order (a folder's and a pattern's sorted).
+    Raises InvalidResult for a file that cannot be read or is no valid result file (or a pattern
+    that matches nothing), TypeError for anything else (a file descriptor is not taken: load(0)
+    would read and close stdin)."""
+    if isinstance(path, (str, bytes, os.PathLike)):
+        name = os.fsdecode(path)
+        if os.path.isdir(name) or (not os.path.lexists(name) and _frame.is_glob(name)):
+            return [doc for _, doc in _frame.documents(path, what="load")]
+        return _reader.load(path)
+    if isinstance(path, (bool, int, float)) or not hasattr(path, "__iter__") or hasattr(path, "keys"):
+        return _reader.load(path)       # its TypeError
+    return [doc for _, doc in _frame.documents(list(path), what="load")]
 
 
-def _is_path(x):
-    return isinstance(x, (str, bytes, os.PathLike))
+def to_dataframe(files: _frame.Sources, long: bool = False) -> "pandas.DataFrame":
+    """A pandas DataFrame of the given results (a path, folder, glob pattern, document, (path,
+    document) pair, or an iterable of those; a tuple of two paths is two files).
+
+    Wide (the default): one row per point and device (a several-device file's devices are rows
+    with their device_index, not one name). Columns, snake_case, units never in a name:
+      file (None for a document given without its path), host, commit, version, started (UTC
+      datetime), mode, sweep, device, device_index (the CUDA index), cc, uuid, pci_bus_id, bench,
+      point, status, reason, verified;
+      time_min, time_q1, time_median, time_q3, time_max, time_mean, time_stdev (ns per launch,
+      empty for a point without a timing), robust_spread (a fraction: 1.4826 MAD / median),
+      samples (their count), batch (launches per sample), throttled (samples left out under the
+      clock threshold), clock (the measured SM clock), trials (their count), trial_spread;
+      param_<axis> per parameter (e.g. param_carveout_pct), launch_<field> per launch field
+      (launch_grid, launch_dynamic_smem, ...), occupancy_<field> per occupancy field
+      (occupancy_api, occupancy_measured, occupancy_limiter, occupancy_effective_carveout, ... and
+      occupancy_pct), then one column per metric by its name (metric_<name> where the name is
+      taken by a column above).
+    dtypes: Int64 (nullable) for integers and counts, boolean for flags, datetime64[ns, UTC] for
+    started, category for mode, sweep, device, cc, bench, status and occupancy_limiter, float64
+    for other numbers. df.attrs["units"] maps a column to its unit ("ns", "GB/s", "%", ...),
+    df.attrs["better"] a metric to "higher" or "lower".
+
+    long=True: exactly the rows and columns of `export.py FILES --format csv` (one row per timed
+    point and performance metric, "time" the median in ns), typed as above (date UTC, value and
+    noise float64, q1, q3, samples and device_index Int64, empty fields missing); a file without
+    a timed point adds no row.
+
+    Raises InvalidResult (a ValueError) for a file or document that is no valid result, TypeError
+    for an input of another kind, and ImportError with the package to install where pandas is
+    missing."""
+    return _frame.long(files) if long else _frame.wide(files)
 
 
-def _documents(item, top=True):
-    """(file name or None, checked document) for one input of to_dataframe: a path, a folder (its
-    result files, sorted; other JSON skipped), a document, a (path, document) pair, or at the top
-    an iterable of those."""
-    from smembench import reader
-    if _is_path(item):
-        name = os.fsdecode(item)
-        if os.path.isdir(item):
-            for f in sorted(os.listdir(name)):
-                p = os.path.join(name, f)
-                if f.endswith(".json") and os.path.isfile(p) and not reader.not_results(p):
-                    yield p, reader.load(p)
-            return
-        yield name, reader.load(item)
-    elif isinstance(item, Mapping):
-        yield None, reader.check(dict(item) if not isinstance(item, dict) else item)
-    elif isinstance(item, tuple) and len(item) == 2 and _is_path(item[0]) and isinstance(item[1], Mapping):
-        name = os.fsdecode(item[0])
-        yield name, reader.check(item[1], name)
-    elif top and not isinstance(item, (bool, int, float)) and hasattr(item, "__iter__"):
-        for x in item:
-            yield from _documents(x, top=False)
-    else:
-        raise TypeError(f"to_dataframe takes a result file's path, a folder of them, a loaded document, a (path, "
-                        f"document) pair or an iterable of those; got {type(item).__name__}")
-
-
-def to_dataframe(files):
-    """A pandas DataFrame with one row per point of the given results: files is a path (str, bytes or
-    os.PathLike), a folder (its result files; other JSON is skipped), a document (load()'s dict), a
-    (path, document) pair, or an iterable of any of those (a tuple of two paths is two files).
-    Columns: file (None for a document given without its path), device, cc, uuid, commit, started,
-    bench, point, status, median_ns, robust_spread (a fraction, 1.4826 MAD / median), param.<axis>
-    for each parameter and "<metric> [<unit>]" for each metric. Raises InvalidResult (a ValueError)
-    for a file or document that is no valid result, TypeError for an input of another kind, and
-    ImportError with the package to install where pandas is missing."""
-    try:
-        import pandas
-    except ImportError:
-        raise ImportError("to_dataframe needs pandas: apt install python3-pandas") from None
-    rows = []
-    for path, doc in _documents(files):
-        rows.extend(_rows(path, doc))
-    return pandas.DataFrame(rows)
+def samples(files: _frame.Sources) -> "pandas.DataFrame":
+    """A pandas DataFrame with one row per raw sample of every point that has samples, for seaborn
+    (sns.boxplot(data=smembench.samples(f), x="param_carveout_pct", y="time_ns", hue="bench")).
+    Columns: file, host, commit, started (UTC), sweep, device, device_index, uuid, bench, point,
+    trial (the sample's trial, its index in the point's trials; missing where the file records
+    none), sample (its index among the point's samples), time_ns (ns per launch, Int64) and
+    param_<axis> per parameter. Inputs and errors as to_dataframe's."""
+    return _frame.samples(files)

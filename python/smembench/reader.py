@@ -363,9 +363,15 @@ def command(script):
 
 
 def version():
-    """smembench's version: the launcher's (meson's project version), else meson.build's of this tree."""
+    """smembench's version: the launcher's (meson's project version), else the one meson install or
+    pip install wrote beside the package (_version.py), else meson.build's of this tree."""
     if VERSION:
         return VERSION
+    try:
+        from smembench._version import version as installed
+        return installed
+    except ImportError:
+        pass
     try:
         with open(os.path.join(_HERE, "..", "..", "meson.build")) as f:
             text = f.read(4096)

@@ -1025,8 +1025,8 @@ def hopper_summary_puts_anchors_beside_figures_and_fails_on_a_broken_claim():
 
 @test
 def the_package_reads_files_into_a_dataframe():
-    """smembench.to_dataframe: a row per point with its identity, parameters, time and every metric
-    with its unit; without pandas, an ImportError that names the package to install."""
+    """smembench.to_dataframe: a row per point with its identity, parameters, time and every metric,
+    its unit in df.attrs["units"]; without pandas, an ImportError that names the package to install."""
     import smembench
     f = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
     doc = smembench.load(f)
@@ -1043,12 +1043,12 @@ def the_package_reads_files_into_a_dataframe():
     assert len(df) == 2 * len(doc["results"]), len(df)
     r = next(r for r in doc["results"] if reader.timed(r) and r["params"] and r["metrics"])
     row = df[df["point"] == reader.point_name(r)].iloc[0]
-    assert row["median_ns"] == reader.median_ns(r) and row["bench"] == r["bench"], row
+    assert row["time_median"] == reader.median_ns(r) and row["bench"] == r["bench"], row
     assert abs(row["robust_spread"] - reader.robust_spread(r)) < 1e-15
     for name, m in r["metrics"].items():
-        assert row[f"{name} [{m['unit']}]"] == m["value"], name
+        assert row[name] == m["value"] and df.attrs["units"][name] == m["unit"], name
     for k, v in r["params"].items():
-        assert row[f"param.{k}"] == v, k
+        assert row[f"param_{k}"] == v, k
     assert set(df["device"]) == {doc["device"]["name"]} and set(df["commit"]) == {doc["tool"]["git"]}
 
 
@@ -1414,6 +1414,281 @@ def the_package_takes_paths_documents_folders_and_iterables():
     p = subprocess.run([sys.executable, "-c", code], input="still here", capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and p.stdout.splitlines() == [
         "load takes the path of a result file (str, bytes or os.PathLike), not int", "still here"], p
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise Skip("no pandas (python3-pandas)")
+    return pandas
+
+
+H200_ALL = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
+H200_X2 = os.path.join(ROOT, "results", "nvidia-h200-x2_20261129_bandwidth-latency-bank.json")
+H200_CARVEOUT = os.path.join(ROOT, "results", "nvidia-h200_20261129_carveout.json")
+H200_TRIALS = os.path.join(ROOT, "results", "gate", "session3_20261202", "nvidia-h200_20261202_quick_66201af_unitG.json")
+
+
+@test
+def the_package_frames_h200_files_with_real_dtypes():
+    """Issue 35: to_dataframe had 82 wide columns such as param.width_bytes and "bytes_per_clk_sm
+    [B/clk/SM]", integer parameters as float64, started as a string, no occupancy, launch, samples,
+    clock, throttle, verified, reason, mode, sweep or device_index column, and a two-GPU file's
+    devices folded into one name. Now: snake_case names without units, units and directions in
+    df.attrs, Int64, boolean, UTC datetimes and categories, every point's record in its row, and a
+    device per row with its index."""
+    pandas = _pandas()
+    import smembench
+    df = smembench.to_dataframe([H200_ALL, H200_X2, H200_TRIALS])
+    docs = {f: reader.load(f) for f in (H200_ALL, H200_X2, H200_TRIALS)}
+    assert len(df) == sum(len(d["results"]) for d in docs.values()), len(df)
+    bad = [c for c in df.columns if not re.fullmatch(r"[a-z][a-z0-9_]*", c)]
+    assert not bad, bad
+    dtypes = {c: str(t) for c, t in df.dtypes.items()}
+    assert dtypes["started"] == "datetime64[ns, UTC]", dtypes["started"]
+    for c in ("bench", "status", "device", "sweep", "mode", "cc", "occupancy_limiter"):
+        assert dtypes[c] == "category", (c, dtypes[c])
+    for c in ("device_index", "time_median", "time_q1", "time_q3", "samples", "batch", "throttled", "trials",
+              "launch_grid", "launch_dynamic_smem", "occupancy_api", "occupancy_measured", "param_width_bytes",
+              "param_carveout_pct", "param_stride_elems"):
+        assert dtypes[c] == "Int64", (c, dtypes[c])
+    for c in ("verified", "launch_optin", "occupancy_hint_overridden"):
+        assert dtypes[c] == "boolean", (c, dtypes[c])
+    for c in ("robust_spread", "clock", "trial_spread", "gbytes_per_s", "occupancy_pct"):
+        assert dtypes[c] == "float64", (c, dtypes[c])
+    units, better = df.attrs["units"], df.attrs["better"]
+    assert units["time_median"] == "ns" and units["clock"] == "MHz" and units["gbytes_per_s"] == "GB/s", units
+    assert units["bytes_per_clk_sm"] == "B/clk/SM" and units["occupancy_effective_carveout"] == "%", units
+    assert better["time_median"] == "lower" and better["bytes_per_clk_sm"] == "higher", better
+    def same(got, v):
+        return pandas.isna(got) if v is None else got == v
+    # each point's record, value for value, in its row
+    for f, doc in docs.items():
+        rows = df[df["file"] == f]
+        for r, (_, row) in zip(doc["results"], rows.iterrows()):
+            dev = reader.device_of(doc, r)
+            assert row["point"] == reader.point_name(r) and row["bench"] == r["bench"], row["point"]
+            assert row["device"] == dev["name"] and row["device_index"] == dev["ordinal"], (row["device"], dev)
+            assert row["started"] == pandas.Timestamp(doc["run"]["started"]), row["started"]
+            assert row["mode"] == doc["run"]["mode"] and row["sweep"] == r["sweep"] and row["status"] == r["status"]
+            assert same(row["verified"], r["verified"]) and same(row["clock"], r["clock_mhz"]), row["point"]
+            s = r["time_ns"]["stats"]
+            for c, k in (("time_median", "median"), ("time_q1", "q1"), ("time_q3", "q3"), ("samples", "count")):
+                assert same(row[c], s.get(k) if reader.timed(r) or c == "samples" else None), (row["point"], c)
+            th = r["time_ns"].get("throttled")
+            assert same(row["throttled"], None if th is None else th["count"]), row["point"]
+            for k, v in r["launch"].items():
+                assert same(row[f"launch_{k}"], v), k
+            for k, v in r["occupancy"].items():
+                c = k if k == "occupancy_pct" else f"occupancy_{k}"
+                assert same(row[c], v), (c, row[c], v)
+            for k, v in r["params"].items():
+                assert row[f"param_{k}"] == v, k
+            for name in r["metrics"]:
+                v = reader.metric(r, name)
+                assert same(row[name], v), name
+            assert same(row["trials"], (r.get("trials") or {}).get("count")), row["point"]
+    # the two-GPU file: its devices are rows with their index, the name is the device's own
+    x2 = df[df["file"] == H200_X2]
+    per = x2.groupby("device_index").size().to_dict()
+    assert per == {0: 104, 1: 104}, per
+    assert set(x2["device"].astype(str)) == {"NVIDIA H200"}, set(x2["device"])
+    assert set(x2["point"].str.extract(r"@gpu(\d)$")[0].astype(int)) == {0, 1}
+    assert (x2["point"].str.endswith("@gpu0") == (x2["device_index"] == 0)).all()
+
+
+@test
+def the_package_pivots_the_carveout_sweep():
+    """The main job's data in a frame: the carveout sweep's median time by requested carveout and
+    benchmark, and the measured residency beside it, each cell the file's own value."""
+    _pandas()
+    import smembench
+    df = smembench.to_dataframe(H200_CARVEOUT)
+    t = df.pivot_table(index="param_carveout_pct", columns="bench", values="time_median", aggfunc="median",
+                       observed=True)
+    doc = reader.load(H200_CARVEOUT)
+    want = {}
+    for r in doc["results"]:
+        if reader.timed(r):
+            want.setdefault((r["params"]["carveout_pct"], r["bench"]), []).append(reader.median_ns(r))
+    assert set(t.columns) == {"footprint", "gather"}, list(t.columns)
+    assert list(t.index) == sorted({p for p, _ in want}), list(t.index)
+    import statistics
+    for (pct, bench), v in want.items():
+        assert t.loc[pct, bench] == statistics.median(v), (pct, bench)
+    assert t.loc[0, "footprint"] == 952416 and t.loc[20, "footprint"] == 518688, t.head()
+    blocks = df.pivot_table(index="param_carveout_pct", columns="bench", values="occupancy_measured",
+                            aggfunc="max", observed=True)
+    assert blocks.loc[0, "footprint"] == 1 and blocks["footprint"].max() > 1, blocks
+
+
+@test
+def the_package_gives_a_row_per_raw_sample():
+    """smembench.samples: one row per raw sample, in the file's order, with its point, parameters
+    and, where the file records trials, the trial it belongs to."""
+    _pandas()
+    import smembench
+    files = [H200_ALL, H200_X2, H200_TRIALS]
+    s = smembench.samples(files)
+    docs = [reader.load(f) for f in files]
+    raws = [(f, r) for f, d in zip(files, docs) for r in d["results"] if r["time_ns"]["raw"]]
+    assert len(s) == sum(len(r["time_ns"]["raw"]) for _, r in raws) > 0, len(s)
+    assert str(s["time_ns"].dtype) == "Int64" and str(s["started"].dtype) == "datetime64[ns, UTC]", s.dtypes
+    assert str(s["bench"].dtype) == "category" and s.attrs["units"]["time_ns"] == "ns"
+    got = s.groupby(["file", "point"], sort=False)["time_ns"].apply(list).to_dict()
+    for f, r in raws:
+        assert got[(f, reader.point_name(r))] == r["time_ns"]["raw"], reader.point_name(r)
+    trials = s[s["file"] == H200_TRIALS]
+    assert trials["trial"].notna().all(), "trials not attributed"
+    doc = docs[2]
+    for r in doc["results"]:
+        if r["time_ns"]["raw"]:
+            counts = trials[trials["point"] == reader.point_name(r)].groupby("trial").size().tolist()
+            assert counts == [x["samples"] for x in r["trials"]["runs"]], reader.point_name(r)
+    assert s[s["file"] == H200_ALL]["trial"].isna().all()       # a file written before trials
+    x2 = s[s["file"] == H200_X2]
+    assert set(x2["device_index"]) == {0, 1}, set(x2["device_index"])
+    assert (s[s["bench"] == "bandwidth"]["param_width_bytes"].notna()).all()
+
+
+@test
+def the_package_samples_draw_with_seaborn():
+    """The pandas use the issue asks for: a seaborn plot of the carveout sweep's samples."""
+    _pandas()
+    try:
+        import seaborn
+    except ImportError:
+        raise Skip("no seaborn (python3-seaborn)")
+    import matplotlib
+    matplotlib.use("Agg")
+    import smembench
+    s = smembench.samples(H200_CARVEOUT)
+    ax = seaborn.lineplot(data=s, x="param_carveout_pct", y="time_ns", hue="bench", estimator="median")
+    assert len(ax.get_lines()) >= 2 and ax.get_xlabel() == "param_carveout_pct", ax.get_lines()
+    with tempfile.TemporaryDirectory() as d:
+        ax.figure.savefig(os.path.join(d, "s.png"))
+        assert os.path.getsize(os.path.join(d, "s.png")) > 1000
+
+
+@test
+def the_package_long_frame_is_the_csv_export():
+    """to_dataframe(x, long=True): exactly export.py --format csv's rows, columns in its order and
+    its values, typed (dates UTC, numbers as numbers, an empty field missing), for one file and
+    for several exported together."""
+    pandas = _pandas()
+    import io
+    import smembench
+    for files in ([H200_X2], [H200_ALL], [H200_CARVEOUT, H200_TRIALS]):
+        code, out, err = run("export.py", *files, "--format", "csv")
+        assert code == 0, err
+        csv_ = pandas.read_csv(io.StringIO(out), dtype=str, keep_default_na=False)
+        df = smembench.to_dataframe(files, long=True)
+        assert list(df.columns) == list(csv_.columns), (list(df.columns), list(csv_.columns))
+        assert len(df) == len(csv_) > 0, (len(df), len(csv_))
+        assert str(df["date"].dtype) == "datetime64[ns, UTC]" and str(df["samples"].dtype) == "Int64"
+        for c in df.columns:
+            want, got = csv_[c].tolist(), df[c].tolist()
+            if c == "date":
+                got = [t.strftime("%Y-%m-%dT%H:%M:%SZ") for t in got]
+            elif c in ("value", "q1", "q3", "noise", "samples", "device_index"):
+                want = [None if w == "" else float(w) for w in want]
+                got = [None if pandas.isna(g) else float(g) for g in got]
+            else:
+                got = ["" if g is None or (isinstance(g, float) and g != g) else str(g) for g in got]
+            assert got == want, (files, c, next((w, g) for w, g in zip(want, got) if w != g))
+    # a predict file has no timed point: export refuses it, the long frame has no row from it
+    predict = os.path.join(ROOT, "results", "predict", "nvidia-t4-model_20261130_carveout-dynamic.json")
+    assert len(smembench.to_dataframe([predict], long=True)) == 0
+    assert len(smembench.to_dataframe([predict, H200_X2], long=True)) == len(smembench.to_dataframe(H200_X2, long=True))
+
+
+@test
+def the_package_takes_glob_patterns_and_says_what_is_wrong_in_one_line():
+    """A glob pattern is an input like a folder (sorted, "**" recursive, JSON that is no result
+    skipped); load() of one file is its document, of a folder or pattern a list; a pattern that
+    matches nothing is InvalidResult, an input of another kind TypeError, one line each."""
+    _pandas()
+    import pathlib
+    import smembench
+    pattern = os.path.join(ROOT, "results", "predict", "*.json")
+    files = sorted(glob.glob(pattern))
+    assert len(files) >= 4
+    df = smembench.to_dataframe(pattern)
+    assert df["file"].unique().tolist() == files, df["file"].unique()
+    assert len(df) == len(smembench.to_dataframe(files))
+    assert len(smembench.to_dataframe(os.path.join(ROOT, "results", "*.json"))) == \
+        len(smembench.to_dataframe(os.path.join(ROOT, "results")))          # schema.json matched, skipped
+    assert len(smembench.to_dataframe(os.path.join(ROOT, "results", "predict", "**", "*t4*.json"))) > 0
+    docs = smembench.load(pattern)
+    assert isinstance(docs, list) and [d["device"]["name"] for d in docs] == \
+        [reader.load(f)["device"]["name"] for f in files]
+    assert isinstance(smembench.load(pathlib.Path(files[0])), dict)
+    assert len(smembench.load(pathlib.Path(ROOT, "results", "predict"))) == len(files)
+    for call, kind, needle in ((lambda: smembench.to_dataframe("nothing-*.json"), smembench.InvalidResult,
+                                "nothing-*.json: no file matches the pattern"),
+                               (lambda: smembench.load("nothing-*.json"), smembench.InvalidResult,
+                                "no file matches the pattern"),
+                               (lambda: smembench.samples(3.5), TypeError, "samples takes a result file's path"),
+                               (lambda: smembench.to_dataframe([{}], long=True), smembench.InvalidResult,
+                                'missing field "schema"'),
+                               (lambda: smembench.load(0), TypeError, "not int")):
+        try:
+            call()
+        except kind as e:
+            assert needle in str(e) and len(str(e).splitlines()) == 1, e
+        else:
+            raise AssertionError(f"{needle}: nothing raised")
+    assert smembench.InvalidResult.__doc__ or issubclass(smembench.InvalidResult, ValueError)
+    for name in smembench.__all__:
+        obj = getattr(smembench, name)
+        assert not callable(obj) or obj.__doc__, name
+
+
+def _meson_version():
+    with open(os.path.join(ROOT, "meson.build")) as f:
+        return re.search(r"^project\([^)]*?\bversion: *'([^']+)'", f.read(), re.M).group(1)
+
+
+@test
+def the_package_installs_with_pip_without_network():
+    """pip install ./python (pyproject.toml, setuptools) into a --target folder with no index and
+    no build isolation: the installed package imports from there with meson.build's version, its
+    py.typed and its schema, and its smembench-export command runs; the checkout gains nothing (the
+    build runs on a copy of python/, meson.build and the schema)."""
+    import smembench
+    assert smembench.__version__ == _meson_version(), smembench.__version__
+    for m in ("pip", "setuptools", "wheel"):
+        p = subprocess.run([sys.executable, "-c", f"import {m}"], capture_output=True)
+        if p.returncode:
+            raise Skip(f"no {m} for {sys.executable} (python3-{m})")
+    before = sorted(os.listdir(PYDIR))
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "src")
+        shutil.copytree(PYDIR, os.path.join(src, "python"), ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(os.path.join(ROOT, "meson.build"), src)
+        os.makedirs(os.path.join(src, "results"))
+        shutil.copy(os.path.join(ROOT, "results", "schema.json"), os.path.join(src, "results"))
+        target = os.path.join(d, "site")
+        p = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
+                            "--disable-pip-version-check", "--target", target, os.path.join(src, "python")],
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+        env = dict(os.environ, PYTHONPATH=target)
+        code = ("import smembench, smembench.reader as r, os\n"
+                "print(smembench.__version__); print(os.path.dirname(smembench.__file__)); print(r.SCHEMA_FILE)\n"
+                f"print(len(smembench.to_dataframe({H200_CARVEOUT!r})))")
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=d, env=env)
+        assert p.returncode == 0, p.stderr
+        version, where, schema, rows = p.stdout.split("\n")[:4]
+        assert version == _meson_version() and where == os.path.join(target, "smembench"), p.stdout
+        assert schema == os.path.join(where, "schema.json") and os.path.isfile(schema), schema
+        assert int(rows) == len(reader.load(H200_CARVEOUT)["results"]), rows
+        assert os.path.isfile(os.path.join(where, "py.typed"))
+        p = subprocess.run([os.path.join(target, "bin", "smembench-export"), "--version"], capture_output=True,
+                           text=True, timeout=120, cwd=d, env=env)
+        assert p.returncode == 0 and p.stdout.strip() == f"smembench-export {_meson_version()}", p.stdout + p.stderr
+    assert sorted(os.listdir(PYDIR)) == before, sorted(os.listdir(PYDIR))
 
 
 @test
