@@ -106,7 +106,8 @@ def meson_install_puts_everything_in_place():
         f = installed("bin", cmd)
         assert os.path.isfile(f) and os.access(f, os.X_OK), f
     for f in ("__init__.py", "reader.py", "tool.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
-              "ab.py", "trend.py", "series.py", "inputs.py", "startup.py", "schema.json") + tuple(
+              "ab.py", "trend.py", "series.py", "inputs.py", "startup.py", "frame.py", "_commands.py",
+              "_version.py", "py.typed", "schema.json") + tuple(
             os.path.join("figures", m + ".py") for m in ("__init__", "common", "bandwidth", "bank", "carveout",
                                                           "cluster", "memory", "occupancy", "staging", "swizzle", "tile")):
         assert os.path.isfile(os.path.join(package(), f)), f
