@@ -10,6 +10,7 @@ import copy
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,7 +181,12 @@ def labels_tell_files_apart_only_as_far_as_needed():
     two = labels([H200["bank-bandwidth_run1"], H200["bank-bandwidth_run2"]])
     assert two == ["NVIDIA H200, 12:36:18 UTC", "NVIDIA H200, 12:36:21 UTC"], two
     assert labels([X2]) == ["NVIDIA H200 #0 on vm", "NVIDIA H200 #1 on vm"]
-    same = labels([H200["carveout"], H200["carveout"]])
+    # the same file named twice is read once (the scanner's rule): one series
+    assert labels([H200["carveout"], H200["carveout"]]) == ["NVIDIA H200"]
+    # two copies of one file are two series, told apart
+    with tempfile.TemporaryDirectory() as d:
+        dup = shutil.copy(H200["carveout"], os.path.join(d, "copy.json"))
+        same = labels([H200["carveout"], dup])
     assert len(set(same)) == 2 and all(s.startswith("NVIDIA H200") for s in same), same
     # the tile and the reduction sweep of one session: two files, two series, told apart by the sweep
     assert labels([H200["tile"], H200["reduction"]]) == ["NVIDIA H200, --sweep tile", "NVIDIA H200, --sweep reduction"]
