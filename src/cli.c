@@ -29,6 +29,9 @@ enum {
     OPT_COLD,
     OPT_TRIALS,
     OPT_ORDER_SEED,
+    OPT_KERNEL,
+    OPT_LAUNCH,
+    OPT_WATCHDOG,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +58,9 @@ static const struct option long_options[] = {
     { "cold", no_argument, NULL, OPT_COLD },
     { "trials", required_argument, NULL, OPT_TRIALS },
     { "order-seed", required_argument, NULL, OPT_ORDER_SEED },
+    { "kernel", required_argument, NULL, OPT_KERNEL },
+    { "launch", required_argument, NULL, OPT_LAUNCH },
+    { "watchdog", required_argument, NULL, OPT_WATCHDOG },
     { NULL, 0, NULL, 0 },
 };
 
@@ -63,12 +69,20 @@ void smem_cli_usage(FILE *f)
     fputs("usage: smembench --sweep NAME[,NAME...] [options]\n"
           "       smembench --bench NAME [--axis NAME=LIST]... [options]\n"
           "       smembench --predict MODEL --sweep NAME[,NAME...]   (no GPU needed; --list marks the sweeps)\n"
+          "       smembench --kernel FILE --launch DESC.json [--sweep carveout,dynamic,block,cluster,axes]\n"
+          "       smembench --kernel FILE --list\n"
           "\n"
           "Measures GPU shared memory: bandwidth, latency, bank conflicts, occupancy against the\n"
           "L1/shared carveout and the dynamic allocation size. Results go to a JSON file and a table.\n"
           "\n"
           "  -s, --sweep NAME[,NAME]  named sweeps (--list shows them)\n"
           "  -b, --bench NAME         one benchmark with its default axes\n"
+          "      --kernel FILE        your own kernel: a cubin, fatbin or PTX file (with --launch; --list\n"
+          "                           lists its kernels); its sweeps: carveout, dynamic (the default),\n"
+          "                           block, cluster, axes, all\n"
+          "      --launch DESC.json   the launch description of --kernel (results/launch.schema.json)\n"
+          "      --watchdog SEC       a user kernel's first launch still running after SEC seconds is a\n"
+          "                           hang: the run stops there, the file keeps what ran (default 10)\n"
           "  -a, --axis NAME=LIST     override an axis: 1,2,4  0:100:10  1:1024:*2  48K (repeatable)\n"
           "  -d, --device N|N,M|all   CUDA device(s) (default 0); several run at once, one thread each\n"
           "  -o, --output FILE        result file ('-' for stdout, /dev/null to discard); default\n"
@@ -268,6 +282,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     o->seed = 1;
     o->trials = SMEM_TRIALS_DEFAULT;
     o->n_devices = 1;   /* device 0 */
+    o->watchdog_s = 10;
     bool min_given = false;
 
     opterr = 0;
@@ -355,6 +370,28 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
             o->order_seed = (uint64_t)v;
             o->order_seed_given = true;
             break;
+        case OPT_KERNEL:
+            if (o->kernel) {
+                smem_error("--kernel given twice; one code file per run");
+                return SMEM_EINVAL;
+            }
+            if (!*optarg)
+                return bad_value("--kernel", optarg, "a cubin, fatbin or PTX file");
+            o->kernel = optarg;
+            break;
+        case OPT_LAUNCH:
+            if (o->launch) {
+                smem_error("--launch given twice; one launch description per run");
+                return SMEM_EINVAL;
+            }
+            if (!*optarg)
+                return bad_value("--launch", optarg, "a launch description file (JSON)");
+            o->launch = optarg;
+            break;
+        case OPT_WATCHDOG:
+            if (parse_double("--watchdog", optarg, 0.1, 3600, &o->watchdog_s))
+                return SMEM_EINVAL;
+            break;
         case OPT_PREDICT:
             if (o->predict) {
                 smem_error("--predict given twice; give one model");
@@ -377,6 +414,14 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (optind < argc) {
         smem_error("unexpected argument \"%s\"; options take their values as --name VALUE", argv[optind]);
+        return SMEM_EINVAL;
+    }
+    if (o->launch && !o->kernel) {
+        smem_error("--launch describes the launch of a user kernel; give its code file with --kernel FILE");
+        return SMEM_EINVAL;
+    }
+    if (o->kernel && o->bench) {
+        smem_error("--kernel and --bench cannot be combined; --kernel runs the user kernel's own sweeps");
         return SMEM_EINVAL;
     }
     if (o->help || o->version || o->list || (o->predict && !strcmp(o->predict, "list")))
@@ -411,7 +456,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
         smem_error("--max-samples %d is below --min-samples %d; expected max >= min", o->max_samples, o->min_samples);
         return SMEM_EINVAL;
     }
-    if (!o->bench && !o->n_sweeps) {
+    if (!o->bench && !o->n_sweeps && !o->kernel) {
         smem_error("nothing to run; give --sweep NAME or --bench NAME (--list shows them)");
         return SMEM_EINVAL;
     }

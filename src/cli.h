@@ -19,6 +19,9 @@ struct smem_options {
     size_t n_sweeps;
     char sweep_text[256];           /* the --sweep argument, for naming the output */
     const char *bench;
+    const char *kernel;             /* --kernel FILE: a user's cubin, fatbin or PTX */
+    const char *launch;             /* --launch DESC.json: its launch description */
+    double watchdog_s;              /* --watchdog: a user kernel's first launch longer than this is a hang */
     struct smem_override overrides[SMEM_MAX_OVERRIDES];
     size_t n_overrides;
     int devices[SMEM_MAX_DEVICES];  /* CUDA ordinals, in the order given */

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "gpus.h"
+#include "kernel_job.h"
 #include "list.h"
 #include "nvml.h"
 #include "progress.h"
@@ -41,6 +42,8 @@ struct job {
     int n_runs;
     struct smem_spread *spread;         /* n entries, with several devices */
     const char *what;                   /* what was asked for: the sweeps or the benchmark */
+    const char *sweep_label;            /* the run's "sweep" in the file (what, but a user kernel's sweeps) */
+    struct smem_kernel_job kj;          /* --kernel: the user's kernel */
     char out_path[4096], started[32];
     struct smem_output out;             /* where the results go, settled before the run */
     bool fallback;                      /* predict mode for want of a GPU */
@@ -83,6 +86,25 @@ static int usage_error(void)
     return SMEM_EXIT_USAGE;
 }
 
+/* --kernel FILE --list: through the driver when this machine has a GPU, else from the file for the
+ * --predict model (the default model without one). */
+static int list_kernels(const struct smem_options *o)
+{
+    char why[256];
+    bool gpu = false;
+    const struct smem_gpu_model *m = smem_gpu_find(o->predict ? o->predict : SMEM_DEFAULT_MODEL);
+
+#if SMEM_HAVE_CUDA
+    gpu = !o->predict && smem_device_count(why, sizeof(why)) > 0;
+#endif
+    (void)why;
+    if (!m) {
+        smem_error("unknown GPU model \"%s\" for --predict ('--predict list' shows them)", o->predict);
+        return SMEM_EXIT_USAGE;
+    }
+    return smem_kernel_list(o->kernel, &m->dev, gpu, stdout) ? SMEM_EXIT_USAGE : SMEM_EXIT_OK;
+}
+
 /* The command line; answers --help, --version, --list and --predict list on the spot. */
 static int parse(int argc, char **argv, struct smem_options *o)
 {
@@ -94,6 +116,8 @@ static int parse(int argc, char **argv, struct smem_options *o)
         smem_cli_usage(stdout);
     else if (o->version)
         printf("smembench %s (commit %s, schema %s)\n", SMEM_VERSION, SMEM_GIT, SMEM_SCHEMA);
+    else if (o->list && o->kernel)
+        return list_kernels(o);
     else if (o->list)
         smem_list_benches(stdout);
     else if (o->predict && !strcmp(o->predict, "list"))
@@ -107,12 +131,30 @@ static int parse(int argc, char **argv, struct smem_options *o)
     return SMEM_EXIT_OK;
 }
 
+/* A user kernel's plan: without dev what needs no device, with it the kernel and its points. */
+static int plan_kernel(struct job *j, const struct smem_device *dev)
+{
+    int rc;
+
+    if (!dev)
+        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : SMEM_OK;
+    free(j->points);
+    j->points = NULL;
+    if ((rc = smem_kernel_open(&j->kj, dev, j->predict, j->o.watchdog_s)))
+        return rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : rc == SMEM_ENODEV ? SMEM_EXIT_NODEV : SMEM_EXIT_FAILED;
+    if ((rc = smem_kernel_points(&j->kj, &j->o, dev, &j->points, &j->n)))
+        return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
+    return SMEM_OK;
+}
+
 /* The points of the request; with dev, the benchmarks' device-specific defaults (several devices:
  * device 0's). Without dev it only checks: the whole plan is checked before a GPU is touched. */
 static int plan(struct job *j, const struct smem_device *dev)
 {
     int rc;
 
+    if (j->o.kernel)
+        return plan_kernel(j, dev);
     j->req = (struct smem_plan_request){ .sweeps = j->o.sweeps, .n_sweeps = j->o.n_sweeps, .bench = j->o.bench,
                                          .overrides = j->o.overrides, .n_overrides = j->o.n_overrides,
                                          .quick = j->o.quick, .predict = j->predict };
@@ -131,6 +173,8 @@ static int plan(struct job *j, const struct smem_device *dev)
 /* Whether everything asked for runs in predict mode. */
 static bool all_predictable(const struct smem_options *o)
 {
+    if (o->kernel)
+        return true;   /* its resources come from the file */
     if (o->bench)
         return smem_bench_find(o->bench) && smem_bench_find(o->bench)->predictable;
     for (size_t i = 0; i < o->n_sweeps; i++) {
@@ -219,7 +263,8 @@ static int choose_output(struct job *j)
 {
     int rc;
 
-    j->what = j->o.bench ? j->o.bench : j->o.sweep_text;
+    j->what = j->o.bench ? j->o.bench : j->o.kernel ? j->kj.desc.function : j->o.sweep_text;
+    j->sweep_label = !j->o.kernel ? j->what : j->o.n_sweeps ? j->o.sweep_text : "carveout,dynamic";
     if (j->o.output) {
         rc = smem_output_open(&j->out, j->o.output, false, j->o.force);
     } else {
@@ -300,7 +345,7 @@ static int derive(struct job *j)
 static int report(struct job *j, int argc, char **argv)
 {
     struct smem_run_info info = { .argc = argc, .argv = argv, .mode = j->predict ? "predict" : "measure",
-                                  .sweep = j->what, .started = j->started, .min_samples = j->o.min_samples,
+                                  .sweep = j->sweep_label, .started = j->started, .min_samples = j->o.min_samples,
                                   .max_samples = j->o.max_samples, .max_noise = j->o.max_noise,
                                   .timeout_s = j->o.timeout_s, .seed = j->o.seed, .quick = j->o.quick,
                                   .no_optin = j->o.no_optin, .cold = j->o.cold,
@@ -332,6 +377,14 @@ static int report(struct job *j, int argc, char **argv)
     }
     if (several)
         smem_report_spread(doc, j->points, j->spread, j->n);
+    if (j->o.kernel) {
+        cJSON *k = smem_kernel_record(&j->kj);
+        if (!k || !cJSON_AddItemToObject(doc, "kernel", k)) {
+            cJSON_Delete(k);
+            smem_error("out of memory while building the results");
+            status = SMEM_EXIT_FAILED;
+        }
+    }
     if (!j->predict)
         smem_report_timing(doc, j->runs, j->n_runs, smem_now_s() - j->t0);
     rc = smem_output_commit(&j->out, doc);
@@ -374,7 +427,15 @@ static void release(struct job *j)
     }
     free(j->spread);
     free(j->points);
+    if (j->o.kernel)
+        smem_kernel_close(&j->kj);
 }
+
+#ifdef SMEM_LIBRARY
+/* libsmembench's smembench_main (src/libsmembench.c) runs this for a program's registered kernels */
+int smem_driver_main(int argc, char **argv);
+#define main smem_driver_main
+#endif
 
 int main(int argc, char **argv)
 {
@@ -400,6 +461,15 @@ int main(int argc, char **argv)
         (status = derive(&j)))                  /* baselines; the spread between devices */
         goto done;
     status = report(&j, argc, argv);            /* the file, the table, what ended a run early */
+    if (smem_user_hung()) {
+        /* a user kernel still spins on the GPU: every CUDA call from here on (frees, the runtime's
+         * exit handlers) would wait for it; the file is written, and the process's end stops it */
+        smem_error("the kernel %s hung (--watchdog %.0f s); the %zu points before it are in the file", j.kj.desc.function,
+                   j.o.watchdog_s, j.runs[0].out.done ? j.runs[0].out.done - 1 : 0);
+        fflush(stdout);
+        fflush(stderr);
+        _exit(SMEM_EXIT_FAILED);
+    }
 done:
     release(&j);
     return status;
