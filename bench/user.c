@@ -46,6 +46,7 @@ static struct {
     size_t n_groups, configurations, mismatches;
     const char *reference;
     bool hung;
+    struct { size_t bytes; void *h; } inputs[SMEM_USER_MAX_ARGS];  /* each input's last host fill */
 } U;
 
 int smem_user_check_params(const struct smem_user_desc *d, const struct smem_user_resources *res, char *why,
@@ -314,15 +315,21 @@ static int user_setup(struct smem_case *c)
             SMEM_CUDA_CHECK(cudaMemset(p->dev[i], 0xff, p->bytes[i]));
             continue;
         }
-        if (!(h = malloc(p->bytes[i] ? p->bytes[i] : 1))) {
-            rc = SMEM_ENOMEM;
-            goto fail;
+        if (!U.inputs[i].h || U.inputs[i].bytes != p->bytes[i]) {
+            /* the same inputs at every configuration: made once per size, kept for the next point */
+            free(U.inputs[i].h);
+            U.inputs[i].h = NULL;
+            if (!(h = malloc(p->bytes[i] ? p->bytes[i] : 1))) {
+                rc = SMEM_ENOMEM;
+                goto fail;
+            }
+            if ((rc = fill_host(d, i, count, h, c->reason, sizeof(c->reason))))
+                goto fail;
+            U.inputs[i].h = h;
+            U.inputs[i].bytes = p->bytes[i];
+            h = NULL;
         }
-        if ((rc = fill_host(d, i, count, h, c->reason, sizeof(c->reason))))
-            goto fail;
-        SMEM_CUDA_CHECK(cudaMemcpy(p->dev[i], h, p->bytes[i], cudaMemcpyHostToDevice));
-        free(h);
-        h = NULL;
+        SMEM_CUDA_CHECK(cudaMemcpy(p->dev[i], U.inputs[i].h, p->bytes[i], cudaMemcpyHostToDevice));
     }
     return SMEM_OK;
 fail:
@@ -622,6 +629,8 @@ void smem_user_bench_free(void)
     for (size_t g = 0; g < U.n_groups; g++)
         for (size_t i = 0; i < SMEM_USER_MAX_ARGS; i++)
             free(U.groups[g].out[i]);
+    for (size_t i = 0; i < SMEM_USER_MAX_ARGS; i++)
+        free(U.inputs[i].h);
     memset(&U, 0, sizeof(U));
 }
 
