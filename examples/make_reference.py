@@ -57,7 +57,8 @@ def main(argv):
     if not isinstance(n, list) or len(n) != 1 or not isinstance(n[0], int) or n[0] <= 0:
         return fail(f"{desc_path}: axes.n must have exactly one positive value (the data file's size); it is {n!r}")
     n = n[0]
-    want = {"args[0].fill.file": desc["args"][0].get("fill", {}).get("file"),
+    fill = (desc.get("args") or [{}])[0].get("fill")
+    want = {"args[0].fill.file": fill.get("file") if isinstance(fill, dict) else None,
             "check.reference.file": desc.get("check", {}).get("reference", {}).get("file")}
     for (key, name), out in zip(want.items(), (data_out, ref_out)):
         if name != os.path.basename(out):
