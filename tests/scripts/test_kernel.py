@@ -157,7 +157,7 @@ def predict_mode_for_a_cubin():
 @test
 def examples_predict():
     for name in ("row_softmax", "histogram", "stencil2d", "coresident_race"):
-        code = os.path.join(EXAMPLES, name + ".sm_90.cubin")
+        code = os.path.join(EXAMPLES, name + ".cubin")
         launch = os.path.join(EXAMPLES, name + ".json")
         if not os.path.exists(code):
             raise AssertionError(f"{code} was not built")
