@@ -84,21 +84,44 @@ bool smem_user_type_is_float(enum smem_user_type t)
     return (unsigned)t < SMEM_ARRAY_LEN(types) && types[t].is_float;
 }
 
-/* A number as a message shows it: integers whole, others with two decimals unless that would hide
- * the fraction (5.001, 0.004), huge ones in %g. */
+/* A number as a message shows it: integers up to 2^53 whole, others with two decimals unless that
+ * would hide the fraction (then the shortest exact text: 5.001, 0.004), huge ones in %g. */
 static void fmt_num(char *buf, size_t len, double v)
 {
     if (v == 0)
         v = 0;   /* no "-0" */
-    if (!isfinite(v) || fabs(v) >= 1e15) {
+    if (!isfinite(v) || (fabs(v) >= 1e15 && !(v == floor(v) && fabs(v) <= EXACT_MAX))) {
         smem_fmt(buf, len, "%g", v);
     } else if (v == floor(v)) {
         smem_fmt(buf, len, "%.0f", v);
     } else {
         smem_fmt(buf, len, "%.2f", v);
-        if (strtod(buf, NULL) == floor(strtod(buf, NULL)))
-            smem_fmt(buf, len, "%.6g", v);
+        /* the shortest text that gives v back */
+        for (int prec = 1; strtod(buf, NULL) == floor(strtod(buf, NULL)) && prec <= 17; prec++)
+            smem_fmt(buf, len, "%.*g", prec, v);
     }
+}
+
+/* src into dst with control characters written as \n, \t, \xNN: a message is one line even when
+ * the description's text has a newline where a name should be. */
+static void one_line(char *dst, size_t len, const char *src)
+{
+    size_t o = 0;
+
+    if (!len)
+        return;
+    for (const unsigned char *s = (const unsigned char *)src; *s && o + 1 < len; s++) {
+        char esc[8];
+
+        if (*s >= 0x20 && *s != 0x7f) {
+            dst[o++] = (char)*s;
+            continue;
+        }
+        smem_fmt(esc, sizeof(esc), *s == '\n' ? "\\n" : *s == '\t' ? "\\t" : *s == '\r' ? "\\r" : "\\x%02x", *s);
+        for (const char *e = esc; *e && o + 1 < len; e++)
+            dst[o++] = *e;
+    }
+    dst[o] = '\0';
 }
 
 /* ---- expressions ---------------------------------------------------------------------------- */
@@ -140,14 +163,15 @@ struct parser {
 static struct val fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static struct val fail(struct parser *p, const char *fmt, ...)
 {
-    char msg[MSG_LEN];
+    char msg[MSG_LEN], line[2 * MSG_LEN];
     va_list ap;
 
     if (!p->failed) {
         va_start(ap, fmt);
         vsnprintf(msg, sizeof(msg), fmt, ap);
         va_end(ap);
-        smem_fmt(p->why, p->why_len, "%s \"%s\": %s", p->what, p->s, msg);
+        smem_fmt(line, sizeof(line), "%s \"%s\": %s", p->what, p->s, msg);
+        one_line(p->why, p->why_len, line);
         p->failed = true;
     }
     return (struct val){ 0, false };
@@ -260,6 +284,8 @@ static struct val parse_call(struct parser *p, const char *name, size_t name_len
             f = (int)i;
     if (f < 0)
         return fail(p, "unknown function \"%.*s\" at column %zu; functions: " FUNC_LIST, (int)name_len, name, col);
+    if (++p->depth > MAX_DEPTH)
+        return fail(p, "nested more than %d deep at column %zu; write it flatter", MAX_DEPTH, col);
     p->pos++;   /* the '(' */
     skip_ws(p);
     if (p->s[p->pos] != ')') {
@@ -283,6 +309,7 @@ static struct val parse_call(struct parser *p, const char *name, size_t name_len
         }
     }
     p->pos++;   /* the ')' */
+    p->depth--;
     if (argc != funcs[f].argc)
         return fail(p, "%s takes %d argument%s, not %d, at column %zu: %s", funcs[f].name, funcs[f].argc,
                     funcs[f].argc == 1 ? "" : "s", argc, col, funcs[f].usage);
@@ -458,9 +485,10 @@ static struct val parse_sum(struct parser *p)
     return a;
 }
 
-/* The whole of expr, or SMEM_EINVAL with why filled; values NULL: syntax and names only. */
+/* The whole of expr, or SMEM_EINVAL with why filled; values NULL: syntax and names only, and *known
+ * says whether *out is the value all the same (an expression of constants). */
 static int parse_all(const char *expr, const char *what, const char *const *names, const double *values, size_t n,
-                     double *out, char *why, size_t why_len)
+                     double *out, bool *known, char *why, size_t why_len)
 {
     struct parser p = { .s = expr ? expr : "", .what = what ? what : "expression", .names = names,
                         .values = values, .n = n, .why = why, .why_len = why_len };
@@ -483,6 +511,8 @@ static int parse_all(const char *expr, const char *what, const char *const *name
         return SMEM_EINVAL;
     if (out)
         *out = v.v;
+    if (known)
+        *known = v.known;
     return SMEM_OK;
 }
 
@@ -492,7 +522,7 @@ static const double no_values[1];
 int smem_user_eval(const char *expr, const struct smem_user_vars *v, double *out, char *why, size_t why_len)
 {
     return parse_all(expr, NULL, v ? v->names : NULL, v && v->values ? v->values : no_values, v && v->values ? v->n : 0,
-                     out, why, why_len);
+                     out, NULL, why, why_len);
 }
 
 int smem_user_eval_int(const char *expr, const char *what, const struct smem_user_vars *v, int64_t lo, int64_t hi,
@@ -504,7 +534,7 @@ int smem_user_eval_int(const char *expr, const char *what, const struct smem_use
     int rc;
 
     rc = parse_all(expr, what, v ? v->names : NULL, v && v->values ? v->values : no_values, v && v->values ? v->n : 0,
-                   &r, why, why_len);
+                   &r, NULL, why, why_len);
     if (rc)
         return rc;
     fmt_num(num, sizeof(num), r);
@@ -532,7 +562,7 @@ int smem_user_eval_int(const char *expr, const char *what, const struct smem_use
 int smem_user_expr_check(const char *expr, const char *what, const char *const *names, size_t n, char *why,
                          size_t why_len)
 {
-    return parse_all(expr, what, names, NULL, n, NULL, why, why_len);
+    return parse_all(expr, what, names, NULL, n, NULL, NULL, why, why_len);
 }
 
 /* ---- the description ------------------------------------------------------------------------ */
@@ -551,13 +581,14 @@ struct ctx {
 static int bad(struct ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int bad(struct ctx *c, const char *fmt, ...)
 {
-    char msg[MSG_LEN];
+    char msg[MSG_LEN], line[MSG_LEN + 4096];
     va_list ap;
 
     va_start(ap, fmt);
     vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    smem_fmt(c->why, c->why_len, "%s: %s", c->file, msg);
+    smem_fmt(line, sizeof(line), "%s: %s", c->file, msg);
+    one_line(c->why, c->why_len, line);
     return SMEM_EINVAL;
 }
 
@@ -617,7 +648,9 @@ static int get_int(struct ctx *c, const cJSON *j, const char *path, double lo, d
 {
     char v[64], range[96];
 
-    if (hi >= EXACT_MAX)
+    if (lo <= -EXACT_MAX && hi >= EXACT_MAX)
+        smem_fmt(range, sizeof(range), "an integer within +-2^53");
+    else if (hi >= EXACT_MAX)
         smem_fmt(range, sizeof(range), "an integer of at least %.0f", lo);
     else
         smem_fmt(range, sizeof(range), "an integer %.0f..%.0f", lo, hi);
@@ -670,16 +703,23 @@ static void number_text(double v, char *buf, size_t len)
         smem_fmt(buf, len, "%.17g", v);
 }
 
-/* An expression (a string, or a JSON number kept as its text) whose syntax and names are checked. */
-static int get_expr(struct ctx *c, const cJSON *j, const char *path, char *buf, const char *example)
+/* An expression (a string, or a JSON number kept as its text) whose syntax and names are checked;
+ * *known: it is a constant, *value. label gets what a message about its value starts with:
+ * 'launch.grid 0' or 'launch.grid "2 - 2" = 0'. */
+static int get_expr(struct ctx *c, const cJSON *j, const char *path, char *buf, const char *example, bool *known,
+                    double *value, char *label, size_t label_len)
 {
     char v[64], msg[MSG_LEN];
 
+    *known = false;
     if (cJSON_IsNumber(j)) {
         if (!isfinite(j->valuedouble))
             return bad(c, "%s is %s; expected a finite number or an expression (%s)", path, shown(j, v, sizeof(v)),
                        example);
         number_text(j->valuedouble, buf, SMEM_USER_EXPR_LEN);
+        *known = true;
+        *value = j->valuedouble;
+        smem_fmt(label, label_len, "%s %s", path, shown(j, v, sizeof(v)));
         return SMEM_OK;
     }
     if (!cJSON_IsString(j))
@@ -687,9 +727,34 @@ static int get_expr(struct ctx *c, const cJSON *j, const char *path, char *buf, 
     if (strlen(j->valuestring) >= SMEM_USER_EXPR_LEN)
         return bad(c, "%s is %zu characters long; an expression is at most %d", path, strlen(j->valuestring),
                    SMEM_USER_EXPR_LEN - 1);
-    if (smem_user_expr_check(j->valuestring, path, c->names, c->n_names, msg, sizeof(msg)))
+    if (parse_all(j->valuestring, path, c->names, NULL, c->n_names, value, known, msg, sizeof(msg)))
         return bad(c, "%s", msg);
     smem_fmt(buf, SMEM_USER_EXPR_LEN, "%s", j->valuestring);
+    fmt_num(v, sizeof(v), *value);
+    smem_fmt(label, label_len, "%s \"%s\" = %s", path, j->valuestring, v);
+    return SMEM_OK;
+}
+
+/* A launch expression or a count: checked for its syntax and names, and when it is a constant, for
+ * being an integer in [lo, hi] (hi of 2^53 reads "at least lo"). */
+static int get_int_expr(struct ctx *c, const cJSON *j, const char *path, char *buf, const char *example, double lo,
+                        double hi)
+{
+    char label[MSG_LEN], range[96];
+    bool known;
+    double v;
+    int rc;
+
+    if ((rc = get_expr(c, j, path, buf, example, &known, &v, label, sizeof(label))) || !known)
+        return rc;
+    if (hi >= EXACT_MAX)
+        smem_fmt(range, sizeof(range), "an integer of at least %.0f", lo);
+    else
+        smem_fmt(range, sizeof(range), "an integer %.0f..%.0f", lo, hi);
+    if (v != floor(v))
+        return bad(c, "%s is not an integer: wrap it in ceil() or floor(); expected %s", label, range);
+    if (v < lo || v > hi)
+        return bad(c, "%s is out of range; expected %s", label, range);
     return SMEM_OK;
 }
 
@@ -877,15 +942,18 @@ static int parse_launch(struct ctx *c, const cJSON *j)
     if (!member(j, "grid"))
         return bad(c, "launch.grid is missing; expected the number of blocks as an expression (\"grid\": "
                       "\"ceil(n / block)\")");
-    if ((rc = get_expr(c, member(j, "grid"), "launch.grid", d->grid, "\"ceil(n / block)\"")))
+    /* constants must be in the ranges every device has (a grid's x of at most 2^31 - 1 blocks) */
+    if ((rc = get_int_expr(c, member(j, "grid"), "launch.grid", d->grid, "\"ceil(n / block)\"", 1, 2147483647.0)))
         return rc;
-    if (member(j, "block") && (rc = get_expr(c, member(j, "block"), "launch.block", d->block, "\"block\"")))
+    if (member(j, "block") &&
+        (rc = get_int_expr(c, member(j, "block"), "launch.block", d->block, "\"block\"", 1, 1024)))
         return rc;
-    if (member(j, "cluster") && (rc = get_expr(c, member(j, "cluster"), "launch.cluster", d->cluster, "\"cluster\"")))
+    if (member(j, "cluster") &&
+        (rc = get_int_expr(c, member(j, "cluster"), "launch.cluster", d->cluster, "\"cluster\"", 0, 16)))
         return rc;
     if (member(j, "dynamic_smem") &&
-        (rc = get_expr(c, member(j, "dynamic_smem"), "launch.dynamic_smem", d->dynamic_smem,
-                       "\"max(dyn_smem_bytes, block * 4)\"")))
+        (rc = get_int_expr(c, member(j, "dynamic_smem"), "launch.dynamic_smem", d->dynamic_smem,
+                           "\"max(dyn_smem_bytes, block * 4)\"", 0, EXACT_MAX)))
         return rc;
     return SMEM_OK;
 }
@@ -938,21 +1006,31 @@ static int parse_type(struct ctx *c, const cJSON *j, const char *path, struct sm
                hint);
 }
 
-/* v must fit a's type: an integer in range for the integer types, finite for the floats. */
-static int check_typed(struct ctx *c, double x, const char *path, const struct smem_user_arg *a, bool upper_open)
+/* x must fit a's type: an integer in range for the integer types, in range for the floats; upper_open:
+ * x is an exclusive bound (a random fill's max). label starts the message: "args[0].value 300". */
+static int check_typed(struct ctx *c, double x, const char *label, const struct smem_user_arg *a, bool upper_open)
 {
     double hi = types[a->type].max + (upper_open && !types[a->type].is_float ? 1 : 0);
-    char v[64], lo_s[32], hi_s[32];
+    char lo_s[32], hi_s[32];
 
-    fmt_num(v, sizeof(v), x);
     if (!types[a->type].is_float && x != floor(x))
-        return bad(c, "%s %s is not an integer; %s holds integers", path, v, types[a->type].name);
+        return bad(c, "%s is not an integer; %s holds integers", label, types[a->type].name);
     if (!isfinite(x) || x < types[a->type].min || x > hi) {
         fmt_num(lo_s, sizeof(lo_s), types[a->type].min);
         fmt_num(hi_s, sizeof(hi_s), hi);
-        return bad(c, "%s %s is out of range for %s; expected %s..%s", path, v, types[a->type].name, lo_s, hi_s);
+        return bad(c, "%s is out of range for %s; expected %s..%s", label, types[a->type].name, lo_s, hi_s);
     }
     return SMEM_OK;
+}
+
+/* "path 1.50": the start of a message about a number of the description. */
+static const char *num_label(char *buf, size_t len, const char *path, double x)
+{
+    char v[64];
+
+    fmt_num(v, sizeof(v), x);
+    smem_fmt(buf, len, "%s %s", path, v);
+    return buf;
 }
 
 #define FILL_FORMS "\"zeros\", \"random\", {\"random\": {\"min\": a, \"max\": b}}, {\"constant\": v} or {\"file\": \"x.bin\"}"
@@ -960,7 +1038,7 @@ static int check_typed(struct ctx *c, double x, const char *path, const struct s
 static int parse_fill(struct ctx *c, const cJSON *j, const char *path, struct smem_user_arg *a)
 {
     static const char *const range_keys[] = { "min", "max" };
-    char p[160], v[64];
+    char p[160], v[256];
     const cJSON *k;
     int rc;
 
@@ -975,10 +1053,14 @@ static int parse_fill(struct ctx *c, const cJSON *j, const char *path, struct sm
     if (!cJSON_IsObject(j))
         return bad(c, "%s %s is not a fill; expected " FILL_FORMS, path, shown(j, v, sizeof(v)));
     if (cJSON_GetArraySize(j) != 1 ||
-        (strcmp(j->child->string, "random") && strcmp(j->child->string, "constant") && strcmp(j->child->string, "file")))
-        return bad(c, "%s is an object with %s%s%s; expected " FILL_FORMS, path,
-                   j->child ? "the key \"" : "no key", j->child ? j->child->string : "",
-                   j->child ? (j->child->next ? "\" and more" : "\"") : "");
+        (strcmp(j->child->string, "random") && strcmp(j->child->string, "constant") && strcmp(j->child->string, "file"))) {
+        char list[256] = "";
+
+        for (const cJSON *k = j->child; k; k = k->next)
+            smem_append(list, sizeof(list), ", ", "\"%s\"", k->string);
+        return bad(c, "%s is an object with %s %s; expected " FILL_FORMS, path,
+                   cJSON_GetArraySize(j) == 1 ? "the key" : "the keys", list[0] ? list : "none");
+    }
     k = j->child;
     smem_fmt(p, sizeof(p), "%s.%s", path, k->string);
     if (!strcmp(k->string, "file")) {
@@ -990,7 +1072,7 @@ static int parse_fill(struct ctx *c, const cJSON *j, const char *path, struct sm
         if (!cJSON_IsNumber(k))
             return bad(c, "%s is %s; expected a number ({\"constant\": 1.5})", p, shown(k, v, sizeof(v)));
         a->constant = k->valuedouble;
-        return check_typed(c, a->constant, p, a, false);
+        return check_typed(c, a->constant, num_label(v, sizeof(v), p, a->constant), a, false);
     }
     a->fill = SMEM_USER_FILL_RANDOM;
     if (!cJSON_IsObject(k))
@@ -1006,7 +1088,7 @@ static int parse_fill(struct ctx *c, const cJSON *j, const char *path, struct sm
         smem_fmt(ep, sizeof(ep), "%s.%s", p, range_keys[i]);
         if (!cJSON_IsNumber(e))
             return bad(c, "%s is %s; expected a number", ep, shown(e, v, sizeof(v)));
-        if ((rc = check_typed(c, e->valuedouble, ep, a, i == 1)))
+        if ((rc = check_typed(c, e->valuedouble, num_label(v, sizeof(v), ep, e->valuedouble), a, i == 1)))
             return rc;
         *(i ? &a->hi : &a->lo) = e->valuedouble;
     }
@@ -1025,8 +1107,10 @@ static int parse_arg(struct ctx *c, const cJSON *j, size_t i)
     static const char *const known[] = { "name", "type", "count", "access", "fill", "value", "tolerance" };
     struct smem_user_desc *d = c->d;
     struct smem_user_arg *a = &d->args[i];
-    char path[32], p[64], v[64], what[96];
+    char path[32], p[64], v[64], what[96], label[MSG_LEN];
     const cJSON *e;
+    bool constant;
+    double x;
     int rc;
 
     smem_fmt(path, sizeof(path), "args[%zu]", i);
@@ -1063,9 +1147,9 @@ static int parse_arg(struct ctx *c, const cJSON *j, size_t i)
         smem_fmt(p, sizeof(p), "%s.value", path);
         if (!(e = member(j, "value")))
             return bad(c, "%s is missing; the scalar %s needs its value (\"value\": \"n\" or a number)", p, what);
-        if ((rc = get_expr(c, e, p, a->value, "\"n\" or a number")))
+        if ((rc = get_expr(c, e, p, a->value, "\"n\" or a number", &constant, &x, label, sizeof(label))))
             return rc;
-        return cJSON_IsNumber(e) ? check_typed(c, e->valuedouble, p, a, false) : SMEM_OK;
+        return constant ? check_typed(c, x, label, a, false) : SMEM_OK;
     }
     if (member(j, "value"))
         return bad(c, "%s.value: %s is a buffer; its elements come from fill, and value belongs to a scalar", path,
@@ -1073,7 +1157,7 @@ static int parse_arg(struct ctx *c, const cJSON *j, size_t i)
     smem_fmt(p, sizeof(p), "%s.count", path);
     if (!(e = member(j, "count")))
         return bad(c, "%s is missing; the buffer %s needs its element count (\"count\": \"rows * cols\")", p, what);
-    if ((rc = get_expr(c, e, p, a->count, "\"rows * cols\"")))
+    if ((rc = get_int_expr(c, e, p, a->count, "\"rows * cols\"", 0, EXACT_MAX)))
         return rc;
     smem_fmt(p, sizeof(p), "%s.access", path);
     a->access = SMEM_USER_IN;
@@ -1194,14 +1278,24 @@ static int parse_check(struct ctx *c, const cJSON *j, bool reference)
     return SMEM_OK;
 }
 
-/* The line and column of pos in text, and a few characters from there, for a JSON syntax error. */
+/* The line and column of pos in text, and a few characters from there, for a JSON syntax error. cJSON
+ * stops past a line's last token ({"grid": 1,} stops after the "}"): there, the token is shown. */
 static int bad_json(struct ctx *c, const char *text, const char *pos)
 {
     size_t line = 1, col = 1, n = 0;
+    const char *rest;
     char near[32];
 
     if (!pos || pos < text)
         pos = text;
+    for (rest = pos; *rest == ' ' || *rest == '\t' || *rest == '\n' || *rest == '\r'; rest++)
+        ;
+    if (*rest && (*pos == '\n' || *pos == '\r')) {
+        while (pos > text && (pos[-1] == ' ' || pos[-1] == '\t' || pos[-1] == '\n' || pos[-1] == '\r'))
+            pos--;
+        if (pos > text)
+            pos--;
+    }
     for (const char *s = text; s < pos && *s; s++) {
         col++;
         if (*s == '\n') {
@@ -1211,8 +1305,10 @@ static int bad_json(struct ctx *c, const char *text, const char *pos)
     }
     while (pos[n] && pos[n] != '\n' && pos[n] != '\r' && n < 20)
         n++;
-    if (!n)
-        smem_fmt(near, sizeof(near), "%s", *pos ? "the end of the line" : "the end of the file");
+    if (!*rest)
+        smem_fmt(near, sizeof(near), "the end of the file");
+    else if (!n)
+        smem_fmt(near, sizeof(near), "the end of the line");
     else
         smem_fmt(near, sizeof(near), "\"%.*s\"", (int)n, pos);
     return bad(c, "not valid JSON at line %zu, column %zu (near %s); check the commas, quotes and brackets there and "
