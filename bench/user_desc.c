@@ -273,7 +273,7 @@ static struct val parse_number(struct parser *p)
 /* name(args...): the call's arguments, counted even past what the function takes. */
 static struct val parse_call(struct parser *p, const char *name, size_t name_len, size_t col)
 {
-    struct val a[MAX_CALL_ARGS];
+    struct val a[MAX_CALL_ARGS] = { { 0, false } };
     int argc = 0, f = -1;
     bool known = true;
     double x, y, r;
