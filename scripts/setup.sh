@@ -45,6 +45,27 @@ if [ "${1:-}" = --dev ] && ! command -v actionlint >/dev/null; then
   done
   command -v actionlint >/dev/null || echo "setup: could not install actionlint: the workflow lint will be skipped" >&2
 fi
+# cuobjdump reads a user kernel's resources from its file (--kernel without a GPU, src/cubin.c). A
+# toolkit assembled from pip wheels lacks it: NVIDIA's own wheel carries it (PyPI has it from 13.2
+# on, and it reads what nvcc 13.0 writes); it goes beside nvcc, where the build looks for it.
+nvcc_dir=$(dirname "$(command -v nvcc 2>/dev/null || echo /nonexistent/nvcc)")
+if [ -d "$nvcc_dir" ] && [ ! -x "$nvcc_dir/cuobjdump" ] && ! command -v cuobjdump >/dev/null; then
+  major=$("$nvcc_dir/nvcc" --version | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+  if [ "$major" = 13 ]; then
+    echo "setup: installing cuobjdump (NVIDIA's wheel nvidia-cuda-cuobjdump 13.2.86) into $nvcc_dir" >&2
+    d=$(mktemp -d)
+    sudo=""
+    [ -w "$nvcc_dir" ] || sudo=sudo
+    if python3 -m pip download -q --no-deps -d "$d" 'nvidia-cuda-cuobjdump==13.2.86' 2>/dev/null &&
+       python3 -m zipfile -e "$d"/nvidia_cuda_cuobjdump-*.whl "$d/x" &&
+       $sudo install -m 0755 "$d/x/nvidia/cu13/bin/cuobjdump" "$nvcc_dir/cuobjdump"; then :; else
+      echo "setup: could not install cuobjdump: --kernel without a GPU (predict mode, --list) will say it needs it" >&2
+    fi
+    rm -rf "$d"
+  else
+    echo "setup: no cuobjdump beside nvcc: --kernel without a GPU needs the toolkit's cuobjdump" >&2
+  fi
+fi
 command -v nvcc >/dev/null || echo "setup: nvcc not found: building the host code only (predict mode and unit tests)" >&2
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release >&2

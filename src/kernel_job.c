@@ -641,7 +641,6 @@ int smem_kernel_list(const char *file, const struct smem_device *dev, bool from_
         smem_error("%s", why);
         return SMEM_EINVAL;
     }
-    fprintf(out, "%s (%s)\n", file, smem_code_kind_name(kind));
     if (from_driver) {
 #if SMEM_HAVE_CUDA
         cudaLibrary_t lib;
@@ -656,6 +655,7 @@ int smem_kernel_list(const char *file, const struct smem_device *dev, bool from_
             smem_error("the driver cannot list the kernels of %s", file);
             return SMEM_EINVAL;
         }
+        fprintf(out, "%s (%s)\n", file, smem_code_kind_name(kind));
         for (unsigned i = 0; i < n; i++) {
             const char *name = "?";
             struct smem_user_resources r;
@@ -676,8 +676,8 @@ int smem_kernel_list(const char *file, const struct smem_device *dev, bool from_
             smem_error("%s", why);
             return SMEM_EINVAL;
         }
-        fprintf(out, "  (no GPU: resources of the code a compute capability %d.%d device (%s) would run)\n",
-                dev->cc_major, dev->cc_minor, dev->name);
+        fprintf(out, "%s (%s)\n  (no GPU: resources of the code a compute capability %d.%d device (%s) would run)\n",
+                file, smem_code_kind_name(kind), dev->cc_major, dev->cc_minor, dev->name);
         for (size_t i = 0; i < n; i++) {
             struct smem_user_resources r = { .regs = ks[i].regs, .static_smem = ks[i].static_smem,
                                              .local_bytes = ks[i].local_bytes, .max_threads = ks[i].max_threads,
