@@ -212,6 +212,7 @@ static const char *found(const struct parser *p, char *buf, size_t len)
     return buf;
 }
 
+/* "syntax error at column k: expected X, found Y", at the current position. */
 static struct val syntax(struct parser *p, const char *expected)
 {
     char f[16];
@@ -237,8 +238,14 @@ static struct val finite(struct parser *p, double r, size_t col)
     return (struct val){ r, true };
 }
 
+/* The grammar, by recursive descent, one function a level:
+ *   sum     = product { ("+" | "-") product }
+ *   product = unary { ("*" | "/" | "%") unary }
+ *   unary   = ("-" | "+") unary | primary
+ *   primary = number | name | name "(" [ sum { "," sum } ] ")" | "(" sum ")" */
 static struct val parse_sum(struct parser *p);
 
+/* 12, 1.5, .5, 1e-3: digits, a fraction, an exponent (never hex, inf or nan, which strtod takes). */
 static struct val parse_number(struct parser *p)
 {
     size_t start = p->pos, col = p->pos + 1;
@@ -273,7 +280,7 @@ static struct val parse_number(struct parser *p)
 /* name(args...): the call's arguments, counted even past what the function takes. */
 static struct val parse_call(struct parser *p, const char *name, size_t name_len, size_t col)
 {
-    struct val a[MAX_CALL_ARGS];
+    struct val a[MAX_CALL_ARGS] = { { 0, false } };
     int argc = 0, f = -1;
     bool known = true;
     double x, y, r;
@@ -371,6 +378,7 @@ static struct val parse_name(struct parser *p)
     return fail(p, "unknown variable \"%.*s\" at column %zu; known variables: %s", (int)len, name, col, known);
 }
 
+/* A number, a name or a parenthesized sum. */
 static struct val parse_primary(struct parser *p)
 {
     struct val v;
@@ -418,6 +426,7 @@ static struct val parse_unary(struct parser *p)
     return v;
 }
 
+/* * / and % from left to right; / is real division, % is on integers (C's sign: the dividend's). */
 static struct val parse_product(struct parser *p)
 {
     struct val a = parse_unary(p);
@@ -459,6 +468,7 @@ static struct val parse_product(struct parser *p)
     return a;
 }
 
+/* + and - from left to right. */
 static struct val parse_sum(struct parser *p)
 {
     struct val a = parse_product(p);
@@ -824,6 +834,7 @@ static bool arg_name_ok(const char *s)
     return true;
 }
 
+/* One user axis: a free name and its distinct integer values, as a list or {"values": [...], "unit": ...}. */
 static int parse_axis(struct ctx *c, const cJSON *j, struct smem_user_axis *ax)
 {
     static const char *const known[] = { "values", "unit" };
@@ -873,6 +884,7 @@ static int parse_axis(struct ctx *c, const cJSON *j, struct smem_user_axis *ax)
     return SMEM_OK;
 }
 
+/* The user axes, at most SMEM_USER_MAX_AXES, in the description's order. */
 static int parse_axes(struct ctx *c, const cJSON *axes)
 {
     struct smem_user_desc *d = c->d;
@@ -898,6 +910,7 @@ static int parse_axes(struct ctx *c, const cJSON *axes)
     return SMEM_OK;
 }
 
+/* The built-in axes' base values, each in the range every device has. */
 static int parse_defaults(struct ctx *c, const cJSON *j)
 {
     static const char *const known[] = { "block", "dyn_smem_bytes", "carveout_pct", "cluster" };
@@ -925,6 +938,7 @@ static int parse_defaults(struct ctx *c, const cJSON *j)
     return SMEM_OK;
 }
 
+/* The launch's geometry: grid required, the others default to their built-in axes. */
 static int parse_launch(struct ctx *c, const cJSON *j)
 {
     static const char *const known[] = { "grid", "block", "cluster", "dynamic_smem" };
@@ -1035,6 +1049,7 @@ static const char *num_label(char *buf, size_t len, const char *path, double x)
 
 #define FILL_FORMS "\"zeros\", \"random\", {\"random\": {\"min\": a, \"max\": b}}, {\"constant\": v} or {\"file\": \"x.bin\"}"
 
+/* One of the fills; a random range and a constant must fit the buffer's type. */
 static int parse_fill(struct ctx *c, const cJSON *j, const char *path, struct smem_user_arg *a)
 {
     static const char *const range_keys[] = { "min", "max" };
@@ -1102,6 +1117,7 @@ static int parse_fill(struct ctx *c, const cJSON *j, const char *path, struct sm
     return SMEM_OK;
 }
 
+/* args[i]: a scalar takes value alone; a buffer count, access, fill and tolerance. */
 static int parse_arg(struct ctx *c, const cJSON *j, size_t i)
 {
     static const char *const known[] = { "name", "type", "count", "access", "fill", "value", "tolerance" };
@@ -1197,6 +1213,7 @@ static int parse_arg(struct ctx *c, const cJSON *j, size_t i)
     return SMEM_OK;
 }
 
+/* The kernel's parameters in order, at most SMEM_USER_MAX_ARGS. */
 static int parse_args(struct ctx *c, const cJSON *j)
 {
     char v[64];
