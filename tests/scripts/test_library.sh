@@ -35,7 +35,10 @@ ok "installed: ${libdir#"$d"/dest}/libsmembench.a, ${pc#"$d"/dest}, include/smem
 
 # a staged install: the .pc file's prefix moved to where it is (its other paths are ${prefix}/...)
 sed -i "s|^prefix=.*|prefix=$prefix|" "$pc"
-export PKG_CONFIG_PATH=$pcdir
+export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+# a sysroot (.devdeps/env.sh's, cJSON's on an offline GPU host) would be put before this prefix too;
+# without it cJSON's .pc names -lcjson alone, which the linker finds through env.sh's LIBRARY_PATH
+unset PKG_CONFIG_SYSROOT_DIR
 cflags=$(pkg-config --cflags smembench) || fail "pkg-config --cflags smembench"
 libs=$(pkg-config --static --libs smembench) || fail "pkg-config --static --libs smembench"
 echo "pkg-config --cflags smembench: $cflags"
