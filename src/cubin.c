@@ -733,13 +733,16 @@ static size_t split_usage(const char *text, const char *end, struct usage_text *
 /* What one pass over an ELF's dump finds, as spans into it:
  *   Index Offset   Size ES Align        Type    Flags Link     Info Name        (the section table)
  *      15   1b00    800  0  4         NOBITS       43    0       12 .nv.shared.sum_rows
- *   .section .symtab
+ *   .section .symtab                                                      (cuobjdump 13.0 to 13.4)
  *    index           value           size      info    other  shndx    name
  *    0xf               0           0xc00     0x12     0x10   0x12     sum_rows
+ *   .section .symtab                                                      (cuobjdump 13.5)
+ *      Num    Value     Size  Type    Bind    Vis      Other    Ndx  Name
+ *      0xf        0    0xc00  FUNC    GLOBAL  DEFAULT  ENTRY   0x12  sum_rows
  *   .nv.info.sum_rows                                                     (a kernel's attributes)
  *   	Attribute:	EIATTR_KPARAM_INFO
  *   	Value:	Index : 0x0	Ordinal : 0x2	Offset  : 0x10	Size    : 0x4
- * The functions whose symbol has STO_CUDA_ENTRY in st_other are the kernels. */
+ * The functions whose symbol has STO_CUDA_ENTRY in st_other (ENTRY) are the kernels. */
 struct elf_index {
     struct span *shared;        /* names of .nv.shared.<fn> sections, less the prefix */
     size_t n_shared;
@@ -779,6 +782,7 @@ static bool push_span(struct span **a, size_t *n, size_t *cap, struct span s)
 static int index_elf(struct work *w, const struct elf_text *e, struct elf_index *x)
 {
     enum { NONE, SECTIONS, SYMBOLS, INFO } state = NONE;
+    enum { NUMERIC, NAMED } symbols = NUMERIC;   /* the symbol table's columns: 13.0 or 13.5 */
     const char *p = e->begin;
     struct span line, tok[12];
     size_t cap_shared = 0, cap_entries = 0, cap_info = 0;
@@ -833,17 +837,22 @@ static int index_elf(struct work *w, const struct elf_text *e, struct elf_index 
                 ok = push_span(&x->shared, &x->n_shared, &cap_shared,
                                (struct span){ tok[k - 1].p + 11, tok[k - 1].n - 11 });
             }
-        } else if (state == SYMBOLS && k == 7 && span_num(tok[3], 16, &info) && span_num(tok[4], 16, &other) &&
-                   (info & 0xf) == 2) {
+        } else if (state == SYMBOLS && k >= 2 && span_eq(tok[0], "Num") && span_eq(tok[k - 1], "Name")) {
+            symbols = NAMED;
+        } else if (state == SYMBOLS && symbols == NUMERIC && k == 7 && span_num(tok[3], 16, &info) &&
+                   span_num(tok[4], 16, &other) && (info & 0xf) == 2) {
+            /* STT_FUNC in st_info's low bits */
             x->n_funcs++;
             if (other & STO_CUDA_ENTRY)
                 ok = push_span(&x->entries, &x->n_entries, &cap_entries, tok[6]);
-        } else if (state == SYMBOLS && k == 9 && span_eq(tok[3], "FUNC")) {
-            /* the decoded listing (cuobjdump 13.5): Num Value Size Type Bind Vis Other Ndx Name, a
-             * kernel's Other is ENTRY */
+        } else if (state == SYMBOLS && symbols == NAMED && k >= 9 && span_eq(tok[3], "FUNC")) {
+            /* Other: the words between Vis and Ndx */
+            bool entry = false;
             x->n_funcs++;
-            if (span_eq(tok[6], "ENTRY"))
-                ok = push_span(&x->entries, &x->n_entries, &cap_entries, tok[8]);
+            for (size_t i = 6; i + 2 < k; i++)
+                entry = entry || memmem(tok[i].p, tok[i].n, "ENTRY", 5);
+            if (entry)
+                ok = push_span(&x->entries, &x->n_entries, &cap_entries, tok[k - 1]);
         }
     }
     if (!ok) {

@@ -28,8 +28,8 @@ int smem_code_kind_of(const char *path, enum smem_code_kind *kind, char *why, si
 const char *smem_code_kind_name(enum smem_code_kind k);   /* "cubin", "fatbin", "ptx" */
 /* Every kernel of path with its resources for the code closest to compute capability cc (major*10 +
  * minor) that a device of cc could run: the highest sm_XX <= cc of the same major (a PTX file: compiled
- * by ptxas for sm_<cc>). Through the toolkit's cuobjdump --dump-resource-usage and -elf (ptxas -v for
- * PTX), run without a shell. *out malloc'd; SMEM_EINVAL with one line (no such file, not a code file,
+ * by ptxas for sm_<cc>). Through the toolkit's cuobjdump --dump-resource-usage and -elf (on the cubin
+ * ptxas makes of PTX), run without a shell. *out malloc'd; SMEM_EINVAL with one line (no such file, not a code file,
  * no code a cc device can run: "softmax.cubin holds sm_80 code only; a 9.0 device cannot run it",
  * no cuobjdump found: "needs the CUDA toolkit's cuobjdump (not found in $CUDA_HOME/bin, the build's
  * toolkit or PATH)"). */
