@@ -12,8 +12,9 @@
  *         return smembench_main(argc, argv);
  *     }
  *
- * Link with `pkg-config --cflags --libs smembench` (a static library: link it with the CUDA
- * runtime, as the .pc file says). */
+ * Compile with `pkg-config --cflags smembench` and link with `pkg-config --static --libs smembench`
+ * (a static library: the CUDA runtime, cuBLAS and cJSON it needs are in the .pc file's private
+ * fields; meson: dependency('smembench', static: true)). examples/project is such a program. */
 #ifndef SMEMBENCH_H
 #define SMEMBENCH_H
 

@@ -1053,17 +1053,73 @@ static int fatbin_ptx(struct work *w, char *have, size_t have_len, struct smem_c
     return read_ptx(w, path, out, n);
 }
 
-/* The kernels of a cubin or fatbin (file: what cuobjdump reads; the user's file or a cubin ptxas wrote). */
+/* Whether sm_<arch><suffix> is in have ("sm_80, sm_90a") already. */
+static bool listed(const char *have, int arch, char suffix)
+{
+    char name[32];
+    size_t k;
+
+    k = (size_t)snprintf(name, sizeof(name), "sm_%d%s", arch, suffix == 'a' ? "a" : "");
+    for (const char *p = have; (p = strstr(p, name)); p += k)
+        if ((p == have || p[-1] == ' ') && (p[k] == ',' || p[k] == 0))
+            return true;
+    return false;
+}
+
+/* Adds the kernels of one ELF (kernels_of's, sorted by name) to *all (sorted by name): a kernel
+ * already there stays unless this ELF's code is for a later architecture. */
+static int merge_kernels(struct work *w, struct smem_cubin_kernel *k, size_t nk, struct smem_cubin_kernel **all,
+                         size_t *n)
+{
+    struct smem_cubin_kernel *m;
+    size_t i = 0, j = 0, t = 0;
+
+    if (!nk)
+        return SMEM_OK;
+    m = malloc((*n + nk) * sizeof(*m));
+    if (!m) {
+        smem_fmt(w->why, w->why_len, "out of host memory reading %s", w->shown);
+        return SMEM_ENOMEM;
+    }
+    while (i < *n || j < nk) {
+        int c = i == *n ? 1 : j == nk ? -1 : strcmp((*all)[i].name, k[j].name);
+        if (c < 0)
+            m[t++] = (*all)[i++];
+        else if (c > 0)
+            m[t++] = k[j++];
+        else {
+            m[t++] = k[j].arch > (*all)[i].arch ? k[j] : (*all)[i];
+            i++;
+            j++;
+        }
+    }
+    free(*all);
+    *all = m;
+    *n = t;
+    return SMEM_OK;
+}
+
+/* The kernels of a cubin, a fatbin or a program (file: what cuobjdump reads; the user's file, a cubin
+ * ptxas wrote, or a program's own executable). Every ELF whose code a cc device runs is read: a fatbin
+ * has one per architecture, a program one per translation unit and architecture; each kernel comes
+ * from the latest architecture that has it. */
 static int read_code(struct work *w, const char *file, bool fatbin, struct smem_cubin_kernel **out, size_t *n)
 {
-    enum { MAX_ELFS = 64 };
-    struct elf_text elf[MAX_ELFS];
-    struct usage_text use[MAX_ELFS];
+    enum { MAX_ELFS = 4096 };
+    struct elf_text *elf = malloc(MAX_ELFS * sizeof(*elf));
+    struct usage_text *use = malloc(MAX_ELFS * sizeof(*use));
     char *usage = NULL, *dump = NULL, have[256] = "", ptx[256] = "", cct[16];
     size_t usage_len, dump_len, ne, nu;
-    int rc, best = -1;
-    bool found;
+    int rc;
+    bool found, runs = false;
 
+    *out = NULL;
+    *n = 0;
+    if (!elf || !use) {
+        smem_fmt(w->why, w->why_len, "out of host memory reading %s", w->shown);
+        rc = SMEM_ENOMEM;
+        goto done;
+    }
     rc = cuobjdump(w, "--dump-resource-usage", NULL, file, NULL, &usage, &usage_len);
     if (!rc)
         rc = cuobjdump(w, "-elf", NULL, file, NULL, &dump, &dump_len);
@@ -1090,14 +1146,22 @@ static int read_code(struct work *w, const char *file, bool fatbin, struct smem_
             rc = SMEM_EINVAL;
             goto done;
         }
-        smem_append(have, sizeof(have), ", ", "sm_%d%s", elf[i].arch, elf[i].suffix == 'a' ? "a" : "");
-        if (sass_runs(elf[i].arch, elf[i].suffix, w->cc) && (best < 0 || elf[i].arch > elf[best].arch))
-            best = (int)i;
+        if (!listed(have, elf[i].arch, elf[i].suffix))
+            smem_append(have, sizeof(have), ", ", "sm_%d%s", elf[i].arch, elf[i].suffix == 'a' ? "a" : "");
     }
-    if (best >= 0) {
-        rc = kernels_of(w, &elf[best], &use[best], out, n);
+    for (size_t i = 0; i < ne && !rc; i++) {
+        struct smem_cubin_kernel *k = NULL;
+        size_t nk = 0;
+        if (!sass_runs(elf[i].arch, elf[i].suffix, w->cc))
+            continue;
+        runs = true;
+        rc = kernels_of(w, &elf[i], &use[i], &k, &nk);
+        if (!rc)
+            rc = merge_kernels(w, k, nk, out, n);
+        free(k);
+    }
+    if (rc || runs)
         goto done;
-    }
     if (fatbin) {
         rc = fatbin_ptx(w, ptx, sizeof(ptx), out, n, &found);
         if (rc || found)
@@ -1115,8 +1179,15 @@ static int read_code(struct work *w, const char *file, bool fatbin, struct smem_
                  ptx, cct);
     rc = SMEM_EINVAL;
 done:
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
     free(usage);
     free(dump);
+    free(elf);
+    free(use);
     return rc;
 }
 
@@ -1191,13 +1262,32 @@ static int read_ptx(struct work *w, const char *ptx, struct smem_cubin_kernel **
     return read_code(w, cubin, false, out, n);
 }
 
+/* Whether path is a program's own file (libsmembench reads a registered kernel's code there): an ELF
+ * executable or shared object of the host, not a cubin (EM_CUDA), with the fatbins nvcc embeds. Its
+ * code is read as a fatbin's ELF files are, without the PTX fallback (a program holds PTX per
+ * translation unit, which the driver JIT-compiles only where no code runs). */
+static bool host_program(const char *path)
+{
+    unsigned char head[20];
+    FILE *f = fopen(path, "rb");
+    size_t got = f ? fread(head, 1, sizeof(head), f) : 0;
+
+    if (f)
+        fclose(f);
+    if (got < sizeof(head) || memcmp(head, "\177ELF", 4))
+        return false;
+    return (head[5] == 2 ? (unsigned)head[18] << 8 | head[19] : (unsigned)head[19] << 8 | head[18]) !=
+           ELF_MACHINE_CUDA;
+}
+
 int smem_cubin_resources(const char *path, int cc, struct smem_cubin_kernel **out, size_t *n, char *why,
                          size_t why_len)
 {
     struct work w = { .shown = path, .cc = cc, .why = why, .why_len = why_len };
-    enum smem_code_kind kind;
+    enum smem_code_kind kind = SMEM_CODE_CUBIN;
     char tmpl[PATH_MAX];
     const char *tmpdir = getenv("TMPDIR");
+    bool program;
     int rc;
 
     *out = NULL;
@@ -1206,8 +1296,8 @@ int smem_cubin_resources(const char *path, int cc, struct smem_cubin_kernel **ou
         smem_fmt(why, why_len, "compute capability %d is not major * 10 + minor (90 for 9.0)", cc);
         return SMEM_EINVAL;
     }
-    rc = smem_code_kind_of(path, &kind, why, why_len);
-    if (rc)
+    program = host_program(path);
+    if (!program && (rc = smem_code_kind_of(path, &kind, why, why_len)))
         return rc;
     if (!realpath(path, w.abs)) {
         smem_fmt(why, why_len, "cannot resolve %s: %s", path, strerror(errno));
@@ -1226,7 +1316,9 @@ int smem_cubin_resources(const char *path, int cc, struct smem_cubin_kernel **ou
         return SMEM_EIO;
     }
     smem_fmt(w.tmp, sizeof(w.tmp), "%s", tmpl);
-    if (kind == SMEM_CODE_PTX)
+    if (program)
+        rc = read_code(&w, w.abs, false, out, n);
+    else if (kind == SMEM_CODE_PTX)
         rc = read_ptx(&w, w.abs, out, n);
     else
         rc = read_code(&w, w.abs, kind == SMEM_CODE_FATBIN, out, n);
