@@ -211,7 +211,7 @@ def draw_panel(p, blocks, series, sweep, axis, colour, rel, several, user):
                              **dict(API, color=hue))
             dflt = [(x, a) for x, _, a in rows if a is not None and x == DEFAULT_X]
             if dflt:
-                blocks.ax.plot(*zip(*dflt), label="_API at the default" + tag, **dict(API, color=hue))
+                blocks.ax.plot(*zip(*dflt), label="_API" + tag, **dict(API, color=hue))
             meas = [(x, m) for x, m, _ in rows if m is not None]
             if meas:
                 blocks.points(*zip(*meas), "measured (residency probe)" + tag,
