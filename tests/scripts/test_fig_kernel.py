@@ -429,6 +429,25 @@ def the_report_gives_the_kernel_a_section_with_its_figure_and_points():
 
 
 @test
+def chromium_sorts_and_filters_every_table_of_the_kernels_report():
+    import shutil
+    browser = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
+                   None)
+    if browser is None:
+        raise Skip("no Chromium (Debian package chromium; scripts/setup.sh --dev installs it)")
+    with tempfile.TemporaryDirectory() as d:
+        page = os.path.join(d, "index.html")
+        open(page, "w", encoding="utf-8").write(report(FIXTURE))
+        p = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={d}/profile",
+                            "--enable-logging=stderr", "--v=0", "--dump-dom", f"file://{page}#selftest"],
+                           capture_output=True, text=True, timeout=120)
+    console = [line for line in p.stderr.splitlines() if ":CONSOLE" in line]
+    assert p.returncode == 0 and console == [], (p.returncode, console[:3])
+    m = re.search(r'<output id="selftest" data-result="(\w+)">([^<]*)</output>', p.stdout)
+    assert m and m.group(1) == "pass" and m.group(2).startswith("selftest: pass, 3 tables"), m and m.group(0)
+
+
+@test
 def a_kernel_file_beside_built_in_files_leaves_their_sections_as_they_were():
     strip = lambda s: re.sub(r"<svg.*?</svg>", "<svg/>", s, flags=re.S)  # noqa: E731 - classes renumber
     alone, mixed = report(*BUILTIN[:2]), report(*BUILTIN[:2], FIXTURE)
