@@ -22,10 +22,10 @@ Sources = Union[Source, Iterable[Source]]
 # the columns every wide frame has, in this order; param_<axis>, launch_*, occupancy_* and the
 # metrics follow (see wide())
 IDENTITY = ("file", "host", "commit", "version", "started", "mode", "sweep", "device", "device_index", "cc",
-            "uuid", "pci_bus_id", "bench", "point", "status", "reason", "verified")
+            "uuid", "pci_bus_id", "bench", "kernel", "point", "status", "reason", "verified")
 TIMES = ("time_min", "time_q1", "time_median", "time_q3", "time_max", "time_mean", "time_stdev")
 TIMING = TIMES + ("robust_spread", "samples", "batch", "throttled", "clock", "trials", "trial_spread")
-CATEGORIES = ("mode", "sweep", "device", "cc", "bench", "status", "occupancy_limiter")
+CATEGORIES = ("mode", "sweep", "device", "cc", "bench", "kernel", "status", "occupancy_limiter")
 # units of the fixed columns that have one (metrics take theirs from the file)
 UNITS = dict({t: "ns" for t in TIMES}, robust_spread="1", clock="MHz", trial_spread="1",
              launch_grid="blocks", launch_block="threads", launch_static_smem="B", launch_dynamic_smem="B",
@@ -106,8 +106,9 @@ def _identity(path: Optional[str], doc: dict, r: dict) -> dict:
            "version": doc["tool"].get("version"), "started": run.get("started"), "mode": run.get("mode"),
            "sweep": r.get("sweep") or run.get("sweep")}
     row.update(_device_columns(doc, r))
-    row.update(bench=r["bench"], point=reader.point_name(r), status=r.get("status"), reason=r.get("reason"),
-               verified=r.get("verified"))
+    # a user kernel's point (smembench --kernel): the code file its function (bench) came from
+    row.update(bench=r["bench"], kernel=(doc["kernel"].get("file") if reader.user_point(doc, r) else None),
+               point=reader.point_name(r), status=r.get("status"), reason=r.get("reason"), verified=r.get("verified"))
     return row
 
 

@@ -743,6 +743,24 @@ def run_date(doc):
     return doc["run"]["started"][:10]
 
 
+# A user kernel's built-in axes (smembench --kernel), in the order its points list them; the launch
+# description's own axes follow them in params.
+KERNEL_AXES = ("carveout_pct", "dyn_smem_bytes", "block", "cluster")
+
+
+def kernel(doc):
+    """The file's user kernel record (top-level "kernel": smembench --kernel, libsmembench), or None
+    for a run of the built-in benchmarks."""
+    k = doc.get("kernel")
+    return k if isinstance(k, dict) and isinstance(k.get("function"), str) else None
+
+
+def user_point(doc, r):
+    """True for a point of the file's user kernel: its bench is the kernel's function."""
+    k = kernel(doc)
+    return k is not None and r["bench"] == k["function"]
+
+
 STAGING_BENCHES = ("staging_plain", "staging_cp_async", "staging_bulk")
 
 

@@ -10,10 +10,11 @@ line; the devices and run settings of every file; for each sweep its figures (in
 as smembench-plot's) and a table of its points (median time, noise = the robust spread 1.4826
 MAD/median as everywhere, the metrics, an arrow only on those that measure speed, how close the
 first comes to its ceiling, samples, occupancy by API, calculator and measurement, verified) with a
-filter box and a CSV link; the failed and skipped points with their reasons; where the files hold
-several GPUs of one model told apart (by uuid, or node and PCI bus) that share points,
-smembench-fleet's comparison of them (units, heatmap, outliers at --threshold, a table of each
-unit's deviation from the fleet median). The page needs no network: CSS, figures and the small
+filter box and a CSV link; a user kernel (smembench --kernel) a section of its own with its figure,
+its code, resources and verification and a table of its points; the failed and skipped points with
+their reasons; where the files hold several GPUs of one model told apart (by uuid, or node and PCI
+bus) that share points, smembench-fleet's comparison of them (units, heatmap, outliers at
+--threshold, a table of each unit's deviation from the fleet median). The page needs no network: CSS, figures and the small
 script (sorting, filtering, CSV) are inline; it fits a 400 px screen. Click a column's heading to
 sort by it; opened as index.html#selftest the page sorts every column of every table, tries every
 filter box and its CSV, checks the outcome and writes it into the page (the test suite reads it).
@@ -545,8 +546,61 @@ def shared_styles(text):
     return text, "".join(f"svg .{c} {{ {html.unescape(st)} }}\n" for st, c in styles.items())
 
 
-def sweep_section(plt, name, series):
-    parts = [f'<section id="sweep-{esc(name)}"><h2>Sweep <code>{esc(name)}</code></h2>']
+# a user kernel's points (smembench --kernel) are a section of their own, every sweep of the kernel
+# in it, whatever its sweeps are called: its figure draws them together
+def section_of(doc, r):
+    """The section a point is shown in: ("sweep", its sweep), or for a user kernel's point
+    ("kernel", the function)."""
+    return ("kernel", r["bench"]) if reader.user_point(doc, r) else ("sweep", r.get("sweep") or r["bench"])
+
+
+def section_id(section):
+    """The section's id, the base of its figures' and tables' ids: sweep-<sweep>, kernel-<function>
+    (the function's characters an id and a CSS selector may hold)."""
+    kind, name = section
+    return f"sweep-{name}" if kind == "sweep" else "kernel-" + re.sub(r"[^A-Za-z0-9_-]", "_", name)
+
+
+def section_link(section):
+    return section[1] if section[0] == "sweep" else f"kernel {section[1]}"
+
+
+def kernel_lines(series):
+    """The kernel records of a user kernel's section, one line each: the code, its resources, its
+    description and what verification saw."""
+    out = []
+    for s in series:
+        k = reader.kernel(s.doc)
+        if k is None or any(k is x for x in out):
+            continue
+        out.append(k)
+    lines = []
+    for k in out:
+        res = k.get("resources") or {}
+        ver = k.get("verification") or {}
+        most = res.get("max_threads_per_block")
+        mism = ver.get("mismatches")
+        lines.append(
+            f"<li><code>{esc(k.get('file'))}</code> ({esc(k.get('kind'))}, sha256 "
+            f"<code>{esc((k.get('sha256') or 'not computed')[:16])}</code>), function <code>{esc(k.get('function'))}"
+            f"</code>: {esc(res.get('regs'))} registers, {esc(res.get('static_smem_bytes'))} B of static shared "
+            f"memory, {esc(res.get('local_bytes'))} B local, "
+            f"{esc(f'up to {most} threads per block' if most else 'no fixed block limit')} "
+            f"({esc(res.get('source'))}); described by <code>{esc(k.get('description_file'))}</code>; verification: "
+            f"{esc(ver.get('configurations'))} configurations in {esc(ver.get('groups'))} groups, "
+            f'<span class="{"bad" if mism else "good"}">{esc(mism)} mismatch{"" if mism == 1 else "es"}</span>, '
+            f"reference {esc(ver.get('reference'))}</li>")
+    return '<ul class="kernel">' + "".join(lines) + "</ul>" if lines else ""
+
+
+def sweep_section(plt, section, series):
+    kind, what = section
+    sid = section_id(section)
+    name = what if kind == "sweep" else sid     # the base of its figures' and tables' ids
+    if kind == "kernel":
+        parts = [f'<section id="{esc(sid)}"><h2>Your kernel <code>{esc(what)}</code></h2>', kernel_lines(series)]
+    else:
+        parts = [f'<section id="{esc(sid)}"><h2>Sweep <code>{esc(what)}</code></h2>']
     for fig_name, fig in plot.figures(plt, series):
         svg = svg_small(fig, f"smembench-{name}-{fig_name}")
         plt.close(fig)
@@ -833,7 +887,7 @@ def fleet_sections(plt, loaded, threshold):
 def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
     series = plot.relabel(plot.make_series(loaded))
-    sweeps = list(dict.fromkeys(r.get("sweep") or r["bench"] for s in series for r in s.doc["results"]))
+    sweeps = list(dict.fromkeys(section_of(s.doc, r) for s in series for r in s.doc["results"]))
     devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
     dates = sorted({reader.run_date(s.doc) for s in series})
     opt = gate_options(threshold, alpha)
@@ -842,7 +896,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
             f"{len(loaded)} result file{'s' if len(loaded) != 1 else ''}</p>",
             headline(loaded, verdicts, baseline[0] if baseline else None)]
     links = (['<a href="#baseline">baseline</a>'] if baseline else []) + ['<a href="#runs">devices and runs</a>']
-    links += [f'<a href="#sweep-{esc(w)}">{esc(w)}</a>' for w in sweeps]
+    links += [f'<a href="#{esc(section_id(w))}">{esc(section_link(w))}</a>' for w in sweeps]
     fleets = fleet_sections(plt, loaded, threshold)
     links += [f'<a href="#{sid}">fleet</a>' for sid, _ in fleets]
     body.append("<nav>" + "".join(links) + "</nav>")
@@ -850,7 +904,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
         body.append(baseline_section(baseline[0], verdicts, opt))
     body.append(runs_section(loaded))
     for w in sweeps:
-        in_sweep = [s.only(lambda r, w=w: (r.get("sweep") or r["bench"]) == w) for s in series]
+        in_sweep = [s.only(lambda r, w=w, doc=s.doc: section_of(doc, r) == w) for s in series]
         body.append(sweep_section(plt, w, [s for s in in_sweep if s.doc["results"]]))
     body += [section for _, section in fleets]
     body.append('<output id="selftest"></output>')
