@@ -534,6 +534,19 @@ int smem_kernel_points(const struct smem_kernel_job *j, const struct smem_option
         }
     }
     free(store);
+    if (!rc) {
+        /* a configuration two sweeps reach (every sweep's defaults) is one point, under the first:
+         * the gate and the fleet key points by their values */
+        size_t kept = 0;
+        for (size_t i = 0; i < *n; i++) {
+            bool seen = false;
+            for (size_t k = 0; k < kept && !seen; k++)
+                seen = !memcmp((*points)[k].values, (*points)[i].values, b->n_axes * sizeof(int64_t));
+            if (!seen)
+                (*points)[kept++] = (*points)[i];
+        }
+        *n = kept;
+    }
     if (rc) {
         free(*points);
         *points = NULL;
@@ -556,7 +569,10 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
         char abs[4096];
         cJSON_AddStringToObject(k, "path", realpath(j->file, abs) ? abs : j->file);
     }
-    cJSON_AddStringToObject(k, "sha256", j->sha256);
+    if (j->sha256[0])
+        cJSON_AddStringToObject(k, "sha256", j->sha256);
+    else
+        cJSON_AddNullToObject(k, "sha256");   /* sha256sum could not be run */
     cJSON_AddStringToObject(k, "kind", j->registered >= 0 ? "registered" : smem_code_kind_name(j->kind));
     cJSON_AddStringToObject(k, "function", j->desc.function);
     res = cJSON_AddObjectToObject(k, "resources");
@@ -579,7 +595,10 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
     cJSON_AddItemToObject(k, "description", desc ? desc : cJSON_CreateNull());
     base = strrchr(j->desc.path, '/');
     cJSON_AddStringToObject(k, "description_file", base ? base + 1 : j->desc.path);
-    cJSON_AddStringToObject(k, "description_sha256", j->desc_sha256);
+    if (j->desc_sha256[0])
+        cJSON_AddStringToObject(k, "description_sha256", j->desc_sha256);
+    else
+        cJSON_AddNullToObject(k, "description_sha256");
     smem_user_verdict(&v);
     ver = cJSON_AddObjectToObject(k, "verification");
     cJSON_AddNumberToObject(ver, "groups", (double)v.groups);

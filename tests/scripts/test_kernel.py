@@ -166,7 +166,7 @@ def examples_predict():
         assert rc == 0, (name, err)
         doc = json.load(open(out_path))
         os.unlink(out_path)
-        assert doc["kernel"]["function"] == name and doc["results"], name
+        assert doc["kernel"]["function"] == json.load(open(launch))["kernel"] and doc["results"], name
 
 
 # ---- on a GPU ----------------------------------------------------------------------------------

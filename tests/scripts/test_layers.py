@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The include graph of smembench's layers, as TAP: every #include "..." of core/, kernels/, bench/,
-src/ and tests/fault/ resolves (own folder first, then the Meson include directories core, kernels,
-bench, src) to exactly one file; no include climbs from a lower layer to a higher one
-(core <- kernels <- bench <- src, tests/fault being a benchmark); no include names a path ("../",
+src/, include/ and tests/fault/ resolves (own folder first, then the Meson include directories core,
+kernels, bench, src, include) to exactly one file; no include climbs from a lower layer to a higher
+one (core <- kernels <- bench <- src, tests/fault being a benchmark, include/ the public header of
+libsmembench beside src/); no include names a path ("../",
 "src/"); and the headers include each other without a cycle. Then the same checks on made-up trees
 with a planted violation each, which they must catch.
 
@@ -15,8 +16,8 @@ import sys
 import tempfile
 
 # folder -> layer rank; a file may include its own rank or below
-LAYERS = {"core": 0, "kernels": 1, "bench": 2, "tests/fault": 2, "src": 3}
-INCLUDE_DIRS = ["core", "kernels", "bench", "src"]
+LAYERS = {"core": 0, "kernels": 1, "bench": 2, "tests/fault": 2, "src": 3, "include": 3}
+INCLUDE_DIRS = ["core", "kernels", "bench", "src", "include"]
 EXTENSIONS = (".c", ".h", ".cu", ".cuh")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
