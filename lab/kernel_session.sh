@@ -26,7 +26,7 @@ ex=$PWD/build-gpu/examples
 log "built $($exe --version)"
 for step in "$@"; do
   case $step in
-  tests) (cd build-gpu && t meson test kernel library --print-errorlogs >"$out/tests_$tag.txt" 2>&1
+  tests) (cd build-gpu && t meson test ${TESTS:-kernel library} --print-errorlogs >"$out/tests_$tag.txt" 2>&1
           grep -h "^ok\|^not ok" meson-logs/testlog.txt | tee -a "$out/session.log"
           cp meson-logs/testlog.txt "$out/testlog_$tag.txt") ;;
   examples)
@@ -70,4 +70,6 @@ PY
     fi ;;
   esac
 done
+# the device tool brings back a few files: everything in one tarball
+tar -C "$out" -czf "$out/kernel_$tag.tgz" kernel session.log $(cd "$out" && ls *.err *.txt 2>/dev/null) 2>/dev/null
 log "done"

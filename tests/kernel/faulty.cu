@@ -10,9 +10,11 @@ extern "C" __global__ void spin_forever(int *flag, int *out)
     out[blockIdx.x] = 1;
 }
 
-extern "C" __global__ void write_null(int *out, int n)
+extern "C" __global__ void write_null(int *out, int n, long long address)
 {
-    int *p = nullptr;
+    // address is a scalar argument (8: the null page), so the compiler cannot see the store is
+    // undefined and drop it
+    int *p = (int *)address;
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
         p[i] = out[i];
