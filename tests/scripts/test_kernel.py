@@ -155,6 +155,28 @@ def predict_mode_for_a_cubin():
 
 
 @test
+def predict_mode_for_every_built_in_model():
+    rc, out, err = run("--predict", "list")
+    assert rc == 0, err
+    models = [line.split()[0] for line in out.split("\n")[1:] if line.startswith("  ") and line.split()]
+    assert len(models) >= 4, out
+    predicted = 0
+    for m in models:
+        out_path = os.path.join(TMP, m + ".json")
+        rc, _, err = run("--kernel", FAULTY, "--launch", os.path.join(DESCS, "scale.json"), "--predict", m,
+                         "-o", out_path, "-q")
+        if rc == 2 and "cannot run it" in err:
+            continue   # this build's fatbin holds no code for the model's generation: said in one line
+        assert rc == 0, (m, err)
+        doc = json.load(open(out_path))
+        os.unlink(out_path)
+        assert doc["run"]["mode"] == "predict" and doc["device"]["name"].endswith("(model)"), m
+        assert any(r["status"] == "predicted" for r in doc["results"]), m
+        predicted += 1
+    assert predicted >= 1, "no model predicted"
+
+
+@test
 def examples_predict():
     for name in ("row_softmax", "histogram", "stencil2d", "coresident_race"):
         code = os.path.join(EXAMPLES, name + ".cubin")
@@ -236,6 +258,35 @@ def gpu_fault_recorded():
     doc, err, _ = measure(FAULTY, os.path.join(DESCS, "write_null.json"), "--quick", "--sweep", "carveout", status=1)
     assert doc["results"] and doc["results"][0]["status"] == "failed", doc["results"][:1]
     assert "cudaErrorIllegalAddress" in (doc["results"][0]["reason"] or "") or "illegal" in err.lower(), err
+
+
+@test
+def gpu_launch_refused_is_the_points_error():
+    need_gpu()
+    # without the opt-in's first step the device refuses every launch above 48 KiB: those points
+    # record the launch error, the others run
+    doc, err, _ = measure(FAULTY, os.path.join(DESCS, "scale.json"), "--quick", "--sweep", "dynamic", "--no-optin",
+                          status=1)
+    rs = doc["results"]
+    above = [r for r in rs if r["launch"]["dynamic_smem"] + r["launch"]["static_smem"] > 48 * 1024]
+    below = [r for r in rs if r not in above]
+    assert above and all(r["status"] == "failed" and "cudaErrorInvalidValue" in (r["reason"] or "") for r in above), \
+        [(r["params"], r["status"], r["reason"]) for r in above]
+    assert below and all(r["status"] == "ok" and r["verified"] for r in below)
+
+
+@test
+def gpu_buffer_too_large_is_skipped():
+    need_gpu()
+    d = tempfile.mkdtemp(dir=TMP)
+    body = json.loads(json.dumps(SCALE))
+    body["axes"] = {"n": [1024]}
+    body["args"][0]["count"] = "pow(2, 45)"     # 128 TiB of floats
+    doc, err, _ = measure(FAULTY, desc(d, body), "--quick", "--sweep", "carveout", "--axis", "carveout_pct=-1,50",
+                          status=0)
+    rs = doc["results"]
+    assert rs and all(r["status"] == "skipped" and "make the counts smaller" in r["reason"] for r in rs), rs[0]
+    shutil.rmtree(d)
 
 
 @test
