@@ -109,7 +109,8 @@ def meson_install_puts_everything_in_place():
               "ab.py", "trend.py", "series.py", "inputs.py", "startup.py", "frame.py", "_commands.py",
               "_version.py", "py.typed", "schema.json") + tuple(
             os.path.join("figures", m + ".py") for m in ("__init__", "common", "bandwidth", "bank", "carveout",
-                                                          "cluster", "memory", "occupancy", "staging", "swizzle", "tile")):
+                                                          "cluster", "kernel", "memory", "occupancy", "staging",
+                                                          "swizzle", "tile")):
         assert os.path.isfile(os.path.join(package(), f)), f
     assert open(os.path.join(package(), "schema.json")).read() == \
         open(os.path.join(RESULTS, "schema.json")).read()
