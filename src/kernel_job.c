@@ -20,6 +20,14 @@
 
 extern char **environ;
 
+/* Appends ", name" (or name first) to the comma-joined list in buf. */
+static void join(char *buf, size_t len, const char *name)
+{
+    if (buf[0])
+        strncat(buf, ", ", len - strlen(buf) - 1);
+    strncat(buf, name, len - strlen(buf) - 1);
+}
+
 #define MAX_REGISTERED 16
 
 /* The kernels a program linked against libsmembench registered. */
@@ -166,11 +174,8 @@ int smem_kernel_check(const struct smem_options *o, struct smem_kernel_job *j)
             launch = registered[j->registered].path;
     } else if (n_registered) {
         char names[1024] = "";
-        for (size_t i = 0; i < n_registered; i++) {
-            if (names[0])
-                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-            strncat(names, registered[i].name, sizeof(names) - strlen(names) - 1);
-        }
+        for (size_t i = 0; i < n_registered; i++)
+            join(names, sizeof(names), registered[i].name);
         smem_error("no registered kernel \"%s\" for --kernel; this program registered %s", o->kernel, names);
         return SMEM_EINVAL;
     } else {
@@ -203,10 +208,8 @@ int smem_kernel_check(const struct smem_options *o, struct smem_kernel_job *j)
             ok |= !strcmp(o->overrides[i].name, j->desc.axes[a].name);
         if (!ok) {
             char names[512] = "carveout_pct, dyn_smem_bytes, block, cluster";
-            for (size_t a = 0; a < j->desc.n_axes; a++) {
-                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-                strncat(names, j->desc.axes[a].name, sizeof(names) - strlen(names) - 1);
-            }
+            for (size_t a = 0; a < j->desc.n_axes; a++)
+                join(names, sizeof(names), j->desc.axes[a].name);
             smem_error("unknown axis \"%s\" for --axis; %s has %s", o->overrides[i].name, j->desc.function, names);
             return SMEM_EINVAL;
         }
@@ -279,11 +282,8 @@ static void kernel_names(cudaLibrary_t lib, char *buf, size_t len)
         return;
     for (unsigned i = 0; i < n; i++) {
         const char *name = NULL;
-        if (!cudaFuncGetName(&name, (const void *)ks[i]) && name) {
-            if (buf[0])
-                strncat(buf, ", ", len - strlen(buf) - 1);
-            strncat(buf, name, len - strlen(buf) - 1);
-        }
+        if (!cudaFuncGetName(&name, (const void *)ks[i]) && name)
+            join(buf, len, name);
     }
 }
 #endif
@@ -295,6 +295,23 @@ static const char *tool_of(const char *file)
     char why[256];
 
     return !smem_code_kind_of(file, &kind, why, sizeof(why)) && kind == SMEM_CODE_PTX ? "ptxas" : "cuobjdump";
+}
+
+/* The resources of one kernel as the toolkit read them from file. */
+static void resources_from(const struct smem_cubin_kernel *k, const char *file, struct smem_user_resources *res)
+{
+    memset(res, 0, sizeof(*res));
+    res->regs = k->regs;
+    res->static_smem = k->static_smem;
+    res->local_bytes = k->local_bytes;
+    res->max_threads = k->max_threads;
+    res->params_known = k->params_known;
+    res->n_params = k->n_params < SMEM_USER_MAX_PARAMS ? k->n_params : SMEM_USER_MAX_PARAMS;
+    for (size_t p = 0; p < res->n_params; p++) {
+        res->param_offset[p] = k->param_offset[p];
+        res->param_size[p] = k->param_size[p];
+    }
+    smem_fmt(res->source, sizeof(res->source), "%s sm_%d", tool_of(file), k->arch);
 }
 
 /* The file's resources for function on dev, through the toolkit. */
@@ -309,28 +326,14 @@ static int file_resources(const char *file, const char *function, const struct s
         return SMEM_EINVAL;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(ks[i].name, function)) {
-            memset(res, 0, sizeof(*res));
-            res->regs = ks[i].regs;
-            res->static_smem = ks[i].static_smem;
-            res->local_bytes = ks[i].local_bytes;
-            res->max_threads = ks[i].max_threads;
-            res->params_known = ks[i].params_known;
-            res->n_params = ks[i].n_params < SMEM_USER_MAX_PARAMS ? ks[i].n_params : SMEM_USER_MAX_PARAMS;
-            for (size_t p = 0; p < res->n_params; p++) {
-                res->param_offset[p] = ks[i].param_offset[p];
-                res->param_size[p] = ks[i].param_size[p];
-            }
-            smem_fmt(res->source, sizeof(res->source), "%s sm_%d", tool_of(file), ks[i].arch);
+            resources_from(&ks[i], file, res);
             free(ks);
             return SMEM_OK;
         }
     {
         char names[1024] = "";
-        for (size_t i = 0; i < n; i++) {
-            if (names[0])
-                strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-            strncat(names, ks[i].name, sizeof(names) - strlen(names) - 1);
-        }
+        for (size_t i = 0; i < n; i++)
+            join(names, sizeof(names), ks[i].name);
         smem_fmt(why, len, "%s has no kernel \"%s\"; its kernels: %s (a C++ kernel goes by its mangled name, or "
                  "declare it extern \"C\")", file, function, names[0] ? names : "none");
     }
@@ -698,15 +701,8 @@ int smem_kernel_list(const char *file, const struct smem_device *dev, bool from_
         fprintf(out, "%s (%s)\n  (no GPU: resources of the code a compute capability %d.%d device (%s) would run)\n",
                 file, smem_code_kind_name(kind), dev->cc_major, dev->cc_minor, dev->name);
         for (size_t i = 0; i < n; i++) {
-            struct smem_user_resources r = { .regs = ks[i].regs, .static_smem = ks[i].static_smem,
-                                             .local_bytes = ks[i].local_bytes, .max_threads = ks[i].max_threads,
-                                             .params_known = ks[i].params_known };
-            r.n_params = ks[i].n_params < SMEM_USER_MAX_PARAMS ? ks[i].n_params : SMEM_USER_MAX_PARAMS;
-            for (size_t p = 0; p < r.n_params; p++) {
-                r.param_offset[p] = ks[i].param_offset[p];
-                r.param_size[p] = ks[i].param_size[p];
-            }
-            smem_fmt(r.source, sizeof(r.source), "%s sm_%d", tool_of(file), ks[i].arch);
+            struct smem_user_resources r;
+            resources_from(&ks[i], file, &r);
             list_line(out, ks[i].name, &r);
         }
         free(ks);
