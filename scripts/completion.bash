@@ -66,11 +66,11 @@ _smembench()
     -d | --device)
         COMPREPLY=($(compgen -W "all" -- "$cur"))
         return 0 ;;
-    -o | --output)
+    -o | --output | --kernel | --launch)
         COMPREPLY=($(compgen -f -- "$cur"))
         compopt -o filenames 2>/dev/null
         return 0 ;;
-    --min-samples | --max-samples | --max-noise | --timeout | --seed)
+    --min-samples | --max-samples | --max-noise | --timeout | --seed | --watchdog)
         return 0 ;;
     esac
     [[ $cur == -* || -z $cur ]] &&
