@@ -112,7 +112,7 @@ static int user_plan(const struct smem_point *pt, const struct smem_device *dev,
     int64_t grid, block, cluster, dyn;
 
     vars_of(pt->values, dev, names, vals, &v);
-    if (smem_user_eval_int(d->grid, "grid", &v, 1, UINT32_MAX, &grid, why, len) ||
+    if (smem_user_eval_int(d->grid, "grid", &v, 1, INT32_MAX, &grid, why, len) ||
         smem_user_eval_int(d->block, "block", &v, 1, 1024, &block, why, len) ||
         smem_user_eval_int(d->cluster, "cluster", &v, 0, 16, &cluster, why, len) ||
         smem_user_eval_int(d->dynamic_smem, "dynamic_smem", &v, 0, INT32_MAX, &dyn, why, len))
@@ -539,11 +539,11 @@ static int user_verify(struct smem_case *c)
             char here[160];
             describe_config(c, here, sizeof(here));
             U.mismatches++;
-            smem_fmt(c->reason, sizeof(c->reason), "outputs differ from the first configuration (%s): %s[%lld] = %.9g "
-                     "where it was %.9g (%zu elements differ); a result that depends on the configuration is a race "
-                     "(residency %d blocks/SM here, %d there)", g->config, d->args[i].name, at,
-                     load(d->args[i].type, h[i], (size_t)at), load(d->args[i].type, g->out[i], (size_t)at), n_diff,
-                     residency_of(c), g->residency);
+            /* the verdict first: a reason is cut at SMEM_REASON_LEN */
+            smem_fmt(c->reason, sizeof(c->reason), "a race: outputs differ from the first configuration's (residency %d "
+                     "blocks/SM here, %d there): %s[%lld] = %.9g, was %.9g (%zu elements differ); first: %s",
+                     residency_of(c), g->residency, d->args[i].name, at, load(d->args[i].type, h[i], (size_t)at),
+                     load(d->args[i].type, g->out[i], (size_t)at), n_diff, g->config);
             rc = SMEM_EVERIFY;
             goto fail;
         }

@@ -1171,11 +1171,11 @@ static int read_code(struct work *w, const char *file, bool fatbin, struct smem_
     if (!have[0] && !ptx[0])
         smem_fmt(w->why, w->why_len, "%s holds no device code: compile with nvcc -cubin, -fatbin or -ptx", w->shown);
     else if (!ptx[0])
-        smem_fmt(w->why, w->why_len, "%s holds %s code only; a %s device cannot run it", w->shown, have, cct);
+        smem_fmt(w->why, w->why_len, "%s holds %s code only; a compute capability %s device cannot run it", w->shown, have, cct);
     else if (!have[0])
-        smem_fmt(w->why, w->why_len, "%s holds %s PTX only; a %s device cannot run it", w->shown, ptx, cct);
+        smem_fmt(w->why, w->why_len, "%s holds %s PTX only; a compute capability %s device cannot run it", w->shown, ptx, cct);
     else
-        smem_fmt(w->why, w->why_len, "%s holds %s code and %s PTX only; a %s device cannot run it", w->shown, have,
+        smem_fmt(w->why, w->why_len, "%s holds %s code and %s PTX only; a compute capability %s device cannot run it", w->shown, have,
                  ptx, cct);
     rc = SMEM_EINVAL;
 done:
@@ -1238,7 +1238,7 @@ static int read_ptx(struct work *w, const char *ptx, struct smem_cubin_kernel **
             smem_fmt(w->why, w->why_len, "%s is PTX for sm_%df, which %d.x devices from %d.%d run; a %s device cannot "
                      "run it", w->shown, arch, arch / 10, arch / 10, arch % 10, cct);
         else
-            smem_fmt(w->why, w->why_len, "%s is PTX for sm_%d and later; a %s device cannot run it", w->shown, arch,
+            smem_fmt(w->why, w->why_len, "%s is PTX for sm_%d and later; a compute capability %s device cannot run it", w->shown, arch,
                      cct);
         return SMEM_EINVAL;
     }

@@ -295,11 +295,11 @@ Test(cubin, an_sm_90_cubin_runs_on_9_0_only_of_these)
     k = read_ok(SMEM_TEST_CUBIN, 90, &n);
     free(k);
     read_fails(SMEM_TEST_CUBIN, 86, why, sizeof(why));
-    smem_fmt(expect, sizeof(expect), "%s holds sm_90 code only; a 8.6 device cannot run it", SMEM_TEST_CUBIN);
+    smem_fmt(expect, sizeof(expect), "%s holds sm_90 code only; a compute capability 8.6 device cannot run it", SMEM_TEST_CUBIN);
     cr_assert_str_eq(why, expect);
     /* another major: code for 9.x does not run on 10.0 */
     read_fails(SMEM_TEST_CUBIN, 100, why, sizeof(why));
-    cr_assert(strstr(why, "holds sm_90 code only; a 10.0 device cannot run it"), "%s", why);
+    cr_assert(strstr(why, "holds sm_90 code only; a compute capability 10.0 device cannot run it"), "%s", why);
 }
 
 Test(cubin, a_fatbin_gives_the_newest_code_the_device_runs)
@@ -326,7 +326,7 @@ Test(cubin, a_fatbin_without_code_for_the_device_says_what_it_holds)
 
     NEEDS_INPUTS();
     read_fails(SMEM_TEST_FATBIN, 75, why, sizeof(why));
-    smem_fmt(expect, sizeof(expect), "%s holds sm_80, sm_90 code only; a 7.5 device cannot run it", SMEM_TEST_FATBIN);
+    smem_fmt(expect, sizeof(expect), "%s holds sm_80, sm_90 code only; a compute capability 7.5 device cannot run it", SMEM_TEST_FATBIN);
     cr_assert_str_eq(why, expect);
 }
 
@@ -374,7 +374,7 @@ Test(cubin, ptx_for_a_newer_device_is_refused)
 
     NEEDS_INPUTS();
     read_fails(SMEM_TEST_PTX, 86, why, sizeof(why));
-    smem_fmt(expect, sizeof(expect), "%s is PTX for sm_90 and later; a 8.6 device cannot run it", SMEM_TEST_PTX);
+    smem_fmt(expect, sizeof(expect), "%s is PTX for sm_90 and later; a compute capability 8.6 device cannot run it", SMEM_TEST_PTX);
     cr_assert_str_eq(why, expect);
 }
 
