@@ -166,6 +166,11 @@ int smem_kernel_check(const struct smem_options *o, struct smem_kernel_job *j)
 
     memset(j, 0, sizeof(*j));
     j->desc.reference_arg = -1;
+    if (o->all_devices || o->n_devices > 1) {
+        /* one kernel's verification compares its configurations in order, on one GPU */
+        smem_error("--kernel runs on one device; give --device N (one ordinal), and run once per GPU to compare them");
+        return SMEM_EINVAL;
+    }
     j->registered = find_registered(o->kernel);
     if (j->registered >= 0) {
         self_path(j->file, sizeof(j->file));

@@ -99,6 +99,14 @@ def unknown_sweep_and_axis():
 
 
 @test
+def one_device_only():
+    one_line_error(*run("--kernel", FAULTY, "--launch", os.path.join(DESCS, "scale.json"), "--device", "all"),
+                   "--kernel runs on one device")
+    one_line_error(*run("--kernel", FAULTY, "--launch", os.path.join(DESCS, "scale.json"), "--device", "0,1"),
+                   "--kernel runs on one device")
+
+
+@test
 def kernel_not_in_file():
     d = tempfile.mkdtemp(dir=TMP)
     body = dict(SCALE, kernel="scal")
