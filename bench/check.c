@@ -145,6 +145,15 @@ int smem_check_f32_written(char *why, size_t why_len, const char *what, size_t c
     return SMEM_EVERIFY;
 }
 
+int smem_mismatch_u8(char *why, size_t why_len, const char *what, size_t cols, size_t i, uint8_t got, uint8_t want)
+{
+    char g[8], w[8];
+
+    smem_fmt(g, sizeof(g), "0x%02x", got);
+    smem_fmt(w, sizeof(w), "0x%02x", want);
+    return report(why, why_len, what, cols, i, g, w, 0, 0);
+}
+
 int smem_mismatch_u32(char *why, size_t why_len, const char *what, size_t cols, size_t i, uint32_t got,
                       uint32_t want)
 {

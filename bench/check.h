@@ -1,9 +1,10 @@
 /* Typed comparisons of a kernel's output with its host reference (after dav1d's checkasm_check):
  * each returns SMEM_OK, or SMEM_EVERIFY with the first mismatch written into why in one wording,
  * "<what>[<index>] is <value>, expected <reference> (<n> of <m> differ)". An index is what[i], or
- * what[i / cols][i % cols] for a row-major matrix cols wide (cols 0: one dimension). uint32_t values
- * print as 0x%08x (words, hashes), the other integers in decimal, floats with every digit that
- * tells them apart. NaN matches nothing, itself included: an unwritten element fails. Plain C. */
+ * what[i / cols][i % cols] for a row-major matrix cols wide (cols 0: one dimension). Bytes print as
+ * 0x%02x, uint32_t values as 0x%08x (words, hashes), the other integers in decimal, floats with every
+ * digit that tells them apart. NaN matches nothing, itself included: an unwritten element fails. The
+ * checks of a whole buffer also count the mismatches; a reason longer than why_len is cut. Plain C. */
 #ifndef SMEM_CHECK_H
 #define SMEM_CHECK_H
 
@@ -42,6 +43,7 @@ bool smem_near(double got, double want, double abs_tol, double rel_tol);
 /* One mismatch found by a loop of its own (a reference computed element by element): element i
  * of what is got where want was expected. Writes why in the wording above, without the count, and
  * returns SMEM_EVERIFY. */
+int smem_mismatch_u8(char *why, size_t why_len, const char *what, size_t cols, size_t i, uint8_t got, uint8_t want);
 int smem_mismatch_u32(char *why, size_t why_len, const char *what, size_t cols, size_t i, uint32_t got,
                       uint32_t want);
 int smem_mismatch_u64(char *why, size_t why_len, const char *what, size_t cols, size_t i, uint64_t got,

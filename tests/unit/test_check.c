@@ -147,6 +147,8 @@ Test(check, one_mismatch_from_a_loop_of_its_own)
 
     cr_assert_eq(smem_mismatch_u32(why, sizeof(why), "sum", 256, 515, 1, 2), SMEM_EVERIFY);
     cr_assert_str_eq(why, "sum[2][3] is 0x00000001, expected 0x00000002");
+    cr_assert_eq(smem_mismatch_u8(why, sizeof(why), "copy", 0, 16777217, 0xab, 0x0c), SMEM_EVERIFY);
+    cr_assert_str_eq(why, "copy[16777217] is 0xab, expected 0x0c");
     cr_assert_eq(smem_mismatch_u64(why, sizeof(why), "count", 0, 4, 7, 9), SMEM_EVERIFY);
     cr_assert_str_eq(why, "count[4] is 7, expected 9");
     cr_assert_eq(smem_mismatch_f32(why, sizeof(why), "out", 0, 0, 0.25f, -0.5f), SMEM_EVERIFY);
