@@ -20,7 +20,7 @@ int smem_check_i32(char *why, size_t why_len, const char *what, size_t cols, con
 int smem_check_u64(char *why, size_t why_len, const char *what, size_t cols, const uint64_t *got,
                    const uint64_t *want, size_t n);
 
-/* got[i] == want[i % period] for i < n: a reference that repeats (one value per lane of a warp). */
+/* got[i] == want[i % period] for i < n, period > 0: a reference that repeats (one value per lane). */
 int smem_check_u32_cycle(char *why, size_t why_len, const char *what, size_t cols, const uint32_t *got, size_t n,
                          const uint32_t *want, size_t period);
 
