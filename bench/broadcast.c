@@ -4,6 +4,7 @@
  * up to 128 bytes per clock per SM to the lanes, the ceiling it is checked against. */
 #include "bench.h"
 #include "broadcast.h"
+#include "check.h"
 #include "common.h"
 #include "load_family.h"   /* the bank model and SMEM_BYTES_PER_CLK_SM */
 #include "smem.h"
@@ -92,13 +93,7 @@ static int broadcast_verify(struct smem_case *c)
     ref = once * (uint32_t)iterations(c);
     if ((rc = smem_io_fetch(io)))
         return rc;
-    for (size_t i = 0; i < io->n_out; i++)
-        if (out[i] != ref) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed 0x%08x, the host reference 0x%08x", i, out[i],
-                     ref);
-            return SMEM_EVERIFY;
-        }
-    return SMEM_OK;
+    return smem_check_u32_all(c->reason, sizeof(c->reason), "sum", 0, out, io->n_out, ref);
 }
 
 #endif

@@ -3,6 +3,7 @@
  * block received, through its neighbour's store into its shared memory, the neighbour's rank and
  * the number of barriers it passed. */
 #include "bench.h"
+#include "check.h"
 #include "cluster_family.h"
 #include "cluster_sync.h"
 #include "common.h"
@@ -81,9 +82,10 @@ static int cluster_sync_verify(struct smem_case *c)
     for (unsigned b = 0; b < c->grid; b++) {
         uint32_t from = (b % size + size - 1) % size, want = from << 24 | (uint32_t)c->plan->work;
         if (got[b] != want) {
-            smem_fmt(c->reason, sizeof(c->reason), "block %u received 0x%08x, expected rank %u after %lld barriers "
-                     "(0x%08x)", b, got[b], from, (long long)c->plan->work, want);
-            return SMEM_EVERIFY;
+            rc = smem_mismatch_u32(c->reason, sizeof(c->reason), "received", 0, b, got[b], want);
+            smem_append(c->reason, sizeof(c->reason), ": ", "rank %u's word after %lld barriers", from,
+                        (long long)c->plan->work);
+            return rc;
         }
     }
     return SMEM_OK;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "arch.h"
+#include "check.h"
 #include "rng.h"
 #include "smem.h"
 #if SMEM_HAVE_CUDA
@@ -422,10 +423,8 @@ int smem_chase_verify(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
-    if (got != want) {
-        smem_fmt(c->reason, sizeof(c->reason), "the chase ended at slot %u, the host reference at %u", got, want);
-        return SMEM_EVERIFY;
-    }
+    if (got != want)
+        return smem_mismatch_u64(c->reason, sizeof(c->reason), "end_slot", 0, 0, got, want);
     return SMEM_OK;
 fail:
     return rc;

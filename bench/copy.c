@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "smem.h"
 
@@ -60,9 +61,12 @@ static int compare_chunks(void *arg, size_t begin, size_t end, char *why, size_t
 
     for (size_t k = begin; k < end; k++) {
         size_t at = k * COPY_VERIFY_CHUNK, len = bytes - at < COPY_VERIFY_CHUNK ? bytes - at : COPY_VERIFY_CHUNK;
-        if (memcmp((const char *)io->h_out + at, (const char *)io->h_in + at, len)) {
-            smem_fmt(why, why_len, "the copy differs from its source in bytes %zu..%zu", at, at + len - 1);
-            return SMEM_EVERIFY;
+        const unsigned char *got = (const unsigned char *)io->h_out + at, *want = (const unsigned char *)io->h_in + at;
+        if (memcmp(got, want, len)) {
+            size_t i = 0;
+            while (got[i] == want[i])   /* memcmp says where a chunk differs, not at which byte */
+                i++;
+            return smem_mismatch_u8(why, why_len, "copy", 0, at + i, got[i], want[i]);
         }
     }
     return SMEM_OK;

@@ -5,6 +5,7 @@
  * against 32: a 4-byte update per bank per clock. Every counter must end exactly at the count the
  * host expects. */
 #include "bench.h"
+#include "check.h"
 #include "cluster_family.h"
 #include "common.h"
 #include "dsm_atomics.h"
@@ -86,13 +87,8 @@ static int dsm_atomics_verify(struct smem_case *c)
 
     if ((rc = smem_io_fetch(io)))
         return rc;
-    for (size_t i = 0; i < n_counters(c); i++)
-        if (got[i] != want) {
-            smem_fmt(c->reason, sizeof(c->reason), "block %zu counter %zu is %u, the host expects %u",
-                     i / SMEM_DSM_ATOMICS_COUNTERS, i % SMEM_DSM_ATOMICS_COUNTERS, got[i], want);
-            return SMEM_EVERIFY;
-        }
-    return SMEM_OK;
+    return smem_check_u32_all(c->reason, sizeof(c->reason), "counter", SMEM_DSM_ATOMICS_COUNTERS, got, n_counters(c),
+                              want);
 }
 
 #endif

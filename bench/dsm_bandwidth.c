@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "check.h"
 #include "cluster_family.h"
 #include "common.h"
 #include "dsm_bandwidth.h"
@@ -265,11 +266,9 @@ static int dsm_bandwidth_verify(struct smem_case *c)
         unsigned rank = b % c->plan->cluster;
         for (unsigned t = 0; t < SMEM_DSM_BW_BLOCK; t++) {
             uint32_t got = s->h_out[(size_t)b * SMEM_DSM_BW_BLOCK + t], ref = want(c, s->h_in, rank, t);
-            if (got != ref) {
-                smem_fmt(c->reason, sizeof(c->reason), "block %u (rank %u) thread %u summed 0x%08x, the host "
-                         "reference 0x%08x", b, rank, t, got, ref);
-                return SMEM_EVERIFY;
-            }
+            if (got != ref)
+                return smem_mismatch_u32(c->reason, sizeof(c->reason), "sum", SMEM_DSM_BW_BLOCK,
+                                         (size_t)b * SMEM_DSM_BW_BLOCK + t, got, ref);
         }
         /* one block per SM: a block sharing an SM would make "remote" local and the per-SM figure wrong */
         for (unsigned o = 0; o < b; o++)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "footprint.h"
 #include "smem.h"
@@ -130,10 +131,8 @@ static int verify_tiles(void *arg, size_t begin, size_t end, char *why, size_t w
             size_t i = base + k;
             /* x + 2y: the doubling is exact, so fused or not the result is one rounding: exact match */
             float want = in[i] + 2.0f * in[base + tile_len - 1 - k];
-            if (out[i] != want) {
-                smem_fmt(why, why_len, "element %zu is %g, the host reference %g", i, (double)out[i], (double)want);
-                return SMEM_EVERIFY;
-            }
+            if (out[i] != want)
+                return smem_mismatch_f32(why, why_len, "out", 0, i, out[i], want);
         }
     }
     return SMEM_OK;

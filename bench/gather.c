@@ -8,13 +8,10 @@
 
 #include "arch.h"
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "gather.h"
 #include "smem.h"
-
-#if SMEM_HAVE_CUDA
-#include <math.h>
-#endif
 
 #define GATHERS 512             /* per thread */
 
@@ -100,16 +97,13 @@ static int gather_verify(struct smem_case *c)
     uint32_t gathers = (uint32_t)c->plan->work, len = table_len(c);
     int rc;
 
-    if ((rc = smem_io_fetch(io)))
-        return rc;
     /* every output written (the poison is NaN), and every 61st thread recomputed in full: the same
      * additions in the same order as the kernel, so the match is exact */
+    if ((rc = smem_io_fetch(io)) ||
+        (rc = smem_check_f32_written(c->reason, sizeof(c->reason), "sum", 0, out, io->n_out)))
+        return rc;
     for (size_t tid = 0; tid < io->n_out; tid++) {
         float acc[SMEM_GATHER_UNROLL] = { 0 }, sum = 0;
-        if (isnan(out[tid])) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu wrote nothing", tid);
-            return SMEM_EVERIFY;
-        }
         if (tid % 61 && tid != io->n_out - 1)
             continue;
         for (uint32_t g = 0; g < gathers; g += SMEM_GATHER_UNROLL)
@@ -117,11 +111,8 @@ static int gather_verify(struct smem_case *c)
                 acc[u] += table[smem_gather_index((uint32_t)tid, g + (uint32_t)u, gathers, len)];
         for (int u = 0; u < SMEM_GATHER_UNROLL; u++)
             sum += acc[u];
-        if (out[tid] != sum) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed %g, the host reference %g", tid,
-                     (double)out[tid], (double)sum);
-            return SMEM_EVERIFY;
-        }
+        if (out[tid] != sum)
+            return smem_mismatch_f32(c->reason, sizeof(c->reason), "sum", 0, tid, out[tid], sum);
     }
     return SMEM_OK;
 }

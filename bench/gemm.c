@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "rng.h"
 #include "smem.h"
 
@@ -97,10 +98,8 @@ static int check_samples(void *arg, size_t begin, size_t end, char *why, size_t 
         }
         /* fp32 accumulation of n products: |error| <= n eps sum|a b| in the worst case (Higham);
          * twice that bound, while a wrong index errs by the size of the sum itself */
-        if (fabs(g->h_c[i * n + j] - ref) > 2.0 * (double)n * 0x1p-24 * mag + 1e-30) {
-            smem_fmt(why, why_len, "C[%zu][%zu] = %.7g, the fp64 reference %.7g", i, j, (double)g->h_c[i * n + j], ref);
-            return SMEM_EVERIFY;
-        }
+        if (!smem_near(g->h_c[i * n + j], ref, 2.0 * (double)n * 0x1p-24 * mag + 1e-30, 0))
+            return smem_mismatch_f64(why, why_len, "C", n, i * n + j, g->h_c[i * n + j], ref);
     }
     return SMEM_OK;
 }
@@ -114,11 +113,8 @@ int smem_gemm_verify(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(g->h_c, g->c, n * n * sizeof(float), cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n * n; i++)
-        if (isnan(g->h_c[i])) {
-            smem_fmt(c->reason, sizeof(c->reason), "C[%zu][%zu] was never written", i / n, i % n);
-            return SMEM_EVERIFY;
-        }
+    if ((rc = smem_check_f32_written(c->reason, sizeof(c->reason), "C", n, g->h_c, n * n)))
+        return rc;
     if (!(k = malloc(sizeof(*k))))
         return SMEM_ENOMEM;
     k->g = g;

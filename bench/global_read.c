@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "global_read.h"
 #include "smem.h"
@@ -75,15 +76,9 @@ static int global_read_verify(struct smem_case *c)
         free(want);
         return rc;
     }
-    for (size_t t = 0; t < threads; t++)
-        if (out[t] != want[t]) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed 0x%08x, the host reference 0x%08x", t, out[t],
-                     want[t]);
-            free(want);
-            return SMEM_EVERIFY;
-        }
+    rc = smem_check_u32(c->reason, sizeof(c->reason), "sum", 0, out, want, threads);
     free(want);
-    return SMEM_OK;
+    return rc;
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "smem.h"
 
 int smem_bank_wavefronts(int width_bytes, int stride)
@@ -162,13 +163,7 @@ int smem_load_verify(struct smem_case *c)
     }
     if ((rc = smem_io_fetch(io)))
         return rc;
-    for (size_t i = 0; i < io->n_out; i++)
-        if (out[i] != ref[i % 32]) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu summed 0x%08x, the host reference 0x%08x", i, out[i],
-                     ref[i % 32]);
-            return SMEM_EVERIFY;
-        }
-    return SMEM_OK;
+    return smem_check_u32_cycle(c->reason, sizeof(c->reason), "sum", 0, out, io->n_out, ref, 32);
 }
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "reduction.h"
 #include "smem.h"
@@ -148,10 +149,11 @@ static int reduction_verify(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(&got, s->out, sizeof(got), cudaMemcpyDeviceToHost));
-    if (!(fabs(got - s->ref) <= s->tol)) {
-        smem_fmt(c->reason, sizeof(c->reason), "sum %.9g, the exact sum %.9g (%s)", (double)got, s->ref,
-                 s->exact ? "every partial sum is exact in fp32" : "beyond the fp32 error bound");
-        return SMEM_EVERIFY;
+    if (!smem_near(got, s->ref, s->tol, 0)) {
+        rc = smem_mismatch_f64(c->reason, sizeof(c->reason), "sum", 0, 0, got, s->ref);
+        smem_append(c->reason, sizeof(c->reason), ": ", "%s", s->exact ? "every partial sum is exact in fp32" :
+                    "beyond the fp32 error bound");
+        return rc;
     }
     return SMEM_OK;
 fail:

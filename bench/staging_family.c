@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "common.h"
 #include "smem.h"
 
@@ -227,14 +228,9 @@ int smem_staging_verify(struct smem_case *c)
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(cudaMemcpy(s->h_out, s->out, n_out * 4, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n_out; i++)
-        if (s->h_out[i] != s->h_ref[i]) {
-            smem_fmt(c->reason, sizeof(c->reason), "block %zu thread %zu hashed 0x%08x, the host reference 0x%08x "
-                     "(a word of its tiles did not land where it belongs)", i / SMEM_STAGING_BLOCK,
-                     i % SMEM_STAGING_BLOCK, s->h_out[i], s->h_ref[i]);
-            return SMEM_EVERIFY;
-        }
-    return SMEM_OK;
+    if ((rc = smem_check_u32(c->reason, sizeof(c->reason), "hash", SMEM_STAGING_BLOCK, s->h_out, s->h_ref, n_out)))
+        smem_append(c->reason, sizeof(c->reason), ": ", "a word of its tiles did not land where it belongs");
+    return rc;
 fail:
     return rc;
 }

@@ -2,9 +2,9 @@
 #include "common.h"
 #include "stream_family.h"
 
-#include <math.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "smem.h"
 
 void smem_stream_plan(size_t alloc_bytes, bool is_static, int64_t mib, const struct smem_device *dev,
@@ -73,11 +73,8 @@ static int verify_blocks(void *arg, size_t begin, size_t end, char *why, size_t 
              * so 1e-5 relative (about 100 ulp) is generous and still catches any wrong element */
             float want = t < slots ? partial[slots - 1 - t] : partial[t];
             float got = h_out[(size_t)b * block + t];
-            if (!(fabsf(got - want) <= 1e-5f * fmaxf(1.0f, fabsf(want)))) {
-                smem_fmt(why, why_len, "block %u thread %u wrote %g, the host reference %g", b, t, (double)got,
-                         (double)want);
-                return SMEM_EVERIFY;
-            }
+            if (!smem_near(got, want, 1e-5, 1e-5))
+                return smem_mismatch_f32(why, why_len, "out", block, (size_t)b * block + t, got, want);
         }
     }
     return SMEM_OK;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "common.h"
 #include "load_family.h"
 #include "smem.h"
@@ -242,13 +243,9 @@ int smem_swz_tile_verify(struct smem_case *c)
         ref[lane] = smem_swz_tile_ref(TILE_OP(c), mats, trans, rb, layout, io->h_in, (int)tile_iterations(c), lane);
     if ((rc = smem_io_fetch(io)))
         return rc;
-    for (size_t i = 0; i < io->n_out; i++)
-        if (out[i] != ref[i % 32]) {
-            smem_fmt(c->reason, sizeof(c->reason), "thread %zu got 0x%08x, the host reference 0x%08x (a row of the "
-                     "tile is not where the layout puts it)", i, out[i], ref[i % 32]);
-            return SMEM_EVERIFY;
-        }
-    return SMEM_OK;
+    if ((rc = smem_check_u32_cycle(c->reason, sizeof(c->reason), "out", 0, out, io->n_out, ref, 32)))
+        smem_append(c->reason, sizeof(c->reason), ": ", "a row of the tile is not where the layout puts it");
+    return rc;
 }
 
 #endif

@@ -5,6 +5,7 @@
  * bandwidth, and the bank model's passes per consumer instruction: without a swizzle, ldmatrix on
  * 128-byte rows is 8-way conflicted, and the consumer, not the copy, can set the pace. */
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "smem.h"
 #include "staging_family.h"
@@ -156,8 +157,8 @@ static int check_range(void *arg, size_t begin, size_t end, char *why, size_t wh
     for (size_t i = begin; i < end; i++) {
         uint32_t want = ref(s, c->grid, (unsigned)(i / SMEM_SWZ_BLOCK), (int)(i % SMEM_SWZ_BLOCK), c->plan->variant);
         if (s->h_out[i] != want) {
-            smem_fmt(why, why_len, "block %zu thread %zu hashed 0x%08x, the host reference 0x%08x (a landed tile is "
-                     "not in the layout of its swizzle mode)", i / SMEM_SWZ_BLOCK, i % SMEM_SWZ_BLOCK, s->h_out[i], want);
+            smem_mismatch_u32(why, why_len, "hash", SMEM_SWZ_BLOCK, i, s->h_out[i], want);
+            smem_append(why, why_len, ": ", "a landed tile is not in the layout of its swizzle mode");
             return SMEM_EVERIFY;
         }
     }

@@ -6,6 +6,7 @@
  * decides the ceiling: 95.9-96.1 % of the copy at 4 KiB a block, 94.7-94.9 % at 16 KiB, where the best
  * transposes move 94.1-94.8 % (README, the tile sweep; results/tile/transpose_experiments_lists10-13.txt).
  * GB/s (bytes read + written) against a device-to-device copy of the same bytes (pct_of_copy). */
+#include "check.h"
 #include "transpose_family.h"
 
 /* the tile of the transposes' default geometry, split over four blocks and whole in one */
@@ -90,8 +91,8 @@ static int verify_rows(void *arg, size_t begin, size_t end, char *why, size_t wh
         for (size_t j = 0; j < n; j++) {
             size_t from = (j / e * e + i % e) * n + i / e * e + j % e;
             if (out[i * n + j] != in[from]) {   /* a move, so exact */
-                smem_fmt(why, why_len, "out[%zu][%zu] = %g, expected in[%zu][%zu] = %g", i, j,
-                         (double)out[i * n + j], from / n, from % n, (double)in[from]);
+                smem_mismatch_f32(why, why_len, "out", n, i * n + j, out[i * n + j], in[from]);
+                smem_append(why, why_len, " ", "(in[%zu][%zu])", from / n, from % n);
                 return SMEM_EVERIFY;
             }
         }

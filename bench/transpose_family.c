@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "arch.h"
+#include "check.h"
 #include "load_family.h"
 
 const int64_t smem_transpose_mibs[2] = { 64, 256 };
@@ -267,11 +268,8 @@ static int verify_rows(void *arg, size_t begin, size_t end, char *why, size_t wh
         for (size_t j0 = 0; j0 < n; j0 += VERIFY_BLOCK)
             for (size_t i = i0; i < n && i < i0 + VERIFY_BLOCK; i++)
                 for (size_t j = j0; j < n && j < j0 + VERIFY_BLOCK; j++)
-                    if (out[j * n + i] != in[i * n + j]) {   /* a move, so exact */
-                        smem_fmt(why, why_len, "out[%zu][%zu] = %g, expected in[%zu][%zu] = %g", j, i,
-                                 (double)out[j * n + i], i, j, (double)in[i * n + j]);
-                        return SMEM_EVERIFY;
-                    }
+                    if (out[j * n + i] != in[i * n + j])   /* a move, so exact */
+                        return smem_mismatch_f32(why, why_len, "out", n, j * n + i, out[j * n + i], in[i * n + j]);
     return SMEM_OK;
 }
 

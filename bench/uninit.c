@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "bench.h"
+#include "check.h"
 #include "common.h"
 #include "smem.h"
 #include "uninit.h"
@@ -98,11 +99,8 @@ static int uninit_verify(struct smem_case *c)
         uint32_t n = 0;
         for (size_t i = 0; i < words; i++)
             n += s->h_dump[(size_t)b * words + i] >> 16 == SMEM_UNINIT_MARK;
-        if (n != s->h_stale[b]) {
-            smem_fmt(c->reason, sizeof(c->reason), "block %u counted %u marked words, its dump holds %u", b,
-                     s->h_stale[b], n);
-            return SMEM_EVERIFY;
-        }
+        if (n != s->h_stale[b])   /* the block's own count against the host's count of its dump */
+            return smem_mismatch_u64(c->reason, sizeof(c->reason), "marked_words", 0, b, s->h_stale[b], n);
         total += n;
     }
     s->stale_pct = 100.0 * (double)total / ((double)words * c->grid);
