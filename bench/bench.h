@@ -201,6 +201,41 @@ struct smem_bench {
     struct smem_variation variation;
 };
 
+/* The GPU operations' initializers of a descriptor (.kernel = ..., .teardown = ...), its last
+ * entry: themselves in a CUDA build, nothing in one without, where the kernels' launchers do not
+ * exist (the functions behind them sit in the file's one #if SMEM_HAVE_CUDA block at most). */
+#if SMEM_HAVE_CUDA
+#define SMEM_GPU_OPS(...) __VA_ARGS__
+#else
+#define SMEM_GPU_OPS(...)
+#endif
+
+/* SMEM_KERNEL and SMEM_LAUNCH define a benchmark's two one-line GPU operations; without CUDA they
+ * define nothing, as SMEM_GPU_OPS names nothing. */
+#if SMEM_HAVE_CUDA
+/* Defines prefix_kernel, the kernel operation: the __global__ function expr of the case c. */
+#define SMEM_KERNEL(prefix, expr)                                                                       \
+    static const void *prefix##_kernel(const struct smem_case *c)                                       \
+    {                                                                                                   \
+        (void)c;                                                                                        \
+        return (expr);                                                                                  \
+    }
+
+/* Defines prefix_launch, the launch operation: call, a kernel's launcher (or a CUDA call) of the case
+ * c and its private state var = c->priv of type type *, returning SMEM_OK or the failure's code
+ * with the call recorded as the last CUDA error (core/cuda_status.h). */
+#define SMEM_LAUNCH(prefix, type, var, call)                                                            \
+    static int prefix##_launch(struct smem_case *c)                                                     \
+    {                                                                                                   \
+        type *var = c->priv;                                                                            \
+                                                                                                        \
+        (void)var;                                                                                      \
+        return smem_cuda_status((cudaError_t)(call), #call, __FILE__, __LINE__);                        \
+    }
+#else
+#define SMEM_KERNEL(prefix, expr)
+#define SMEM_LAUNCH(prefix, type, var, call)
+#endif
 
 /* The registry: every benchmark, alphabetized. */
 extern const struct smem_bench *const smem_benches[];

@@ -38,17 +38,8 @@ static int copy_setup(struct smem_case *c)
     return smem_io_setup(c, n, n, SMEM_FILL_FLOATS);
 }
 
-static int copy_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(cudaMemcpyAsync(io->out, io->in, (size_t)c->plan->work, cudaMemcpyDeviceToDevice,
-                                    (cudaStream_t)c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(copy, struct smem_io, io,
+            cudaMemcpyAsync(io->out, io->in, (size_t)c->plan->work, cudaMemcpyDeviceToDevice, (cudaStream_t)c->stream))
 
 #define COPY_VERIFY_CHUNK (16u << 20)
 
@@ -90,10 +81,5 @@ const struct smem_bench smem_copy_bench = {
     .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = copy_plan,
     .metrics = copy_metrics,
-#if SMEM_HAVE_CUDA
-    .setup = copy_setup,
-    .launch = copy_launch,
-    .verify = copy_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.setup = copy_setup, .launch = copy_launch, .verify = copy_verify, .teardown = smem_io_teardown)
 };

@@ -50,10 +50,7 @@ struct reduction_state {
     double tol;
 };
 
-static const void *reduction_kernel(const struct smem_case *c)
-{
-    return smem_reduction_fn(c->plan->variant);
-}
+SMEM_KERNEL(reduction, smem_reduction_fn(c->plan->variant))
 
 /* The reference of one input summed by one grid: the exact sum, whether every partial sum is exact
  * in fp32, and the tolerance where one may not be. The three methods (and every trial) of a sweep
@@ -129,17 +126,8 @@ fail:
     return rc;
 }
 
-static int reduction_launch(struct smem_case *c)
-{
-    struct reduction_state *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_reduction_launch(c->plan->variant, c->grid, s->in, (size_t)c->plan->work, s->out, c->clk,
-                                          c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(reduction, struct reduction_state, s,
+            smem_reduction_launch(c->plan->variant, c->grid, s->in, (size_t)c->plan->work, s->out, c->clk, c->stream))
 
 static int reduction_verify(struct smem_case *c)
 {
@@ -183,11 +171,6 @@ const struct smem_bench smem_reduction_bench = {
     .plan = reduction_plan,
     .metrics = reduction_metrics,
     .baseline = &smem_vs_copy,
-#if SMEM_HAVE_CUDA
-    .kernel = reduction_kernel,
-    .setup = reduction_setup,
-    .launch = reduction_launch,
-    .verify = reduction_verify,
-    .teardown = reduction_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = reduction_kernel, .setup = reduction_setup, .launch = reduction_launch,
+                 .verify = reduction_verify, .teardown = reduction_teardown)
 };

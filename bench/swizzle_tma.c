@@ -206,11 +206,5 @@ const struct smem_bench smem_swizzle_tma_bench = {
     .plan = plan,
     .metrics = metrics,
     .baseline = &smem_vs_read,
-#if SMEM_HAVE_CUDA
-    .kernel = kernel,
-    .setup = setup,
-    .launch = run,
-    .verify = verify,
-    .teardown = teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = kernel, .setup = setup, .launch = run, .verify = verify, .teardown = teardown)
 };
