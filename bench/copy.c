@@ -29,6 +29,12 @@ static void copy_metrics(const struct smem_case *c, const struct smem_timing *t,
                      SMEM_HIGHER_IS_BETTER);
 }
 
+/* The copy baseline of the memory-bound benchmarks (bench/common.h): their GB/s as % of this one's. */
+const struct smem_baseline smem_vs_copy = {
+    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
+};
+
 #if SMEM_HAVE_CUDA
 
 static int copy_setup(struct smem_case *c)
