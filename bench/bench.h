@@ -12,6 +12,8 @@
 
 #include "device.h"
 
+struct smem_gpu_inputs;
+
 #define SMEM_MAX_AXES 8
 #define SMEM_MAX_METRICS 8
 #define SMEM_MAX_BENCH_SWEEPS 4
@@ -66,6 +68,7 @@ struct smem_case {
     void *stream;                   /* cudaStream_t */
     void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
     uint64_t seed;
+    struct smem_gpu_inputs *inputs; /* the run's kept inputs (bench/gpu_inputs.h): the driver's, NULL: none */
     void *priv;
     bool check;                     /* --check: one launch for a sanitizer, which may serialize blocks, so
                                      * verify what the kernels computed, not when they ran */

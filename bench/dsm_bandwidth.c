@@ -279,7 +279,7 @@ static void dsm_bandwidth_teardown(struct smem_case *c)
 
     if (!s)
         return;
-    smem_gpu_input_release(s->in, s->h_in);
+    smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     cudaFree(s->rec);
     free(s->h_out);

@@ -111,7 +111,7 @@ static int reduction_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_gpu_random(n, SMEM_FILL_SMALL_INTS, c->seed, (void **)&s->in, (void **)&s->h_in)))
+    if ((rc = smem_gpu_random(c->inputs, n, SMEM_FILL_SMALL_INTS, c->seed, (void **)&s->in, (void **)&s->h_in)))
         return rc;
     if (!(last_ref.n == n && last_ref.threads == threads && last_ref.block == block && last_ref.seed == c->seed) &&
         (rc = reduction_reference(s->h_in, n, threads, block, c->grid, c->seed, &last_ref))) {
@@ -152,7 +152,7 @@ static void reduction_teardown(struct smem_case *c)
 
     if (!s)
         return;
-    smem_gpu_input_release(s->in, s->h_in);
+    smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     free(s);
     c->priv = NULL;
