@@ -40,11 +40,6 @@ const struct smem_bench smem_bandwidth_bench = {
     .plan = bandwidth_plan,
     .check_work = 1,   /* the fewest iterations (8) */
     .metrics = bandwidth_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_load_kernel,
-    .setup = smem_load_setup,
-    .launch = smem_load_run,
-    .verify = smem_load_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = smem_load_kernel, .setup = smem_load_setup, .launch = smem_load_run,
+                 .verify = smem_load_verify, .teardown = smem_io_teardown)
 };

@@ -54,11 +54,6 @@ const struct smem_bench smem_bank_bench = {
     .check_work = 1,   /* the fewest iterations (8) */
     .metrics = bank_metrics,
     .baseline = &bank_baseline,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_load_kernel,
-    .setup = smem_load_setup,
-    .launch = smem_load_run,
-    .verify = smem_load_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = smem_load_kernel, .setup = smem_load_setup, .launch = smem_load_run,
+                 .verify = smem_load_verify, .teardown = smem_io_teardown)
 };

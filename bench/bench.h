@@ -12,6 +12,8 @@
 
 #include "device.h"
 
+struct smem_gpu_inputs;
+
 #define SMEM_MAX_AXES 8
 #define SMEM_MAX_METRICS 8
 #define SMEM_MAX_BENCH_SWEEPS 4
@@ -66,6 +68,7 @@ struct smem_case {
     void *stream;                   /* cudaStream_t */
     void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
     uint64_t seed;
+    struct smem_gpu_inputs *inputs; /* the run's kept inputs (bench/gpu_inputs.h): the driver's, NULL: none */
     void *priv;
     bool check;                     /* --check: one launch for a sanitizer, which may serialize blocks, so
                                      * verify what the kernels computed, not when they ran */
@@ -142,15 +145,11 @@ struct smem_variation {
     { run, unit, layout, "measured over results/ by lab/variation.py, 2026-12-02 "                      \
                          "(results/gate/variation_20261202.txt)" }
 
+/* A benchmark's descriptor, its fields in groups; every descriptor names the fields it sets. */
 struct smem_bench {
+    /* identity: what it is, its kernel file, the hardware it needs */
     const char *name;
     const char *summary;            /* the hardware effect it isolates */
-    const struct smem_axis *axes;
-    size_t n_axes;
-    const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
-    struct smem_variation variation;    /* between runs and units, measured; every benchmark declares it */
-    bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
-    bool predict_skips;             /* predict mode records every point skipped (nothing to predict) */
     const char *kernel_file;        /* kernels/<kernel_file>.cu; NULL: a library call, no kernel of ours */
     /* The lowest compute capability with the hardware the benchmark needs (major x 10 + minor: 90
      * for 9.0) and what that hardware is ("thread block clusters"); 0: any. Below it every point is
@@ -158,26 +157,11 @@ struct smem_bench {
      * compiled for a lower one (a PTX build for an older architecture, JIT-compiled). */
     int min_cc;
     const char *min_cc_feature;
-    /* Fills p for one point; returns SMEM_ESKIP with a reason when the point cannot run on dev. */
-    int (*plan)(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
-                char *why, size_t why_len);
-    /* The __global__ function of a case's plan, for attribute and occupancy calls. */
-    const void *(*kernel)(const struct smem_case *c);
-    int (*setup)(struct smem_case *c);       /* allocate, fill inputs with seeded random data */
-    int (*launch)(struct smem_case *c);      /* one launch on c->stream, no synchronization */
-    int (*verify)(struct smem_case *c);      /* compare the last launch with the host reference */
-    void (*metrics)(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
-    /* The model's metrics of a point, which need no GPU: predict mode records them beside the
-     * occupancy (NULL: none) */
-    void (*model_metrics)(const struct smem_point *pt, struct smem_metrics *m);
-    void (*teardown)(struct smem_case *c);   /* accepts a case whose setup failed half-way */
-    const struct smem_baseline *baseline;    /* NULL: none */
-    /* The family whose best point the table names, per value of best_axis, by best_metric (its
-     * better direction): the sgemm kernels' fastest configuration at each n (NULL: none) */
-    const char *best_family, *best_metric, *best_axis;
-    /* plan.work under --check, where a sanitizer instruments every access: a short launch that
-     * still walks every access pattern (0: the planned work) */
-    int64_t check_work;
+
+    /* axes and sweeps */
+    const struct smem_axis *axes;
+    size_t n_axes;
+    const char *sweeps[SMEM_MAX_BENCH_SWEEPS];  /* the named sweeps it belongs to ("all" holds every one) */
     /* Device-specific default values of a from_device axis (the occupancy cliffs, the carveout
      * steps, a size derived from the device's limits), under --quick the bounded ones; how many, 0
      * for the static defaults. blocks is the driver's occupancy calculator: blocks of plan p resident
@@ -185,8 +169,76 @@ struct smem_bench {
     size_t (*device_defaults)(const struct smem_device *dev, const char *axis, bool quick,
                               int (*blocks)(const struct smem_device *dev, const struct smem_plan *p),
                               int64_t *out, size_t max);
+
+    /* plan: a point's launch geometry without a GPU, and what predict mode does with it */
+    /* Fills p for one point; returns SMEM_ESKIP with a reason when the point cannot run on dev. */
+    int (*plan)(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p,
+                char *why, size_t why_len);
+    bool predictable;               /* predict mode runs it (occupancy only; a library call is skipped) */
+    bool predict_skips;             /* predict mode records every point skipped (nothing to predict) */
+    /* The model's metrics of a point, which need no GPU: predict mode records them beside the
+     * occupancy (NULL: none) */
+    void (*model_metrics)(const struct smem_point *pt, struct smem_metrics *m);
+
+    /* GPU operations, called by the driver in this order; NULL in a build without CUDA (the
+     * descriptors set them inside SMEM_GPU_OPS) */
+    /* The __global__ function of a case's plan, for attribute and occupancy calls. */
+    const void *(*kernel)(const struct smem_case *c);
+    int (*setup)(struct smem_case *c);       /* allocate, fill inputs with seeded random data */
+    int (*launch)(struct smem_case *c);      /* one launch on c->stream, no synchronization */
+    int (*verify)(struct smem_case *c);      /* compare the last launch with the host reference */
+    void (*teardown)(struct smem_case *c);   /* accepts a case whose setup failed half-way */
+
+    /* report: the metrics of a measured point and what the table derives from them */
+    void (*metrics)(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
+    const struct smem_baseline *baseline;    /* NULL: none */
+    /* The family whose best point the table names, per value of best_axis, by best_metric (its
+     * better direction): the sgemm kernels' fastest configuration at each n (NULL: none) */
+    const char *best_family, *best_metric, *best_axis;
+
+    /* checks: plan.work under --check, where a sanitizer instruments every access: a short launch
+     * that still walks every access pattern (0: the planned work) */
+    int64_t check_work;
+
+    /* variation: between runs and units, measured; every benchmark declares it */
+    struct smem_variation variation;
 };
 
+/* The GPU operations' initializers of a descriptor (.kernel = ..., .teardown = ...), its last
+ * entry: themselves in a CUDA build, nothing in one without, where the kernels' launchers do not
+ * exist (the functions behind them sit in the file's one #if SMEM_HAVE_CUDA block at most). */
+#if SMEM_HAVE_CUDA
+#define SMEM_GPU_OPS(...) __VA_ARGS__
+#else
+#define SMEM_GPU_OPS(...)
+#endif
+
+/* SMEM_KERNEL and SMEM_LAUNCH define a benchmark's two one-line GPU operations; without CUDA they
+ * define nothing, as SMEM_GPU_OPS names nothing. */
+#if SMEM_HAVE_CUDA
+/* Defines prefix_kernel, the kernel operation: the __global__ function expr of the case c. */
+#define SMEM_KERNEL(prefix, expr)                                                                       \
+    static const void *prefix##_kernel(const struct smem_case *c)                                       \
+    {                                                                                                   \
+        (void)c;                                                                                        \
+        return (expr);                                                                                  \
+    }
+
+/* Defines prefix_launch, the launch operation: call, a kernel's launcher (or a CUDA call) of the case
+ * c and its private state var = c->priv of type type *, returning SMEM_OK or the failure's code
+ * with the call recorded as the last CUDA error (core/cuda_status.h). */
+#define SMEM_LAUNCH(prefix, type, var, call)                                                            \
+    static int prefix##_launch(struct smem_case *c)                                                     \
+    {                                                                                                   \
+        type *var = c->priv;                                                                            \
+                                                                                                        \
+        (void)var;                                                                                      \
+        return smem_cuda_status((cudaError_t)(call), #call, __FILE__, __LINE__);                        \
+    }
+#else
+#define SMEM_KERNEL(prefix, expr)
+#define SMEM_LAUNCH(prefix, type, var, call)
+#endif
 
 /* The registry: every benchmark, alphabetized. */
 extern const struct smem_bench *const smem_benches[];

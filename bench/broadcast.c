@@ -57,28 +57,15 @@ static const struct smem_baseline vs_stride_1 = {
 
 #if SMEM_HAVE_CUDA
 
-static const void *broadcast_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_broadcast_fn();
-}
+SMEM_KERNEL(broadcast, smem_broadcast_fn())
 
 static int broadcast_setup(struct smem_case *c)
 {
     return smem_io_setup(c, SMEM_BROADCAST_WORDS, (size_t)c->grid * c->plan->block, SMEM_FILL_WORDS);
 }
 
-static int broadcast_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_broadcast_launch(c->grid, c->plan->block, io->in, io->out, (int)iterations(c), c->clk,
-                                          c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(broadcast, struct smem_io, io,
+            smem_broadcast_launch(c->grid, c->plan->block, io->in, io->out, (int)iterations(c), c->clk, c->stream))
 
 static int broadcast_verify(struct smem_case *c)
 {
@@ -110,11 +97,6 @@ const struct smem_bench smem_broadcast_bench = {
     .check_work = 1,   /* the fewest iterations (8) */
     .metrics = broadcast_metrics,
     .baseline = &vs_stride_1,
-#if SMEM_HAVE_CUDA
-    .kernel = broadcast_kernel,
-    .setup = broadcast_setup,
-    .launch = broadcast_launch,
-    .verify = broadcast_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = broadcast_kernel, .setup = broadcast_setup, .launch = broadcast_launch,
+                 .verify = broadcast_verify, .teardown = smem_io_teardown)
 };

@@ -68,11 +68,7 @@ static void cluster_occupancy_metrics(const struct smem_case *c, const struct sm
 
 #if SMEM_HAVE_CUDA
 
-static const void *cluster_occupancy_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_cluster_occupancy_fn();
-}
+SMEM_KERNEL(cluster_occupancy, smem_cluster_occupancy_fn())
 
 static int cluster_occupancy_setup(struct smem_case *c)
 {
@@ -91,17 +87,8 @@ fail:
     return rc;
 }
 
-static int cluster_occupancy_launch(struct smem_case *c)
-{
-    struct cluster_occupancy_state *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_cluster_occupancy_launch(c->grid, c->plan->cluster, c->plan->dyn_smem, SPIN_NS, s->rec,
-                                                  c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(cluster_occupancy, struct cluster_occupancy_state, s,
+            smem_cluster_occupancy_launch(c->grid, c->plan->cluster, c->plan->dyn_smem, SPIN_NS, s->rec, c->stream))
 
 static int cluster_occupancy_verify(struct smem_case *c)
 {
@@ -152,11 +139,7 @@ const struct smem_bench smem_cluster_occupancy_bench = {
     .min_cc_feature = "thread block clusters",
     .plan = cluster_occupancy_plan,
     .metrics = cluster_occupancy_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = cluster_occupancy_kernel,
-    .setup = cluster_occupancy_setup,
-    .launch = cluster_occupancy_launch,
-    .verify = cluster_occupancy_verify,
-    .teardown = cluster_occupancy_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = cluster_occupancy_kernel, .setup = cluster_occupancy_setup,
+                 .launch = cluster_occupancy_launch, .verify = cluster_occupancy_verify,
+                 .teardown = cluster_occupancy_teardown)
 };

@@ -46,11 +46,7 @@ static void cluster_sync_metrics(const struct smem_case *c, const struct smem_ti
 
 #if SMEM_HAVE_CUDA
 
-static const void *cluster_sync_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_cluster_sync_fn();
-}
+SMEM_KERNEL(cluster_sync, smem_cluster_sync_fn())
 
 /* one word per block: what its neighbour stored into it */
 static int cluster_sync_setup(struct smem_case *c)
@@ -58,17 +54,9 @@ static int cluster_sync_setup(struct smem_case *c)
     return smem_io_setup(c, 0, c->grid, SMEM_FILL_WORDS);
 }
 
-static int cluster_sync_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_cluster_sync_launch(c->plan->cluster, c->plan->block, c->plan->dyn_smem, io->out,
-                                             (int)c->plan->work, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(cluster_sync, struct smem_io, io,
+            smem_cluster_sync_launch(c->plan->cluster, c->plan->block, c->plan->dyn_smem, io->out, (int)c->plan->work,
+                                     c->clk, c->stream))
 
 static int cluster_sync_verify(struct smem_case *c)
 {
@@ -108,11 +96,6 @@ const struct smem_bench smem_cluster_sync_bench = {
     .plan = cluster_sync_plan,
     .check_work = 4,
     .metrics = cluster_sync_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = cluster_sync_kernel,
-    .setup = cluster_sync_setup,
-    .launch = cluster_sync_launch,
-    .verify = cluster_sync_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = cluster_sync_kernel, .setup = cluster_sync_setup, .launch = cluster_sync_launch,
+                 .verify = cluster_sync_verify, .teardown = smem_io_teardown)
 };

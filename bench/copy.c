@@ -30,6 +30,12 @@ static void copy_metrics(const struct smem_case *c, const struct smem_timing *t,
                      SMEM_HIGHER_IS_BETTER);
 }
 
+/* The copy baseline of the memory-bound benchmarks (bench/common.h): their GB/s as % of this one's. */
+const struct smem_baseline smem_vs_copy = {
+    .bench = "copy", .metric = "gbytes_per_s", .derived = "pct_of_copy", .unit = "%", .this_over_baseline = true,
+    .scale = 100, .better = SMEM_HIGHER_IS_BETTER,
+};
+
 #if SMEM_HAVE_CUDA
 
 static int copy_setup(struct smem_case *c)
@@ -39,17 +45,8 @@ static int copy_setup(struct smem_case *c)
     return smem_io_setup(c, n, n, SMEM_FILL_FLOATS);
 }
 
-static int copy_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(cudaMemcpyAsync(io->out, io->in, (size_t)c->plan->work, cudaMemcpyDeviceToDevice,
-                                    (cudaStream_t)c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(copy, struct smem_io, io,
+            cudaMemcpyAsync(io->out, io->in, (size_t)c->plan->work, cudaMemcpyDeviceToDevice, (cudaStream_t)c->stream))
 
 #define COPY_VERIFY_CHUNK (16u << 20)
 
@@ -94,10 +91,5 @@ const struct smem_bench smem_copy_bench = {
     .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = copy_plan,
     .metrics = copy_metrics,
-#if SMEM_HAVE_CUDA
-    .setup = copy_setup,
-    .launch = copy_launch,
-    .verify = copy_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.setup = copy_setup, .launch = copy_launch, .verify = copy_verify, .teardown = smem_io_teardown)
 };

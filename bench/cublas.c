@@ -69,10 +69,6 @@ const struct smem_bench smem_cublas_bench = {
     .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = cublas_plan,
     .metrics = smem_gemm_metrics,
-#if SMEM_HAVE_CUDA
-    .setup = cublas_setup,
-    .launch = cublas_launch,
-    .verify = smem_gemm_verify,
-    .teardown = smem_gemm_teardown,
-#endif
+    SMEM_GPU_OPS(.setup = cublas_setup, .launch = cublas_launch, .verify = smem_gemm_verify,
+                 .teardown = smem_gemm_teardown)
 };

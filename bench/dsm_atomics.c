@@ -50,10 +50,7 @@ static void dsm_atomics_metrics(const struct smem_case *c, const struct smem_tim
 
 #if SMEM_HAVE_CUDA
 
-static const void *dsm_atomics_kernel(const struct smem_case *c)
-{
-    return smem_dsm_atomics_fn(c->plan->variant);
-}
+SMEM_KERNEL(dsm_atomics, smem_dsm_atomics_fn(c->plan->variant))
 
 static size_t n_counters(const struct smem_case *c)
 {
@@ -65,17 +62,9 @@ static int dsm_atomics_setup(struct smem_case *c)
     return smem_io_setup(c, 0, n_counters(c), SMEM_FILL_WORDS);
 }
 
-static int dsm_atomics_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_dsm_atomics_launch(c->plan->variant, c->grid, c->plan->cluster, c->plan->dyn_smem, io->out,
-                                            (int)c->plan->work, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(dsm_atomics, struct smem_io, io,
+            smem_dsm_atomics_launch(c->plan->variant, c->grid, c->plan->cluster, c->plan->dyn_smem, io->out,
+                                    (int)c->plan->work, c->clk, c->stream))
 
 static int dsm_atomics_verify(struct smem_case *c)
 {
@@ -110,11 +99,6 @@ const struct smem_bench smem_dsm_atomics_bench = {
     .plan = dsm_atomics_plan,
     .check_work = 2,
     .metrics = dsm_atomics_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = dsm_atomics_kernel,
-    .setup = dsm_atomics_setup,
-    .launch = dsm_atomics_launch,
-    .verify = dsm_atomics_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = dsm_atomics_kernel, .setup = dsm_atomics_setup, .launch = dsm_atomics_launch,
+                 .verify = dsm_atomics_verify, .teardown = smem_io_teardown)
 };

@@ -159,10 +159,7 @@ static void dsm_bandwidth_metrics(const struct smem_case *c, const struct smem_t
 
 #if SMEM_HAVE_CUDA
 
-static const void *dsm_bandwidth_kernel(const struct smem_case *c)
-{
-    return smem_dsm_bandwidth_fn(width(c), c->plan->variant);
-}
+SMEM_KERNEL(dsm_bandwidth, smem_dsm_bandwidth_fn(width(c), c->plan->variant))
 
 static int dsm_bandwidth_setup(struct smem_case *c)
 {
@@ -196,18 +193,9 @@ fail:
     return rc;
 }
 
-static int dsm_bandwidth_launch(struct smem_case *c)
-{
-    struct dsm_bandwidth_state *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_dsm_bandwidth_launch(width(c), c->plan->variant, c->grid, c->plan->cluster,
-                                              c->plan->dyn_smem, s->in, s->out, s->rec, (int)c->plan->work, c->clk,
-                                              c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(dsm_bandwidth, struct dsm_bandwidth_state, s,
+            smem_dsm_bandwidth_launch(width(c), c->plan->variant, c->grid, c->plan->cluster, c->plan->dyn_smem, s->in,
+                                      s->out, s->rec, (int)c->plan->work, c->clk, c->stream))
 
 /* The sum of the width-byte element at byte offset off of buf. */
 static uint32_t element(const uint32_t *buf, uint32_t off, int width)
@@ -290,7 +278,7 @@ static void dsm_bandwidth_teardown(struct smem_case *c)
 
     if (!s)
         return;
-    smem_gpu_input_release(s->in, s->h_in);
+    smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     cudaFree(s->rec);
     free(s->h_out);
@@ -317,11 +305,6 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
     .plan = dsm_bandwidth_plan,
     .check_work = 2,
     .metrics = dsm_bandwidth_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = dsm_bandwidth_kernel,
-    .setup = dsm_bandwidth_setup,
-    .launch = dsm_bandwidth_launch,
-    .verify = dsm_bandwidth_verify,
-    .teardown = dsm_bandwidth_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = dsm_bandwidth_kernel, .setup = dsm_bandwidth_setup, .launch = dsm_bandwidth_launch,
+                 .verify = dsm_bandwidth_verify, .teardown = dsm_bandwidth_teardown)
 };

@@ -46,28 +46,17 @@ static void dsm_latency_metrics(const struct smem_case *c, const struct smem_tim
 
 #if SMEM_HAVE_CUDA
 
-static const void *dsm_latency_kernel(const struct smem_case *c)
-{
-    return smem_dsm_latency_fn(c->plan->variant);
-}
+SMEM_KERNEL(dsm_latency, smem_dsm_latency_fn(c->plan->variant))
 
 static int dsm_latency_setup(struct smem_case *c)
 {
     return smem_chase_setup(c, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_DSM_LATENCY_SLOTS);
 }
 
-static int dsm_latency_launch(struct smem_case *c)
-{
-    struct smem_chase *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_dsm_latency_launch(c->plan->variant, c->plan->cluster, c->plan->dyn_smem, s->next,
-                                            (uint32_t)smem_axis_value(c, "chain_slots"), (uint32_t)c->plan->work,
-                                            s->out, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(dsm_latency, struct smem_chase, s,
+            smem_dsm_latency_launch(c->plan->variant, c->plan->cluster, c->plan->dyn_smem, s->next,
+                                    (uint32_t)smem_axis_value(c, "chain_slots"), (uint32_t)c->plan->work, s->out,
+                                    c->clk, c->stream))
 
 #endif
 
@@ -87,11 +76,6 @@ const struct smem_bench smem_dsm_latency_bench = {
     .plan = dsm_latency_plan,
     .check_work = 64,   /* four unrolled passes of the chase */
     .metrics = dsm_latency_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = dsm_latency_kernel,
-    .setup = dsm_latency_setup,
-    .launch = dsm_latency_launch,
-    .verify = smem_chase_verify,
-    .teardown = smem_chase_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = dsm_latency_kernel, .setup = dsm_latency_setup, .launch = dsm_latency_launch,
+                 .verify = smem_chase_verify, .teardown = smem_chase_teardown)
 };

@@ -83,13 +83,7 @@ static size_t dynamic_device_defaults(const struct smem_device *dev, const char 
     return kept;
 }
 
-#if SMEM_HAVE_CUDA
-static const void *dynamic_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_dynamic_fn();
-}
-#endif
+SMEM_KERNEL(dynamic, smem_dynamic_fn())
 
 const struct smem_bench smem_dynamic_bench = {
     .name = "dynamic",
@@ -103,11 +97,6 @@ const struct smem_bench smem_dynamic_bench = {
     .plan = dynamic_plan,
     .metrics = smem_stream_metrics,
     .device_defaults = dynamic_device_defaults,
-#if SMEM_HAVE_CUDA
-    .kernel = dynamic_kernel,
-    .setup = smem_stream_setup,
-    .launch = smem_stream_launch,
-    .verify = smem_stream_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = dynamic_kernel, .setup = smem_stream_setup, .launch = smem_stream_launch,
+                 .verify = smem_stream_verify, .teardown = smem_io_teardown)
 };

@@ -95,27 +95,15 @@ static void footprint_metrics(const struct smem_case *c, const struct smem_timin
 
 #if SMEM_HAVE_CUDA
 
-static const void *footprint_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_footprint_fn();
-}
+SMEM_KERNEL(footprint, smem_footprint_fn())
 
 static int footprint_setup(struct smem_case *c)
 {
     return smem_io_setup(c, (size_t)c->plan->work, (size_t)c->plan->work, SMEM_FILL_FLOATS);
 }
 
-static int footprint_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_footprint_launch(c->grid, c->plan->dyn_smem, io->in, io->out, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(footprint, struct smem_io, io,
+            smem_footprint_launch(c->grid, c->plan->dyn_smem, io->in, io->out, c->clk, c->stream))
 
 static int verify_tiles(void *arg, size_t begin, size_t end, char *why, size_t why_len)
 {
@@ -162,11 +150,6 @@ const struct smem_bench smem_footprint_bench = {
     .plan = footprint_plan,
     .metrics = footprint_metrics,
     .device_defaults = footprint_device_defaults,
-#if SMEM_HAVE_CUDA
-    .kernel = footprint_kernel,
-    .setup = footprint_setup,
-    .launch = footprint_launch,
-    .verify = footprint_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = footprint_kernel, .setup = footprint_setup, .launch = footprint_launch,
+                 .verify = footprint_verify, .teardown = smem_io_teardown)
 };

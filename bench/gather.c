@@ -4,6 +4,7 @@
  * large one sends most reads to L2. The table is 3/8 of the unified capacity (96 KiB of the H200's
  * 256), which fits beside every carveout up to half and not beside the largest. Every SM is full
  * and each thread keeps 8 independent gathers in flight. */
+#include <math.h>
 #include <string.h>
 
 #include "arch.h"
@@ -62,11 +63,7 @@ static void gather_metrics(const struct smem_case *c, const struct smem_timing *
 
 #if SMEM_HAVE_CUDA
 
-static const void *gather_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_gather_fn();
-}
+SMEM_KERNEL(gather, smem_gather_fn())
 
 static uint32_t table_len(const struct smem_case *c)
 {
@@ -78,17 +75,8 @@ static int gather_setup(struct smem_case *c)
     return smem_io_setup(c, table_len(c), (size_t)c->grid * c->plan->block, SMEM_FILL_FLOATS);
 }
 
-static int gather_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_gather_launch(c->grid, io->in, table_len(c), (uint32_t)c->plan->work, io->out, c->clk,
-                                       c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(gather, struct smem_io, io,
+            smem_gather_launch(c->grid, io->in, table_len(c), (uint32_t)c->plan->work, io->out, c->clk, c->stream))
 
 static int gather_verify(struct smem_case *c)
 {
@@ -134,11 +122,6 @@ const struct smem_bench smem_gather_bench = {
     .plan = gather_plan,
     .metrics = gather_metrics,
     .device_defaults = gather_device_defaults,
-#if SMEM_HAVE_CUDA
-    .kernel = gather_kernel,
-    .setup = gather_setup,
-    .launch = gather_launch,
-    .verify = gather_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = gather_kernel, .setup = gather_setup, .launch = gather_launch, .verify = gather_verify,
+                 .teardown = smem_io_teardown)
 };

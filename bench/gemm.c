@@ -61,12 +61,12 @@ int smem_gemm_setup(struct smem_case *c)
                  g->n, 3 * bytes >> 20, free_b >> 20);
         return SMEM_ESKIP;
     }
-    if ((rc = smem_gpu_random_floats(n, c->seed, &g->a, &g->h_a)) ||
-        (rc = smem_gpu_random_floats(n, c->seed + 1, &g->b, &g->h_b)))
+    if ((rc = smem_gpu_random_floats(c->inputs, n, c->seed, &g->a, &g->h_a)) ||
+        (rc = smem_gpu_random_floats(c->inputs, n, c->seed + 1, &g->b, &g->h_b)))
         goto fail;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&g->c, bytes));
     SMEM_CUDA_CHECK(cudaMemset(g->c, 0xff, bytes));
-    if (!(g->h_c = smem_output_buffer(bytes, &g->h_c_kept))) {
+    if (!(g->h_c = smem_output_buffer(c->inputs, bytes, &g->h_c_kept))) {
         rc = SMEM_ENOMEM;
         goto fail;
     }
@@ -139,10 +139,10 @@ void smem_gemm_teardown(struct smem_case *c)
         return;
     if (g->cublas)
         cublasDestroy((cublasHandle_t)g->cublas);
-    smem_gpu_input_release(g->a, g->h_a);
-    smem_gpu_input_release(g->b, g->h_b);
+    smem_gpu_input_release(c->inputs, g->a, g->h_a);
+    smem_gpu_input_release(c->inputs, g->b, g->h_b);
     cudaFree(g->c);
-    smem_output_buffer_release(g->h_c, g->h_c_kept);
+    smem_output_buffer_release(c->inputs, g->h_c, g->h_c_kept);
     free(g->maps);
     free(g);
     c->priv = NULL;

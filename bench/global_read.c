@@ -37,27 +37,15 @@ static void global_read_metrics(const struct smem_case *c, const struct smem_tim
 
 #if SMEM_HAVE_CUDA
 
-static const void *global_read_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_global_read_fn();
-}
+SMEM_KERNEL(global_read, smem_global_read_fn())
 
 static int global_read_setup(struct smem_case *c)
 {
     return smem_io_setup(c, (size_t)c->plan->work / 4, (size_t)c->grid * SMEM_GLOBAL_READ_BLOCK, SMEM_FILL_WORDS);
 }
 
-static int global_read_launch(struct smem_case *c)
-{
-    struct smem_io *io = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_global_read_launch(c->grid, io->in, (size_t)c->plan->work / 16, io->out, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(global_read, struct smem_io, io,
+            smem_global_read_launch(c->grid, io->in, (size_t)c->plan->work / 16, io->out, c->clk, c->stream))
 
 static int global_read_verify(struct smem_case *c)
 {
@@ -94,11 +82,6 @@ const struct smem_bench smem_global_read_bench = {
     .kernel_file = "global_read",
     .plan = global_read_plan,
     .metrics = global_read_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = global_read_kernel,
-    .setup = global_read_setup,
-    .launch = global_read_launch,
-    .verify = global_read_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = global_read_kernel, .setup = global_read_setup, .launch = global_read_launch,
+                 .verify = global_read_verify, .teardown = smem_io_teardown)
 };

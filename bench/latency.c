@@ -46,26 +46,15 @@ static void latency_metrics(const struct smem_case *c, const struct smem_timing 
 
 #if SMEM_HAVE_CUDA
 
-static const void *latency_kernel(const struct smem_case *c)
-{
-    return smem_latency_fn(c->plan->variant);
-}
+SMEM_KERNEL(latency, smem_latency_fn(c->plan->variant))
 
 static int latency_setup(struct smem_case *c)
 {
     return smem_chase_setup(c, (uint32_t)smem_axis_value(c, "chain_slots"), SMEM_LATENCY_SLOTS);
 }
 
-static int latency_launch(struct smem_case *c)
-{
-    struct smem_chase *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_latency_launch(c->plan->variant, s->next, (uint32_t)c->plan->work, s->out, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(latency, struct smem_chase, s,
+            smem_latency_launch(c->plan->variant, s->next, (uint32_t)c->plan->work, s->out, c->clk, c->stream))
 
 #endif
 
@@ -80,11 +69,6 @@ const struct smem_bench smem_latency_bench = {
     .plan = latency_plan,
     .check_work = 256,   /* eight unrolled passes of the chase */
     .metrics = latency_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = latency_kernel,
-    .setup = latency_setup,
-    .launch = latency_launch,
-    .verify = smem_chase_verify,
-    .teardown = smem_chase_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = latency_kernel, .setup = latency_setup, .launch = latency_launch,
+                 .verify = smem_chase_verify, .teardown = smem_chase_teardown)
 };

@@ -37,24 +37,10 @@ static int matmul_rb_plan(const struct smem_point *pt, const struct smem_device 
     return SMEM_OK;
 }
 
-#if SMEM_HAVE_CUDA
+SMEM_KERNEL(matmul_rb, smem_matmul_rb_fn(c->plan->variant))
 
-static const void *matmul_rb_kernel(const struct smem_case *c)
-{
-    return smem_matmul_rb_fn(c->plan->variant);
-}
-
-static int matmul_rb_launch(struct smem_case *c)
-{
-    struct smem_gemm *g = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_matmul_rb_launch(c->plan->variant, g->n, g->a, g->b, g->c, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
-#endif
+SMEM_LAUNCH(matmul_rb, struct smem_gemm, g,
+            smem_matmul_rb_launch(c->plan->variant, g->n, g->a, g->b, g->c, c->clk, c->stream))
 
 const struct smem_bench smem_matmul_rb_bench = {
     .name = "matmul_rb",
@@ -68,11 +54,6 @@ const struct smem_bench smem_matmul_rb_bench = {
     .plan = matmul_rb_plan,
     .metrics = smem_gemm_metrics,
     .baseline = &smem_vs_cublas,
-#if SMEM_HAVE_CUDA
-    .kernel = matmul_rb_kernel,
-    .setup = smem_gemm_setup,
-    .launch = matmul_rb_launch,
-    .verify = smem_gemm_verify,
-    .teardown = smem_gemm_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = matmul_rb_kernel, .setup = smem_gemm_setup, .launch = matmul_rb_launch,
+                 .verify = smem_gemm_verify, .teardown = smem_gemm_teardown)
 };

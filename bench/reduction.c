@@ -51,10 +51,7 @@ struct reduction_state {
     double tol;
 };
 
-static const void *reduction_kernel(const struct smem_case *c)
-{
-    return smem_reduction_fn(c->plan->variant);
-}
+SMEM_KERNEL(reduction, smem_reduction_fn(c->plan->variant))
 
 /* The reference of one input summed by one grid: the exact sum, whether every partial sum is exact
  * in fp32, and the tolerance where one may not be. The three methods (and every trial) of a sweep
@@ -115,7 +112,7 @@ static int reduction_setup(struct smem_case *c)
 
     if (!(c->priv = s))
         return SMEM_ENOMEM;
-    if ((rc = smem_gpu_random(n, SMEM_FILL_SMALL_INTS, c->seed, (void **)&s->in, (void **)&s->h_in)))
+    if ((rc = smem_gpu_random(c->inputs, n, SMEM_FILL_SMALL_INTS, c->seed, (void **)&s->in, (void **)&s->h_in)))
         return rc;
     if (!(last_ref.n == n && last_ref.threads == threads && last_ref.block == block && last_ref.seed == c->seed) &&
         (rc = reduction_reference(s->h_in, n, threads, block, c->grid, c->seed, &last_ref))) {
@@ -130,17 +127,8 @@ fail:
     return rc;
 }
 
-static int reduction_launch(struct smem_case *c)
-{
-    struct reduction_state *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_reduction_launch(c->plan->variant, c->grid, s->in, (size_t)c->plan->work, s->out, c->clk,
-                                          c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(reduction, struct reduction_state, s,
+            smem_reduction_launch(c->plan->variant, c->grid, s->in, (size_t)c->plan->work, s->out, c->clk, c->stream))
 
 static int reduction_verify(struct smem_case *c)
 {
@@ -166,7 +154,7 @@ static void reduction_teardown(struct smem_case *c)
 
     if (!s)
         return;
-    smem_gpu_input_release(s->in, s->h_in);
+    smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     free(s);
     c->priv = NULL;
@@ -185,11 +173,6 @@ const struct smem_bench smem_reduction_bench = {
     .plan = reduction_plan,
     .metrics = reduction_metrics,
     .baseline = &smem_vs_copy,
-#if SMEM_HAVE_CUDA
-    .kernel = reduction_kernel,
-    .setup = reduction_setup,
-    .launch = reduction_launch,
-    .verify = reduction_verify,
-    .teardown = reduction_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = reduction_kernel, .setup = reduction_setup, .launch = reduction_launch,
+                 .verify = reduction_verify, .teardown = reduction_teardown)
 };

@@ -196,7 +196,7 @@ int smem_staging_setup(struct smem_case *c)
     n_in = (size_t)c->grid * s->tiles_per_block * (size_t)(tile / 4);
     if (n_in < total / 4)
         n_in = (size_t)(total / 4);
-    if ((rc = smem_gpu_random(n_in, SMEM_FILL_WORDS, c->seed, (void **)&s->in, (void **)&s->h_in)))
+    if ((rc = smem_gpu_random(c->inputs, n_in, SMEM_FILL_WORDS, c->seed, (void **)&s->in, (void **)&s->h_in)))
         return rc;
     if (!(s->h_out = malloc(n_out * 4)) || !(s->h_ref = malloc(n_out * 4)))
         return SMEM_ENOMEM;
@@ -241,7 +241,7 @@ void smem_staging_teardown(struct smem_case *c)
 
     if (!s)
         return;
-    smem_gpu_input_release(s->in, s->h_in);
+    smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     free(s->h_out);
     free(s->h_ref);

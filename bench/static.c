@@ -42,12 +42,7 @@ static int static_plan(const struct smem_point *pt, const struct smem_device *de
     return SMEM_OK;
 }
 
-#if SMEM_HAVE_CUDA
-static const void *static_kernel(const struct smem_case *c)
-{
-    return smem_static_fn(c->plan->static_smem);
-}
-#endif
+SMEM_KERNEL(static, smem_static_fn(c->plan->static_smem))
 
 const struct smem_bench smem_static_bench = {
     .name = "static",
@@ -60,11 +55,6 @@ const struct smem_bench smem_static_bench = {
     .kernel_file = "stream",
     .plan = static_plan,
     .metrics = smem_stream_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = static_kernel,
-    .setup = smem_stream_setup,
-    .launch = smem_stream_launch,
-    .verify = smem_stream_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = static_kernel, .setup = smem_stream_setup, .launch = smem_stream_launch,
+                 .verify = smem_stream_verify, .teardown = smem_io_teardown)
 };

@@ -89,7 +89,8 @@ static int setup(struct smem_case *c)
     if (rows * SMEM_SWZ_TMA_ROW_BYTES < total)
         rows = total / SMEM_SWZ_TMA_ROW_BYTES;
     /* the same words as global_read's and the staging family's input of this size */
-    if ((rc = smem_gpu_random(rows * SMEM_SWZ_TMA_ROW_BYTES / 4, SMEM_FILL_WORDS, c->seed, &s->in, (void **)&s->h_in)))
+    if ((rc = smem_gpu_random(c->inputs, rows * SMEM_SWZ_TMA_ROW_BYTES / 4, SMEM_FILL_WORDS, c->seed, &s->in,
+                              (void **)&s->h_in)))
         return rc;
     if ((e = smem_swz_tma_encode(&s->map, s->in, rows, swz, &drv))) {
         if (e == (int)cudaErrorNotSupported) {
@@ -184,7 +185,7 @@ static void teardown(struct smem_case *c)
 
     if (!s)
         return;
-    smem_gpu_input_release(s->in, s->h_in);    /* an input kept for later points */
+    smem_gpu_input_release(c->inputs, s->in, s->h_in);    /* an input kept for later points */
     cudaFree(s->out);
     free(s->h_out);
     free(s);
@@ -207,11 +208,5 @@ const struct smem_bench smem_swizzle_tma_bench = {
     .plan = plan,
     .metrics = metrics,
     .baseline = &smem_vs_read,
-#if SMEM_HAVE_CUDA
-    .kernel = kernel,
-    .setup = setup,
-    .launch = run,
-    .verify = verify,
-    .teardown = teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = kernel, .setup = setup, .launch = run, .verify = verify, .teardown = teardown)
 };

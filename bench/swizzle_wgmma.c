@@ -247,11 +247,5 @@ const struct smem_bench smem_swizzle_wgmma_bench = {
     .plan = plan,
     .metrics = metrics,
     .baseline = &vs_128,
-#if SMEM_HAVE_CUDA
-    .kernel = kernel,
-    .setup = setup,
-    .launch = run,
-    .verify = verify,
-    .teardown = teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = kernel, .setup = setup, .launch = run, .verify = verify, .teardown = teardown)
 };

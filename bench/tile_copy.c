@@ -54,10 +54,8 @@ static int tile_copy_plan(const struct smem_point *pt, const struct smem_device 
 
 #if SMEM_HAVE_CUDA
 
-static const void *tile_copy_kernel(const struct smem_case *c)
-{
-    return smem_tile_copy_fn((int)smem_axis_value(c, "edge_elems"), (int)smem_axis_value(c, "block_kib") * 1024);
-}
+SMEM_KERNEL(tile_copy,
+            smem_tile_copy_fn((int)smem_axis_value(c, "edge_elems"), (int)smem_axis_value(c, "block_kib") * 1024))
 
 static int tile_copy_setup(struct smem_case *c)
 {
@@ -123,11 +121,6 @@ const struct smem_bench smem_tile_copy_bench = {
     .plan = tile_copy_plan,
     .metrics = smem_transpose_metrics,
     .baseline = &smem_vs_copy,
-#if SMEM_HAVE_CUDA
-    .kernel = tile_copy_kernel,
-    .setup = tile_copy_setup,
-    .launch = tile_copy_run,
-    .verify = tile_copy_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = tile_copy_kernel, .setup = tile_copy_setup, .launch = tile_copy_run,
+                 .verify = tile_copy_verify, .teardown = smem_io_teardown)
 };

@@ -103,11 +103,6 @@ const struct smem_bench smem_transpose_bench = {
     .metrics = transpose_metrics,
     .model_metrics = transpose_model,
     .baseline = &smem_vs_copy,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_transpose_kernel,
-    .setup = smem_transpose_setup,
-    .launch = smem_transpose_run,
-    .verify = smem_transpose_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = smem_transpose_kernel, .setup = smem_transpose_setup, .launch = smem_transpose_run,
+                 .verify = smem_transpose_verify, .teardown = smem_io_teardown)
 };

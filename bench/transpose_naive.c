@@ -22,11 +22,6 @@ const struct smem_bench smem_transpose_naive_bench = {
     .plan = transpose_naive_plan,
     .metrics = smem_transpose_metrics,
     .baseline = &smem_vs_copy,
-#if SMEM_HAVE_CUDA
-    .kernel = smem_transpose_kernel,
-    .setup = smem_transpose_setup,
-    .launch = smem_transpose_run,
-    .verify = smem_transpose_verify,
-    .teardown = smem_io_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = smem_transpose_kernel, .setup = smem_transpose_setup, .launch = smem_transpose_run,
+                 .verify = smem_transpose_verify, .teardown = smem_io_teardown)
 };

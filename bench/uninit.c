@@ -46,11 +46,7 @@ struct uninit_state {
     double stale_pct;
 };
 
-static const void *uninit_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return smem_uninit_peek_fn();
-}
+SMEM_KERNEL(uninit, smem_uninit_peek_fn())
 
 static int uninit_setup(struct smem_case *c)
 {
@@ -76,16 +72,8 @@ fail:
     return rc;
 }
 
-static int uninit_launch(struct smem_case *c)
-{
-    struct uninit_state *s = c->priv;
-    int rc = SMEM_OK;
-
-    SMEM_CUDA_CHECK(smem_uninit_launch(c->grid, c->plan->dyn_smem, s->dump, s->stale, c->clk, c->stream));
-    return SMEM_OK;
-fail:
-    return rc;
-}
+SMEM_LAUNCH(uninit, struct uninit_state, s,
+            smem_uninit_launch(c->grid, c->plan->dyn_smem, s->dump, s->stale, c->clk, c->stream))
 
 static int uninit_verify(struct smem_case *c)
 {
@@ -149,11 +137,6 @@ const struct smem_bench smem_uninit_bench = {
     .kernel_file = "uninit",
     .plan = uninit_plan,
     .metrics = uninit_metrics,
-#if SMEM_HAVE_CUDA
-    .kernel = uninit_kernel,
-    .setup = uninit_setup,
-    .launch = uninit_launch,
-    .verify = uninit_verify,
-    .teardown = uninit_teardown,
-#endif
+    SMEM_GPU_OPS(.kernel = uninit_kernel, .setup = uninit_setup, .launch = uninit_launch, .verify = uninit_verify,
+                 .teardown = uninit_teardown)
 };

@@ -166,11 +166,7 @@ struct user_priv {
     bool launched;
 };
 
-static const void *user_kernel(const struct smem_case *c)
-{
-    (void)c;
-    return U.k.fn;
-}
+SMEM_KERNEL(user, U.k.fn)
 
 /* Writes x as type t at p. */
 static void store(enum smem_user_type t, double x, void *p)
@@ -612,13 +608,8 @@ int smem_user_bench_make(const struct smem_user_kernel *k, const struct smem_ben
         .kernel_file = k->file && *k->file ? k->file : d->function,
         .plan = user_plan,
         .metrics = user_metrics,
-#if SMEM_HAVE_CUDA
-        .kernel = user_kernel,
-        .setup = user_setup,
-        .launch = user_launch,
-        .verify = user_verify,
-        .teardown = user_teardown,
-#endif
+        SMEM_GPU_OPS(.kernel = user_kernel, .setup = user_setup, .launch = user_launch, .verify = user_verify,
+                     .teardown = user_teardown)
     };
     *out = &U.bench;
     return SMEM_OK;

@@ -15,7 +15,7 @@
 
 #if SMEM_HAVE_CUDA
 #include "clock.h"
-#include "common.h"     /* smem_gpu_inputs_*: the inputs kept across points */
+#include "common.h"     /* smem_gpu_inputs_*: the inputs kept across points, the run's */
 #include "cuda_status.h"
 #include "measure.h"
 #endif
@@ -498,7 +498,7 @@ static int set_up(struct smem_case *c, struct smem_result *r)
 {
     int rc;
 
-    smem_gpu_inputs_next_point();
+    smem_gpu_inputs_next_point(c->inputs);
     if ((rc = c->bench->setup(c))) {
         if (rc != SMEM_ESKIP)
             return fail_point(r, rc, c, "setup");
@@ -639,10 +639,10 @@ static int time_trial(struct smem_case *c, const struct smem_run_settings *s, st
 /* The point's first trial, in plan order: plan, attributes, occupancy and the residency probe, setup,
  * verification, timing. */
 static int run_point(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
-                     void *stream, void *clk, struct smem_result *r, size_t order)
+                     void *stream, void *clk, struct smem_gpu_inputs *inputs, struct smem_result *r, size_t order)
 {
     struct smem_case c = { .bench = pt->bench, .values = pt->values, .dev = d, .stream = stream, .clk = clk,
-                           .seed = s->seed, .check = s->check };
+                           .seed = s->seed, .inputs = inputs, .check = s->check };
     struct smem_plan plan = { .carveout_pct = -1 };
     double t = smem_now_s();
     int rc;
@@ -685,10 +685,10 @@ out:
 /* A later trial of a point that ran: a fresh plan, attributes, setup and warm-up, its samples. A
  * failure fails the point (its reason names the trial); an interruption leaves it as it was. */
 static int run_trial(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
-                     void *stream, void *clk, struct smem_result *r, size_t order)
+                     void *stream, void *clk, struct smem_gpu_inputs *inputs, struct smem_result *r, size_t order)
 {
     struct smem_case c = { .bench = pt->bench, .values = pt->values, .dev = d, .stream = stream, .clk = clk,
-                           .seed = s->seed };
+                           .seed = s->seed, .inputs = inputs };
     struct smem_plan plan = { .carveout_pct = -1 };
     double t0 = smem_now_s(), t;
     int rc;
@@ -735,7 +735,7 @@ static bool stops(int rc, const struct smem_point *pt, struct smem_run_outcome *
  * in time, and each process draws its own order (s->order_seed). */
 static void run_later_trials(const struct smem_device *dev, const struct smem_point *points, size_t n,
                              const struct smem_run_settings *s, struct smem_result *results,
-                             struct smem_run_outcome *out, void *stream, void *clk)
+                             struct smem_run_outcome *out, void *stream, void *clk, struct smem_gpu_inputs *inputs)
 {
     size_t later = s->trials - 1, m = 0, *order;
 
@@ -760,7 +760,7 @@ static void run_later_trials(const struct smem_device *dev, const struct smem_po
             continue;   /* an earlier trial of it failed */
         if (s->progress)
             smem_progress_update(n + j, n + m, &points[order[j]]);
-        rc = run_trial(dev, &points[order[j]], s, stream, clk, r, n + j);
+        rc = run_trial(dev, &points[order[j]], s, stream, clk, inputs, r, n + j);
         if (smem_interrupted) {
             out->signal = smem_interrupted;
             break;
@@ -778,6 +778,7 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
     struct smem_run_settings s = *settings;
     cudaStream_t stream = NULL;
     struct smem_clock *clk = NULL;
+    struct smem_gpu_inputs *inputs = smem_gpu_inputs_create();   /* NULL without memory: nothing kept */
     int rc = SMEM_OK;
 
     memset(out, 0, sizeof(*out));
@@ -795,7 +796,7 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
             smem_progress_update(i, n * s.trials, &points[i]);
         double t0 = smem_now_s();
         result_init(&results[i], &points[i]);
-        rc = run_point(dev, &points[i], &s, stream, clk, &results[i], i);
+        rc = run_point(dev, &points[i], &s, stream, clk, inputs, &results[i], i);
         results[i].wall_s = smem_now_s() - t0;
         if (smem_interrupted && results[i].status != SMEM_POINT_OK) {
             /* the point in flight did not finish: it is left out, not half-recorded */
@@ -810,15 +811,15 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
             break;
     }
     if (s.trials > 1 && !out->signal && !out->sticky)
-        run_later_trials(dev, points, n, &s, results, out, stream, clk);
+        run_later_trials(dev, points, n, &s, results, out, stream, clk, inputs);
     for (size_t i = 0; i < out->done; i++)
         drop_unpooled(&results[i]);
     if (s.progress)
         smem_progress_done();
     rc = SMEM_OK;
 fail:
+    smem_gpu_inputs_destroy(inputs, !out->sticky);
     if (!out->sticky) {
-        smem_gpu_inputs_free();
         cudaFree(clk);
         if (stream)
             cudaStreamDestroy(stream);
