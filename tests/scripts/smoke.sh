@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every benchmark once, on the GPU: smembench --sweep all --quick must finish with every point ok
-# or skipped. Exits 77 where there is no GPU. Under the sanitizer setups (SMEM_SANITIZER=memcheck,
+# or skipped, and at least one point ok (a run where every point is skipped checked nothing and
+# fails). Exits 77 where there is no GPU. Under the sanitizer setups (SMEM_SANITIZER=memcheck,
 # racecheck, synccheck or initcheck) the run goes through compute-sanitizer with --check: every
 # kernel launched and verified once, nothing timed, and any report fails the test.
 set -u
@@ -26,8 +27,12 @@ python3 - "$out/r.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 bad = [r for r in d["results"] if r["status"] not in ("ok", "skipped")]
+ran = sum(r["status"] == "ok" for r in d["results"])
 for r in bad:
     print("not ok:", r["bench"], r["params"], r["status"], r["reason"])
-print(f"{len(d['results'])} points, {len(bad)} not ok")
-sys.exit(1 if bad or not d["results"] else 0)
+print(f"{len(d['results'])} points, {ran} ran, {len(bad)} not ok")
+if not ran:
+    # a run where every point was skipped (or there were none) checked nothing
+    print("smoke: no point ran (every point skipped, or none): nothing was checked")
+sys.exit(1 if bad or not ran else 0)
 PY

@@ -1,15 +1,8 @@
-/* Statistics and the stopping rule, on samples whose answers are worked out by hand; the random
- * stream drawn by index and the host's parallel loop that the benchmarks' inputs and references use. */
+/* Statistics and the stopping rule, on samples whose answers are worked out by hand. */
 #include <math.h>
 
 #include <criterion/criterion.h>
 
-#include <stdint.h>
-#include <string.h>
-
-#include "common.h"
-#include "rng.h"
-#include "smem.h"
 #include "stats.h"
 
 Test(stats, odd_count_quartiles_mean_and_deviation)
@@ -162,55 +155,4 @@ Test(stop, throttled_samples_beside_clocked_ones_count_only_toward_the_timeout)
     cr_assert(smem_sampling_done(&rule, &s), "quiet clocked samples");
     s.spread = 0.006;
     cr_assert_not(smem_sampling_done(&rule, &s), "noisy clocked samples before the timeout");
-}
-
-/* The GPU draws inputs by index (kernels/fill.cu): value i must be the sequential stream's i-th. */
-Test(rng, the_i_th_value_is_the_sequential_streams)
-{
-    uint64_t state = 12345;
-
-    for (uint64_t i = 0; i < 10000; i++) {
-        uint64_t v = smem_rng_next(&state);
-        cr_assert_eq(smem_rng_at(12345, i), v, "value %llu", (unsigned long long)i);
-    }
-    state = 7;
-    for (uint64_t i = 0; i < 100; i++)
-        cr_assert_eq(smem_rng_to_float(smem_rng_at(7, i)), smem_rng_float(&state));
-}
-
-struct cover {
-    unsigned char seen[10000];
-    size_t fail_at[2];
-};
-
-static int mark(void *arg, size_t begin, size_t end, char *why, size_t why_len)
-{
-    struct cover *c = arg;
-
-    for (size_t i = begin; i < end; i++) {
-        c->seen[i]++;
-        if (i == c->fail_at[0] || i == c->fail_at[1]) {
-            smem_fmt(why, why_len, "item %zu", i);
-            return SMEM_EVERIFY;
-        }
-    }
-    return SMEM_OK;
-}
-
-Test(parallel, covers_every_item_once_and_reports_the_first_failure_in_index_order)
-{
-    static struct cover c;
-    char why[64] = "";
-
-    c.fail_at[0] = c.fail_at[1] = SIZE_MAX;
-    cr_assert_eq(smem_parallel_for(10000, mark, &c, why, sizeof(why)), SMEM_OK);
-    for (size_t i = 0; i < 10000; i++)
-        cr_assert_eq(c.seen[i], 1, "item %zu seen %d times", i, c.seen[i]);
-    /* two failures far apart, in different ranges wherever the host has more than one core */
-    memset(c.seen, 0, sizeof(c.seen));
-    c.fail_at[0] = 9990;
-    c.fail_at[1] = 17;
-    cr_assert_eq(smem_parallel_for(10000, mark, &c, why, sizeof(why)), SMEM_EVERIFY);
-    cr_assert_str_eq(why, "item 17");
-    cr_assert_eq(smem_parallel_for(0, mark, &c, why, sizeof(why)), SMEM_OK);
 }

@@ -1,4 +1,5 @@
-/* Axis lists, ranges and the expansion of named sweeps into points. */
+/* Axis lists, ranges and the expansion of named sweeps into points; which sweeps --list offers with
+ * --predict. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "gpus.h"
 #include "smem.h"
 #include "sweep.h"
+#include "unit_test.h"
 
 static const struct smem_axis pct = { .name = "carveout_pct", .unit = "%", .min = 0, .max = 100 };
 static const struct smem_axis bytes = { .name = "dyn_smem_bytes", .unit = "bytes", .min = 0, .max = 228 * 1024 };
@@ -264,4 +266,30 @@ Test(axis_list, a_value_given_twice_runs_once_where_it_first_appears)
     /* 48K is on the 16K steps already */
     cr_assert_eq(parse("0:64K:16K,48K,1K", &bytes, v), 6);
     cr_assert_eq(v[5], 1024);
+}
+
+Test(sweeps, list_offers_predict_exactly_where_a_point_is_predicted)
+{
+    /* --list marks a sweep [also --predict] (smem_sweep_predicts): predicting it on a model must give
+     * at least one predicted point, and a sweep it does not mark must give none or be refused */
+    for (size_t i = 0; i < smem_n_sweeps; i++) {
+        const struct smem_sweep *sw = &smem_sweeps[i];
+        struct smem_point *p;
+        size_t n, predicted = 0;
+        struct smem_result *r;
+
+        if (sw->every || !smem_sweep_predictable(sw)) {
+            cr_assert_not(smem_sweep_predicts(sw) && !sw->every, "%s", sw->name);
+            continue;
+        }
+        r = predict(sw->name, "h200", &p, &n);
+        for (size_t k = 0; k < n; k++)
+            predicted += r[k].status == SMEM_POINT_PREDICTED;
+        cr_assert_eq(smem_sweep_predicts(sw), predicted > 0, "%s: %zu of %zu points predicted on the H200, --list %s",
+                     sw->name, predicted, n, smem_sweep_predicts(sw) ? "offers --predict" : "does not offer --predict");
+        free(r);
+        free(p);
+    }
+    cr_assert_not(smem_sweep_predicts(smem_sweep_find("cluster")));
+    cr_assert(smem_sweep_predicts(smem_sweep_find("staging")));
 }

@@ -2,7 +2,7 @@
 # The transpose's layouts over every tile geometry on one GPU, in one call, for choosing the defaults
 # of bench/transpose.c (the 95 % of a device copy that issue 22 asks of the swizzled tile at 256 MiB):
 #
-#   tests/scripts/transpose_tune.sh build/smembench tune-out
+#   lab/transpose_tune.sh build/smembench tune-out
 #
 # Steps (TUNE_STEPS picks them, default "geometry order sanitize"; "ncu" is there too, not by default),
 # each ending in one line "PASS|FAIL|SKIP  step: what":
@@ -114,7 +114,7 @@ if wants sanitize; then
 fi
 
 if wants ncu; then
-  python3 "$here/ncu_check.py" "$exe" --sweep tile --keep "$out/ncu" "${few[@]}" --axis mib=16 \
+  python3 "$here/../tests/scripts/ncu_check.py" "$exe" --sweep tile --keep "$out/ncu" "${few[@]}" --axis mib=16 \
     --axis layout=0,1,2 --axis edge_elems=32,64,128 --axis width_bytes=4,8,16 >"$out/ncu_check.txt" 2>"$out/ncu_check.err"
   rc=$?
   case $rc in

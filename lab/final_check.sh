@@ -1,6 +1,6 @@
 #!/bin/bash
 # One device call at the end of issue 24 and 23's work: nvbench side by side with smembench
-# (tests/peers/side_by_side.sh), two timed --sweep all runs (tests/scripts/speed.sh), and Nsight
+# (tests/peers/side_by_side.sh), two timed --sweep all runs (lab/speed.sh), and Nsight
 # Compute on the residency probe of an ldmatrix .x4 point (the probe measured 5 blocks per SM where
 # the API, the calculator and ncu's limits on the kernel say 6). Results under OUT, tarred.
 set -uo pipefail
@@ -10,7 +10,7 @@ out=$(cd "$out" && pwd)
 t0=$(date +%s)
 bash tests/peers/side_by_side.sh "$out/peers" >"$out/peers.log" 2>&1
 echo "side by side: rc $? in $(( $(date +%s) - t0 )) s" | tee -a "$out/final.log"
-OUT=$out bash tests/scripts/speed.sh all 2 final >>"$out/final.log" 2>&1
+OUT=$out bash lab/speed.sh all 2 final >>"$out/final.log" 2>&1
 cat "$out/wall.txt" | tee -a "$out/final.log"
 ncu=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 "$ncu" --clock-control none --kernel-name regex:residency_kernel --csv --print-units base \

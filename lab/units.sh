@@ -2,15 +2,15 @@
 # The gate across runs, units and builds on a host of two GPUs (issue 20), in two calls that fit the
 # device tool's 10-minute limit. Results and logs under OUT (default ./units-session); the result
 # files of each step in one tarball (the tool brings back at most 8 files).
-#   tests/scripts/units.sh runs [ROUNDS]   build (release, sm_90) and ROUNDS (5) --sweep all runs on
-#                                          GPU 0 and GPU 1 at the same time: d0_rN.json, d1_rN.json
-#   tests/scripts/units.sh ab              a build with a planted 3 % slowdown in the bandwidth kernel
-#                                          (-Dtest_slowdown_pct=3) against the real one, A/B on GPU 0;
-#                                          the real binary against itself, A/B on GPU 0 and on GPU 1;
-#                                          then the Hopper GPU tests (the GPC map among them)
-#   tests/scripts/units.sh verify          the whole build; the GPU suite, the fault and device tests;
-#                                          --sweep cluster (the GPCs' spread of dsm_bandwidth); the GPC
-#                                          probe under compute-sanitizer memcheck and racecheck
+#   lab/units.sh runs [ROUNDS]   build (release, sm_90) and ROUNDS (5) --sweep all runs on
+#                                GPU 0 and GPU 1 at the same time: d0_rN.json, d1_rN.json
+#   lab/units.sh ab              a build with a planted 3 % slowdown in the bandwidth kernel
+#                                (-Dtest_slowdown_pct=3) against the real one, A/B on GPU 0;
+#                                the real binary against itself, A/B on GPU 0 and on GPU 1;
+#                                then the Hopper GPU tests (the GPC map among them)
+#   lab/units.sh verify          the whole build; the GPU suite, the fault and device tests;
+#                                --sweep cluster (the GPCs' spread of dsm_bandwidth); the GPC
+#                                probe under compute-sanitizer memcheck and racecheck
 # On an offline host, first: source .devdeps/env.sh; on a copy of the tree whose .git is not the
 # commit built, export SMEM_GIT_REV=<commit> (read when meson configures).
 set -uo pipefail
@@ -90,7 +90,7 @@ verify)
   done
   ;;
 *)
-  echo "usage: tests/scripts/units.sh runs [ROUNDS] | ab | verify" >&2
+  echo "usage: lab/units.sh runs [ROUNDS] | ab | verify" >&2
   exit 2
   ;;
 esac

@@ -1,17 +1,17 @@
 #!/bin/bash
 # The tile sweep at the state of the art on the GPU host (issue 22), for the device tool's 10-minute
 # calls. Results and logs under OUT (default ./tile-session).
-#   tests/scripts/tile.sh tune [TAG]   build (release, sm_90); the sgemm tests; the sgemm kernels over
-#                                      every built shape, depths 16-64, 2-4 stages and both A load
-#                                      widths at n = 2048 and 4096 beside cuBLAS (tune_*.json,
-#                                      tune_TAG.txt: one line a point, best first); ncu's sections
-#                                      (stalls, issue, occupancy) of three of them and of cuBLAS
-#   tests/scripts/tile.sh sweep [TAG]  the default `--sweep tile` (tile_TAG.json), its table
-#   tests/scripts/tile.sh check        `--sweep tile --check` at n = 1024 under compute-sanitizer
-#                                      memcheck and racecheck
-#   tests/scripts/tile.sh final [TAG]  the default tile sweep, the GPU tests of its kernels, memcheck
-#                                      and racecheck at n = 256, ncu's wavefronts of the sgemm loads
-#                                      and ncu_check.py of the tile sweep; all in tile_TAG.tgz
+#   lab/tile.sh tune [TAG]   build (release, sm_90); the sgemm tests; the sgemm kernels over
+#                            every built shape, depths 16-64, 2-4 stages and both A load
+#                            widths at n = 2048 and 4096 beside cuBLAS (tune_*.json,
+#                            tune_TAG.txt: one line a point, best first); ncu's sections
+#                            (stalls, issue, occupancy) of three of them and of cuBLAS
+#   lab/tile.sh sweep [TAG]  the default `--sweep tile` (tile_TAG.json), its table
+#   lab/tile.sh check        `--sweep tile --check` at n = 1024 under compute-sanitizer
+#                            memcheck and racecheck
+#   lab/tile.sh final [TAG]  the default tile sweep, the GPU tests of its kernels, memcheck
+#                            and racecheck at n = 256, ncu's wavefronts of the sgemm loads
+#                            and ncu_check.py of the tile sweep; all in tile_TAG.tgz
 # On an offline host, first: source .devdeps/env.sh; on a copy of the tree whose .git is not the
 # commit built, export SMEM_GIT_REV=<commit> (read when meson configures).
 set -uo pipefail
@@ -136,7 +136,7 @@ final)
     packit
   done
   log "ncu check of the tile sweep"
-  timeout 100 python3 "$here/ncu_check.py" build-gpu/smembench --sweep tile --axis mib=16 --axis n=256 \
+  timeout 100 python3 "$here/../tests/scripts/ncu_check.py" build-gpu/smembench --sweep tile --axis mib=16 --axis n=256 \
     >"$out/ncu_check_tile.txt" 2>&1
   echo "ncu_check rc $?" | tee -a "$out/session.log"; tail -4 "$out/ncu_check_tile.txt"
   log "done"

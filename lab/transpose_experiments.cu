@@ -4,7 +4,7 @@
 // transpose verified on a sample. Variants: cache hints on the global loads and stores (H), threads per
 // block, tiles per block (the next tile's loads issued before the current one is written), block order
 // (band) and blocks per SM held down by padding dynamic shared memory.
-//   nvcc -O3 -arch=sm_90 -std=c++17 -o tp_exp tests/scripts/transpose_experiments.cu
+//   nvcc -O3 -arch=sm_90 -std=c++17 -o tp_exp lab/transpose_experiments.cu
 //   ./tp_exp MIB [LIST]      LIST 1: hints, threads, tiles, band; 2 (default): blocks per SM;
 //                            3: the write side by TMA bulk tensor stores; 4: TMA loads of K tiles
 //                            per block (SWIZZLE_128B), the write side by threads or by TMA; 5: the

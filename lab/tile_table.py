@@ -4,12 +4,12 @@ depth, stages, shared memory per block, blocks per SM (api / predicted / measure
 % of cuBLAS at the same n (cuBLAS from any of the files). Points that did not run are listed last
 with their reason.
 
-    tests/scripts/tile_table.py FILE.json [FILE.json ...]
+    lab/tile_table.py FILE.json [FILE.json ...]
 """
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..", "python"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "python"))
 from smembench import reader  # noqa: E402
 
 GEMMS = ("sgemm_cp_async", "sgemm_tma", "matmul", "matmul_rb", "cublas")

@@ -3,10 +3,10 @@
 # `--sweep all` runs, a `--quick` run, the cluster and staging sweeps; the second full run the
 # baseline) made by the report.py of commit e5bf833 (before) and of this checkout (after), in
 # headless Chromium at 1400 and 400 px, as 256-colour PNGs.
-#   tests/scripts/screenshots/report/make.sh [OLD_CHECKOUT]   (default: a worktree of e5bf833 in /tmp/old-rep)
+#   lab/screenshots/report/make.sh [OLD_CHECKOUT]   (default: a worktree of e5bf833 in /tmp/old-rep)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 old=${1:-/tmp/old-rep}
 [ -d "$old" ] || git -C "$root" worktree add "$old" e5bf833
 python=${PYTHON:-/usr/bin/python3}

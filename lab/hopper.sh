@@ -3,7 +3,7 @@
 # one call, on a cc 9.0+ device (an H200):
 #
 #   meson setup build-gpu -Dgpu_arch=90 && ninja -C build-gpu     (or the default, all architectures)
-#   tests/scripts/hopper.sh build-gpu hopper-out
+#   lab/hopper.sh build-gpu hopper-out
 #
 # Steps, each ending in one line "PASS|FAIL|SKIP  step: what":
 #   1. the GPU tests of the Hopper benchmarks (build-gpu/tests/test_gpu --filter 'hopper/*')
@@ -29,7 +29,7 @@ if [ $# -ne 2 ]; then
 fi
 build=$(cd "$1" && pwd) || exit 2
 mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
 exe=$build/smembench
 [ -x "$exe" ] || { echo "no $exe: build it first (ninja -C $1)" >&2; exit 2; }
 fails=0

@@ -4,10 +4,10 @@
 # of results/day/ (or, where absent, test_plot.py's stand-ins made from real points: a footprint run with
 # three tile_bytes, cluster sizes 3/5/12, a --quick run, a staging_bulk-only run; carveout 0/25/50/100), by the
 # code before the figures were split into modules (OLD, a checkout of e5bf833) and by this tree.
-#   tests/scripts/screenshots/figures/make.sh OLD_CHECKOUT
+#   lab/screenshots/figures/make.sh OLD_CHECKOUT
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../../../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 old=${1:?usage: make.sh OLD_CHECKOUT (git worktree add /tmp/fig-old e5bf833)}
 python=${PYTHON:-/usr/bin/python3}
 work=$(mktemp -d)

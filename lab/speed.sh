@@ -2,14 +2,14 @@
 # Where `--sweep all` spends its time on the GPU host (issue 24), for the device tool's 10-minute
 # calls. Results and logs under OUT (default ./speed-session), the result files in one tarball (the
 # tool brings back at most 8 files).
-#   tests/scripts/speed.sh all [RUNS] [TAG]   build (release, sm_90), then RUNS (2) `--sweep all` runs,
-#                                             each timed with date and with the file's run.timing:
-#                                             all_TAG_rN.json, wall.txt
-#   tests/scripts/speed.sh tests              the GPU tests of the inputs drawn on the GPU and kept
-#                                             across points, and of the phase timing
-#   tests/scripts/speed.sh day                the files of one day the figures and report are tried on
-#                                             (issue 25): a --quick run, a footprint run with extra
-#                                             tile_bytes, cluster sizes 3/5/12, staging_bulk alone
+#   lab/speed.sh all [RUNS] [TAG]   build (release, sm_90), then RUNS (2) `--sweep all` runs,
+#                                   each timed with date and with the file's run.timing:
+#                                   all_TAG_rN.json, wall.txt
+#   lab/speed.sh tests              the GPU tests of the inputs drawn on the GPU and kept
+#                                   across points, and of the phase timing
+#   lab/speed.sh day                the files of one day the figures and report are tried on
+#                                   (issue 25): a --quick run, a footprint run with extra
+#                                   tile_bytes, cluster sizes 3/5/12, staging_bulk alone
 # On an offline host, first: source .devdeps/env.sh; on a copy of the tree whose .git is not the
 # commit built, export SMEM_GIT_REV=<commit> (read when meson configures).
 set -uo pipefail
