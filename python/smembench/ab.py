@@ -64,11 +64,15 @@ import subprocess
 import sys
 import time
 
-from smembench import compare
+from smembench import cli
+from smembench import gate
+from smembench import gate_format
+from smembench import history
+from smembench import tables
 from smembench import tool
 from smembench import reader
 
-Usage = compare.Usage
+Usage = cli.Usage
 
 
 MANIFEST = "ab-manifest.json"
@@ -359,10 +363,10 @@ def steady_median(r, slope, ref_clock):
 def paired(rounds, opt, hist=None):
     """Rows of the paired decision: dicts with name, kind, verdict, change, rounds, p, band, reason.
     hist: [(doc, {key: record})] of --history files, or None."""
-    np, stats = compare.scipy_stats()
+    np, stats = gate.scipy_stats()
     t = opt.threshold / 100
     z = float(stats.norm.ppf(1 - opt.alpha))
-    maps = [(compare.by_key(b, "base"), compare.by_key(h, "head")) for b, h in rounds]
+    maps = [(gate.by_key(b, "base"), gate.by_key(h, "head")) for b, h in rounds]
     keys = list(maps[0][0]) + [k for k in maps[0][1] if k not in maps[0][0]]
     rows = []
     for key in keys:
@@ -374,7 +378,7 @@ def paired(rounds, opt, hist=None):
                        text="in base, absent from head" if h0 is None else "absent from base, in head")
             rows.append(row)
             continue
-        sc = compare.status_change(b0, h0)
+        sc = gate.status_change(b0, h0)
         if sc is not None:
             row.update(kind="status", lost=sc[0], text=sc[1])
             rows.append(row)
@@ -428,8 +432,8 @@ def paired(rounds, opt, hist=None):
         p = (0.0 if mean != 0 else 1.0) if se == 0 else float(stats.t.sf(abs(mean) / se, max(dof, 1)))
         row.update(kind="timed", change=change, p=p, rounds=r, noise=(sd, None), band=band, floor=floor,
                    clock_slope=slope)
-        if band > compare.max_band(opt):
-            row.update(verdict="uncertain", reason=compare.wide_band(band, opt, levels or None) +
+        if band > gate.max_band(opt):
+            row.update(verdict="uncertain", reason=gate.wide_band(band, opt, levels or None) +
                        f" (rounds of one build {100 * largest:.1f} % apart)")
         elif lo > floor and hi >= t:
             row.update(verdict="slower", reason="")
@@ -449,7 +453,7 @@ def undecided(rows, opt):
     """Points that more rounds can decide: uncertain, with a floor (what one build moves by itself)
     inside --max-band, so that only the rounds' own uncertainty keeps them undecided."""
     return [r for r in rows if r["kind"] == "timed" and r["verdict"] == "uncertain" and
-            r.get("floor") is not None and r["floor"] <= compare.max_band(opt)]
+            r.get("floor") is not None and r["floor"] <= gate.max_band(opt)]
 
 
 def report(rounds, docs, opt, hist=None, run_id=None):
@@ -486,12 +490,12 @@ def report(rounds, docs, opt, hist=None, run_id=None):
         if r["kind"] == "timed":
             v = r["verdict"] + (f" ({r['reason']})" if r["reason"] else "")
             sd = r["noise"][0] if r.get("noise") else None
-            table_rows.append((r["name"], us(r["base"]), us(r["new"]), compare.pct(r["change"]),
+            table_rows.append((r["name"], us(r["base"]), us(r["new"]), tables.pct(r["change"]),
                                f"{100 * sd:.2f}" if sd is not None else "-", str(r["rounds"]), v))
         else:
             table_rows.append((r["name"], us(r["base"]), us(r["new"]), "-", "-", "-",
-                               compare.verdict_text(r)))
-    out += compare.table(["point", "base r1 (us)", "head r1 (us)", "change", "spread (%)", "rounds", "verdict"],
+                               gate_format.verdict_text(r)))
+    out += tables.table(["point", "base r1 (us)", "head r1 (us)", "change", "spread (%)", "rounds", "verdict"],
                          table_rows, (1, 2, 3, 4, 5), md)
     out.append("")
     out.append(", ".join(f"{count.get(k, 0)} {k}" for k in ("slower", "faster", "same", "uncertain", "missing",
@@ -530,7 +534,7 @@ def begin(a):
 
 
 def check_pair(b, h, a):
-    found = [(k, t) for k, t in compare.mismatches(b, h, a) if k in ("device", "settings")]
+    found = [(k, t) for k, t in gate.mismatches(b, h, a) if k in ("device", "settings")]
     if found:
         raise Usage(f"the builds ran differently: {found[0][0]} mismatch: {found[0][1]}")
 
@@ -579,7 +583,7 @@ def load_history(specs):
         return None
     out = []
     try:
-        for path in compare.history_paths(specs):
+        for path in history.history_paths(specs):
             doc = reader.load(path)
             if doc["run"].get("mode") == "measure":
                 out.append((doc, {reader.point_key(r): r for r in doc["results"]}))
@@ -594,7 +598,7 @@ def parse_args(argv):
         mine, args = argv[:i], argv[i + 1:]
     else:
         mine, args = argv, []
-    ap = compare.Parser(prog=reader.command("ab.py"),
+    ap = cli.Parser(prog=reader.command("ab.py"),
                         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     reader.add_version(ap)
     ap.add_argument("exes", nargs="*", metavar="EXE", help="the base and the head smembench")
@@ -611,7 +615,7 @@ def parse_args(argv):
     ap.add_argument("--history", action="append", default=[], metavar="PATH",
                     help="earlier result files (files or directories) of this GPU model: a point's floor is never below "
                          "what one build moved between processes on one unit there")
-    compare.add_verdict_options(ap)
+    gate.add_verdict_options(ap)
     ap.add_argument("--markdown", action="store_true", help="compact Markdown: only what is not the same")
     ap.add_argument("--bisect", nargs=2, metavar=("GOOD", "BAD"),
                     help="build commits of this repository and bisect (git bisect run) with the A/B verdict of the "
@@ -624,7 +628,7 @@ def parse_args(argv):
     ap.add_argument("--bisect-step", nargs=3, metavar=("GOOD_EXE", "POINTS", "DIR"), help=argparse.SUPPRESS)
     a = ap.parse_args(mine)
     a.args = args
-    compare.check_max_band(a)
+    gate.check_max_band(a)
     if a.bisect or a.bisect_step:
         if a.files or a.exes:
             raise Usage("--bisect takes two commits, not executables or --files")
@@ -800,7 +804,7 @@ def run(argv):
         rounds = rounds_in(a.files)
         run_id = read_manifest(a.files)["run_id"]
         try:
-            compare.scipy_stats()
+            gate.scipy_stats()
         except Usage as e:
             raise Usage(f"{e}; the runs are in {a.files}: judge them there with ab.py --files") from None
         docs = load_rounds(rounds, a)
@@ -810,7 +814,7 @@ def run(argv):
         rounds, docs = [], []
         run_rounds(a, rounds, docs, a.rounds)
         try:
-            compare.scipy_stats()
+            gate.scipy_stats()
         except Usage as e:      # the runs are kept: judge them where SciPy is
             raise Usage(f"{e}; the runs are in {a.out}: judge them there with ab.py --files") from None
         # more rounds while points are uncertain for want of them, up to --max-rounds
@@ -818,7 +822,7 @@ def run(argv):
             run_rounds(a, rounds, docs, 2)
     out, rc = report(rounds, docs, a, hist, run_id)
     # a pull-request comment: within GitHub's limit, the heading and the gate's line kept
-    return (compare.cap_markdown(out) if a.markdown else out), rc
+    return (tables.cap_markdown(out) if a.markdown else out), rc
 
 
 def main(argv=None):

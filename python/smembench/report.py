@@ -33,12 +33,17 @@ import os
 import re
 import sys
 
-from smembench import compare
-from smembench import fleet
-from smembench import plot
+from smembench import canvas
+from smembench import cli
+from smembench import figures
+from smembench import gate
+from smembench import gate_format
+from smembench import fleet_units
 from smembench import tool
 from smembench import inputs
 from smembench import reader
+from smembench import series as series_mod
+from smembench.figures.common import occ
 
 CSS = """
 *, *::before, *::after { box-sizing: border-box; }
@@ -366,7 +371,7 @@ def point_row(r, series_label=None):
               f'<td class="n" data-v="{pct:.4g}">{esc(ctext)}</td>' if pct is not None
               else '<td class="n" data-v="">&ndash;</td>',
               num_cell(stats.get("count")),
-              num_cell(plot.occ(r, "api")), num_cell(plot.occ(r, "predicted")), num_cell(plot.occ(r, "measured")),
+              num_cell(occ(r, "api")), num_cell(occ(r, "predicted")), num_cell(occ(r, "measured")),
               text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
               text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn"),
               trials_cell(r)]
@@ -470,7 +475,7 @@ def svg_small(fig, salt):
     """The figure as inline SVG, smaller: no metadata or indentation, geometry to 0.1 pt (a day's
     figures as SVG are about half the bytes of PNG at 100 dpi, and stay sharp when zoomed); its size
     a max-width, so it scales down with the page."""
-    svg = plot.svg_text(fig, salt)
+    svg = canvas.svg_text(fig, salt)
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r">\s+<", "><", svg)
     svg = re.sub(r"\s*\n\s*", " ", svg)
@@ -601,7 +606,7 @@ def sweep_section(plt, section, series):
         parts = [f'<section id="{esc(sid)}"><h2>Your kernel <code>{esc(what)}</code></h2>', kernel_lines(series)]
     else:
         parts = [f'<section id="{esc(sid)}"><h2>Sweep <code>{esc(what)}</code></h2>']
-    for fig_name, fig in plot.figures(plt, series):
+    for fig_name, fig in figures.figures(plt, series):
         svg = svg_small(fig, f"smembench-{name}-{fig_name}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{esc(name)}-{esc(fig_name)}">{svg}<figcaption>smembench-plot: '
@@ -636,9 +641,9 @@ def sweep_section(plt, section, series):
 
 
 def gate_options(threshold, alpha):
-    """smembench-compare's options for BASE NEW --threshold T --alpha A (its defaults for the rest):
-    the report's gate is that command's. compare.Usage for values it refuses."""
-    return compare.parse_args(["base", "new", "--threshold", f"{threshold!r}", "--alpha", f"{alpha!r}"])
+    """The gate's options with --threshold T and --alpha A, its defaults for the rest, checked as
+    smembench-compare checks them: the report's gate is that command's. cli.Usage for values it refuses."""
+    return gate.options(threshold=threshold, alpha=alpha)
 
 
 def same_file(a, b):
@@ -654,7 +659,7 @@ ORDER = {"slower": 0, "stopped": 1, "faster": 2, "started": 3, "uncertain": 4, "
 
 def gate_verdicts(base_path, base, loaded, opt):
     """[(path, doc, outcome)] for every input against the baseline: outcome None for the baseline
-    itself, a str for a file the gate cannot judge (why), else compare.gate's (rows, mismatches,
+    itself, a str for a file the gate cannot judge (why), else gate.gate's (rows, mismatches,
     counts, failing, rc)."""
     out = []
     for path, doc in loaded:
@@ -664,8 +669,8 @@ def gate_verdicts(base_path, base, loaded, opt):
             out.append((path, doc, f"no timed point (a {doc['run'].get('mode')}-mode file): the gate compares times"))
         else:
             try:
-                out.append((path, doc, compare.gate(base_path, path, base, doc, opt)))
-            except compare.Usage as e:
+                out.append((path, doc, gate.gate(base_path, path, base, doc, opt)))
+            except cli.Usage as e:
                 if "no point in common" not in str(e):
                     raise reader.ResultError(str(e)) from None     # a point twice: unusable, as for the gate
                 out.append((path, doc, "shares no point with the baseline: not compared"))
@@ -742,7 +747,7 @@ def baseline_section(base_path, verdicts, opt):
             mn = reader.median_ns(n) if n is not None and reader.timed(n) else None
             noise = r.get("noise")
             ntext = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "")
-            text = compare.verdict_text(r)
+            text = gate_format.verdict_text(r)
             cls = "bad" if k in ("slower", "stopped") else "good" if k == "faster" else \
                 "warn" if k in ("started", "uncertain") else None
             (same if k == "same" else trs).append(f'<tr data-verdict="{k}">' + text_cell(r["name"]) +
@@ -766,7 +771,7 @@ def baseline_section(base_path, verdicts, opt):
 def headline(loaded, verdicts, base_path):
     # GPUs as the fleet section counts them: by uuid where every run of the model records one, else
     # by node and PCI bus (two runs on one GPU are one GPU)
-    models = {m: fleet.distinct_gpus(units) for m, units in fleet.by_model(loaded).items()}
+    models = {m: fleet_units.distinct_gpus(units) for m, units in fleet_units.by_model(loaded).items()}
     ngpus = sum(models.values())
     npoints = sum(len(doc["results"]) for _, doc in loaded)
     statuses = {}
@@ -781,7 +786,7 @@ def headline(loaded, verdicts, base_path):
              f"{npoints} in {len(loaded)} file{'s' if len(loaded) != 1 else ''}: " +
              esc(", ".join(f"{v} {k}" for k, v in sorted(statuses.items(), key=lambda kv: (kv[0] != "timed", kv[0]))))
              + "</li>"]
-    lost = sum(v for k, v in statuses.items() if k in compare.LOSS_STATUSES)
+    lost = sum(v for k, v in statuses.items() if k in gate.LOSS_STATUSES)
     if verdicts is None:
         state = "fail" if lost else "none"
         text = (f"{lost} point{'s' if lost != 1 else ''} failed; " if lost else "") + \
@@ -809,24 +814,24 @@ def headline(loaded, verdicts, base_path):
 
 
 def fleet_sections(plt, loaded, threshold):
-    """[(id, html)]: per GPU model whose units the inputs tell apart (fleet.distinct_gpus) and that
+    """[(id, html)]: per GPU model whose units the inputs tell apart (fleet_units.distinct_gpus) and that
     share a timed point, smembench-fleet's comparison: the units, the heatmap, the outliers and a
     table of each unit's deviation from the fleet median per point."""
     out = []
-    for model, units in fleet.by_model(loaded).items():
-        if len(units) < 2 or fleet.distinct_gpus(units) < 2:
+    for model, units in fleet_units.by_model(loaded).items():
+        if len(units) < 2 or fleet_units.distinct_gpus(units) < 2:
             continue
         sid = f"fleet-{len(out)}"
         try:
-            fl = fleet.Fleet(fleet.name_apart(units), threshold)
-        except fleet.Usage as e:
+            fl = fleet_units.Fleet(fleet_units.name_apart(units), threshold)
+        except cli.Usage as e:
             out.append((sid, f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2><p class="bad">not compared: '
                              f"{esc(e)}</p></section>"))
             continue
         if not any(len(row["cells"]) > 1 for row in fl.rows):
             continue
         parts = [f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2>',
-                 f'<p class="sub">{len(units)} units ({fleet.distinct_gpus(units)} GPUs told apart by uuid, or node '
+                 f'<p class="sub">{len(units)} units ({fleet_units.distinct_gpus(units)} GPUs told apart by uuid, or node '
                  "and PCI bus): each unit's median time against the fleet median (the median of the units' "
                  "medians) per point. An outlier is a unit slower than the fleet median by more than its "
                  f"allowance, the largest of {threshold:g} %, the variation the point declares for the unit's "
@@ -838,7 +843,7 @@ def fleet_sections(plt, loaded, threshold):
                  text_cell(u.pci) + text_cell(u.layout or "not recorded") + text_cell(os.path.basename(u.path)) +
                  text_cell(u.doc["tool"].get("git")) + num_cell(len(u.points)) + "</tr>" for u in fl.units]
         parts.append(table(f"{sid}-units", ucols, urows))
-        parts.append(f'<p class="sub">{esc(fleet.layout_note(fl.units))}</p>')
+        parts.append(f'<p class="sub">{esc(fleet_units.layout_note(fl.units))}</p>')
         parts.append(f"<h3>Outliers ({len(fl.outliers)})</h3>")
         if fl.outliers:
             parts.append("<ul>" + "".join(
@@ -857,7 +862,7 @@ def fleet_sections(plt, loaded, threshold):
                 f"<li>{esc(uname)} at {esc(name)}: {100 * c['dev']:+.2f} %, allowance {100 * c['allow']:.2f} % "
                 f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
         # the verdict above, the heatmap (a row per point) after it
-        fig = fleet.heatmap(plt, fl)
+        fig = fleet_units.heatmap(plt, fl)
         svg = svg_small(fig, f"smembench-{sid}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
@@ -886,7 +891,7 @@ def fleet_sections(plt, loaded, threshold):
 
 def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
-    series = plot.relabel(plot.make_series(loaded))
+    series = series_mod.relabel(series_mod.make_series(loaded))
     sweeps = list(dict.fromkeys(section_of(s.doc, r) for s in series for r in s.doc["results"]))
     devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
     dates = sorted({reader.run_date(s.doc) for s in series})
@@ -931,36 +936,36 @@ def main(argv=None):
                    help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
-    me = plot.prog()
+    me = cli.prog()
 
     def body():
         a = p.parse_args(argv)
         try:
             gate_options(a.threshold, a.alpha)     # the values smembench-compare takes
-        except compare.Usage as e:
+        except cli.Usage as e:
             text = str(e) if "--alpha" in str(e) else (
                 f"invalid value {a.threshold:g} for --threshold; expected more than 1 (smembench-compare's least "
                 "drift) and less than 1000")
             print(f"{me}: {text.split('; see ')[0]}; see report.py --help", file=sys.stderr)
             return 2
-        plt = plot.pyplot()
-        loaded = plot.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
+        plt = canvas.pyplot()
+        loaded = canvas.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
         if not loaded:
             print(f"{me}: no result files among the inputs: nothing to report", file=sys.stderr)
             return 2
         baseline = (a.baseline, inputs.load_named(a.baseline)) if a.baseline else None
         if os.path.exists(a.output) and not os.path.isdir(a.output):
-            plot.check_outdir(a.output)      # refused before the page is made
+            canvas.check_outdir(a.output)      # refused before the page is made
         page = render(plt, loaded, baseline, a.threshold, a.alpha)
         # the directory is made only once there is a page to put in it
-        plot.check_outdir(a.output)
+        canvas.check_outdir(a.output)
         path = os.path.join(a.output, "index.html")
         protect = a.results + ([a.baseline] if a.baseline else [])
         tool.write_text(path, page, inputs=protect, force=a.force)
         return tool.emit([path], 0, "the report's path")   # as the file system has it, as plot's
     # fleet's and compare's refusals of an input (a point twice in a file: a staging file without
     # transfer_bytes) are the report's too: one line, exit 2, before the directory is made
-    return tool.run_tool(body, (reader.ResultError, fleet.Usage, compare.Usage), [
-        (plot.MissingModule, 3, str),
+    return tool.run_tool(body, (reader.ResultError, cli.Usage), [
+        (canvas.MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to report"),
         (MemoryError, 2, "out of memory reading the result files; report fewer or smaller files")], prog=me)

@@ -829,7 +829,7 @@ def a_named_argument_the_scanner_refuses_is_one_line_and_status_2():
 @test
 def window_without_history_and_a_drift_compare_refuses_are_refused_by_both():
     """compare --window without --history was ignored; trend took a --drift that compare refuses:
-    one check for both (compare.check_rule_options), one line and status 2."""
+    one check for both (gate.check_rule_options), one line and status 2."""
     good = os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")
     rc, out, err = run("compare.py", good, good, "--window", "3")
     assert rc == 2 and out == "" and err.strip() == ("smembench: --window chooses among the --history files; "
