@@ -102,7 +102,7 @@ def points(inputs):
 def metrics(r, path):
     """(name, value, unit, better) of the time and every performance metric of a point with a
     value (reader.performance: times and rates, not what describes the point)."""
-    s = r["time_ns"]["stats"]
+    s = reader.stats(r)
     out = [("time", s["median"], "ns", "lower")]
     for name in sorted(r["metrics"]):
         v = reader.metric(r, name)
@@ -156,7 +156,7 @@ def named_points(inputs):
 def gab(inputs, bigger):
     out = []
     for point, path, doc, r, dev in named_points(inputs):
-        s = r["time_ns"]["stats"]
+        s = reader.stats(r)
         who = ident(doc, dev)
         extra = (f"{who['device']} {who['pci_bus_id']}".rstrip() + f"; commit {who['commit']}; "
                  f"{s.get('count')} samples")
@@ -174,7 +174,7 @@ def gab(inputs, bigger):
 def bmf(inputs):
     out = {}
     for point, path, _, r, _ in named_points(inputs):
-        s = r["time_ns"]["stats"]
+        s = reader.stats(r)
         entry = {}
         for name, v, unit, _ in metrics(r, path):
             if name == "time":
@@ -275,7 +275,7 @@ def to_csv(inputs):
     w.writerow(CSV_COLUMNS)
     for path, doc, r, dev in points(inputs):
         who = ident(doc, dev)
-        s = r["time_ns"]["stats"]
+        s = reader.stats(r)
         point = dict(who, point=reader.point_name(r), bench=r["bench"],
                      params=",".join(f"{k}={v}" for k, v in sorted(r["params"].items())),
                      noise=_number(reader.robust_spread(r)), samples=_number(s.get("count")))

@@ -115,7 +115,7 @@ def _identity(path: Optional[str], doc: dict, r: dict) -> dict:
 def _wide_row(path: Optional[str], doc: dict, r: dict, units: dict, better: dict) -> dict:
     row = _identity(path, doc, r)
     t = r.get("time_ns") or {}
-    s = t.get("stats") or {}
+    s = reader.stats(r)
     timed = reader.timed(r)
     for k in TIMES:
         row[k] = s.get(k[5:]) if timed else None

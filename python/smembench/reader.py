@@ -536,13 +536,22 @@ def ok(doc):
     return [r for r in doc["results"] if r["status"] == "ok"]
 
 
+def stats(r):
+    """The point's time statistics (time_ns.stats: min, q1, median, q3, max, mean, stdev, robust_spread,
+    count; ns per launch), {} where the record has none: the one place that reads the record's layout
+    of them."""
+    t = r.get("time_ns")
+    s = t.get("stats") if isinstance(t, dict) else None
+    return s if isinstance(s, dict) else {}
+
+
 def median_ns(r):
-    return r["time_ns"]["stats"]["median"]
+    return stats(r)["median"]
 
 
 def timed(r):
     """A point that ran and has a median time (an ok point can still lack statistics)."""
-    m = r["time_ns"]["stats"].get("median")
+    m = stats(r).get("median")
     return r["status"] == "ok" and _is_number(m) and m > 0
 
 
@@ -650,7 +659,7 @@ def robust_spread(r, values=None):
     as stdev/mean for normal samples, but not moved by a few outliers). The file's own
     time_ns.stats.robust_spread where it has one; None without samples. values: the raw samples
     already in a NumPy array, to spare converting them again."""
-    s = r["time_ns"]["stats"].get("robust_spread")
+    s = stats(r).get("robust_spread")
     if _is_number(s) and s >= 0:
         return float(s)
     raw = r["time_ns"]["raw"]

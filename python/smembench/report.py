@@ -352,7 +352,7 @@ def disagreeing_rows(series, several):
 
 
 def point_row(r, series_label=None):
-    stats = r["time_ns"]["stats"] if isinstance(r.get("time_ns"), dict) else {}
+    stats = reader.stats(r)
     median, noise = stats.get("median"), noise_of(r)
     o = r.get("occupancy") or {}
     metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
