@@ -598,9 +598,7 @@ def parse_args(argv):
         mine, args = argv[:i], argv[i + 1:]
     else:
         mine, args = argv, []
-    ap = cli.Parser(prog=reader.command("ab.py"),
-                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(ap)
+    ap = cli.parser("ab.py", __doc__)
     ap.add_argument("exes", nargs="*", metavar="EXE", help="the base and the head smembench")
     ap.add_argument("-o", dest="out", metavar="DIR", help="directory for every run's file (created)")
     ap.add_argument("--files", metavar="DIR", help="judge the runs already in DIR")

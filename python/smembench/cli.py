@@ -1,15 +1,18 @@
-"""How every smembench command takes its arguments and reports a usage error (the library side
-of the commands: compare, export, fleet, ab, trend, report and plot build their parsers here).
+"""How every smembench command takes its arguments and reports an error: compare, export, fleet,
+ab, trend, report and plot each build their one parser here (parser()) and raise Usage.
 
-A usage error is Usage: one line on stderr from tool.run_tool, "smembench: problem; see PROG
---help", and exit 2. PROG is the name the command goes by (reader.COMMAND: smembench-compare
-installed, compare.py from the tree), and --version prints it with smembench's version.
+An error is one line on stderr starting with PREFIX, as the driver's are, written by tool.run_tool:
+"smembench: problem; see PROG --help" and exit 2 for a usage error (Usage, or argparse's own),
+the documented statuses otherwise (1 stdout, 3 a missing module, 70 a bug, 128 + N a signal).
+PROG is the name the command goes by (reader.COMMAND: smembench-compare installed, compare.py from
+the tree), and --version prints it with smembench's version.
 """
 import argparse
-import os
-import sys
 
 from smembench import reader
+
+# what every message of every command starts with (the driver's too)
+PREFIX = "smembench"
 
 
 class Usage(Exception):
@@ -23,16 +26,11 @@ class Parser(argparse.ArgumentParser):
         raise Usage(f"{message}; see {self.prog} --help")
 
 
-def parser(script, doc, parser_class=Parser):
+def parser(script, doc):
     """The command's ArgumentParser: prog the name it goes by (reader.command(script)), its module's
     docstring as the description, --version."""
-    ap = parser_class(prog=reader.command(script), description=doc,
-                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = Parser(prog=reader.command(script), description=doc,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     reader.add_version(ap)
     return ap
 
-
-def prog():
-    """The command's name as the user typed it (its messages' prefix): smembench-report installed,
-    report.py in the tree."""
-    return os.path.basename(sys.argv[0]) or "plot.py"

@@ -53,7 +53,6 @@ output that cannot or must not be written; 128+N a signal (SIGINT 130, SIGHUP 12
 nothing half-written is left); 70 an internal error (a bug). A reader that stops early (piped into
 head) ends the export quietly with status 0.
 """
-import argparse
 import csv
 import io
 import json
@@ -61,6 +60,7 @@ import math
 import re
 import sys
 
+from smembench import cli
 from smembench import inputs as scanner
 from smembench import tool
 from smembench import reader
@@ -82,8 +82,7 @@ RESERVED_LABELS = {"bench", "device", "cc", "device_index", "pci_bus_id", "uuid"
                    "job", "instance"}
 
 
-class Usage(Exception):
-    """Unusable input or output: one line on stderr, exit 2."""
+Usage = cli.Usage
 
 
 def points(inputs):
@@ -299,15 +298,8 @@ def write(text, path, inputs, force):
         raise Usage(str(e)) from None
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise Usage(f"{message}; see export.py --help")
-
-
 def run(argv):
-    ap = Parser(prog=reader.command("export.py"),
-                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(ap)
+    ap = cli.parser("export.py", __doc__)
     ap.add_argument("results", nargs="+")
     ap.add_argument("--format", required=True, choices=FORMATS)
     ap.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write (default: stdout)")

@@ -72,7 +72,7 @@ def threshold_value(text):
 
 
 def run(argv):
-    ap = cli.parser(cli.prog(), __doc__)
+    ap = cli.parser("fleet.py", __doc__)
     ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="node result files, or directories of them")
     ap.add_argument("--expect", type=expect_list, default=[], metavar="NODE,...",
                     help="the nodes that should have a file; one without is reported missing (exit 1)")

@@ -7,12 +7,10 @@ so the plotting, comparison and export scripts never meet a malformed file, with
 The raw sample arrays, nearly all of a big file, are checked by type in one pass instead of by the
 schema validator (which took minutes on a 200 MB file); everything else goes through the schema.
 """
-import argparse
 import json
 import math
 import os
 import re
-import sys
 import statistics
 
 try:
@@ -385,15 +383,6 @@ def add_version(parser):
     """--version: "smembench-plot 0.1.0" installed, "plot.py 0.1.0" from the tree."""
     parser.add_argument("--version", action="version", version=f"{parser.prog} {version()}",
                         help="print the command's name and smembench's version, then exit")
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line on stderr, "smembench: PROG: problem; see PROG --help",
-    and exit 2, as every smembench command's are."""
-
-    def error(self, message):
-        print(f"smembench: {self.prog}: {message}; see {self.prog} --help", file=sys.stderr)
-        sys.exit(2)
 
 
 def parse(text, path="<input>"):

@@ -27,7 +27,6 @@ Exit status: 0 page written, 2 unusable input (out of memory included) or output
 Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error
 (a bug).
 """
-import argparse
 import html
 import os
 import re
@@ -925,9 +924,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
 
 
 def main(argv=None):
-    p = reader.Parser(prog=reader.command("report.py"),
-                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(p)
+    p = cli.parser("report.py", __doc__)
     p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
                    "skipped, with one line)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
@@ -936,7 +933,7 @@ def main(argv=None):
                    help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
-    me = cli.prog()
+    me = cli.PREFIX
 
     def body():
         a = p.parse_args(argv)

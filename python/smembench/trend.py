@@ -23,7 +23,6 @@ several figures of at most 30 panels.
 Exit status: 0 written, no regression in the newest file of any group; 1 written, and the newest
 file of a group has a regression; 2 unusable input or output (one line on stderr).
 """
-import argparse
 import html
 import math
 import os
@@ -170,9 +169,7 @@ INPUTS = []
 
 
 def run(argv):
-    ap = cli.Parser(prog=reader.command("trend.py"),
-                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(ap)
+    ap = cli.parser("trend.py", __doc__)
     ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR")
     ap.add_argument("-o", dest="out", required=True, metavar="DIR", help="directory for index.html and the figures")
     ap.add_argument("--window", type=int, default=8, help="files of history each file is judged against (8)")
