@@ -28,6 +28,7 @@ Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 
 (a bug).
 """
 import html
+import importlib.resources
 import os
 import re
 import sys
@@ -44,188 +45,14 @@ from smembench import reader
 from smembench import series as series_mod
 from smembench.figures.common import occ
 
-CSS = """
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0 auto;
-       max-width: min(1600px, 100%); padding: 0 16px 40px; color: #1b1f24; overflow-wrap: anywhere; }
-h1 { font-size: 24px; margin: 20px 0 4px; } h2 { font-size: 19px; margin: 32px 0 8px;
-     border-bottom: 1px solid #d0d7de; padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
-p.sub { color: #57606a; margin: 0 0 12px; }
-nav { display: flex; flex-wrap: wrap; gap: 4px 14px; }
-#headline { list-style: none; padding: 10px 14px; margin: 12px 0; border: 1px solid #d0d7de; border-radius: 6px;
-            background: #f6f8fa; font-size: 15px; } #headline li { margin: 3px 0; }
-#headline b { display: inline-block; min-width: 5.5em; }
-.scroll { display: inline-block; vertical-align: top; max-width: 100%; max-height: 80vh; overflow: auto;
-          border: 1px solid #d0d7de; }
-table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
-.scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; z-index: 1; }
-th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap;
-         overflow-wrap: normal; }
-td.wrap { white-space: normal; min-width: 18em; }
-th { background: #f6f8fa; font-weight: 600; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th::after { content: " \\2195"; color: #8c959f; }
-table.sortable th[aria-sort=ascending]::after { content: " \\2191"; color: #1b1f24; }
-table.sortable th[aria-sort=descending]::after { content: " \\2193"; color: #1b1f24; }
-.tools { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 6px 0; }
-.tools input { font: inherit; padding: 3px 6px; width: 22em; max-width: 100%; }
-figure { margin: 8px 0 16px; max-width: 100%; overflow-x: auto; }
-figure svg { display: block; width: 100%; height: auto; }
-figcaption { color: #57606a; font-size: 12px; }
-.bad { color: #b3261e; font-weight: 600; } .good { color: #1a7f37; } .warn { color: #9a6700; }
-code { font-size: 12px; background: #f6f8fa; padding: 1px 4px; border-radius: 3px; }
-dl.settings { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 12px; margin: 0; }
-dl.settings dt { color: #57606a; } dl.settings dd { margin: 0; }
-article.gate { border-left: 4px solid #d0d7de; padding: 0 0 0 12px; margin: 16px 0; }
-article.gate[data-verdict=fail] { border-color: #b3261e; } article.gate[data-verdict=pass] { border-color: #1a7f37; }
-#selftest { display: block; margin-top: 24px; color: #57606a; }
-details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }
-@media (max-width: 760px) {
-  body { padding: 0 8px 24px; } h1 { font-size: 20px; }
-  /* a figure shrunk below three quarters of its size would shrink its text past reading: there it
-     stops, and scrolls sideways in its own box */
-  figure svg { min-width: calc(0.75 * var(--w, 600px)); }
-  .tools input { width: 100%; }
-}
-"""
-
-# sorts a table by the clicked column (numbers by their data-v value, empty cells last in either
-# direction, ties in page order); filters a table's rows by the words typed in its box (every word
-# somewhere in the row); the CSV link gives the shown rows as a file (made here, in the page);
-# #selftest clicks every column twice and checks the order, then filters and exports each table
-SCRIPT = """
-(function () {
-  "use strict";
-  var errors = [];
-  window.addEventListener("error", function (e) { errors.push(String(e.message)); });
-  function value(td, num) {
-    var v = td.hasAttribute("data-v") ? td.getAttribute("data-v") : td.textContent.trim();
-    if (!num) return v === "" ? null : v.toLowerCase();
-    v = v.replace(/,/g, "");
-    return v === "" || isNaN(parseFloat(v)) ? null : parseFloat(v);
-  }
-  function sortTable(table, col, dir) {
-    var th = table.tHead.rows[0].cells[col], num = th.getAttribute("data-type") === "num";
-    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
-    rows.forEach(function (r, i) { r.dataset.pos = r.dataset.pos || String(i); });
-    rows.sort(function (a, b) {
-      var x = value(a.cells[col], num), y = value(b.cells[col], num);
-      var pa = +a.dataset.pos, pb = +b.dataset.pos;
-      if (x === null || y === null) return (x === null) - (y === null) || pa - pb;
-      var c = x < y ? -1 : x > y ? 1 : 0;
-      return (dir === "ascending" ? c : -c) || pa - pb;
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", dir);
-  }
-  function clicked(e) {
-    var th = e.target.closest("th");
-    if (!th) return;
-    var table = th.closest("table");
-    sortTable(table, th.cellIndex, th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending");
-  }
-  var tables = document.querySelectorAll("table.sortable");
-  Array.prototype.forEach.call(tables, function (t) {
-    t.tHead.addEventListener("click", clicked);
-    t.tHead.addEventListener("keydown", function (e) { if (e.key === "Enter") clicked(e); });
-    Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h) { h.tabIndex = 0; });
-  });
-  function filter(input) {
-    var table = document.getElementById(input.getAttribute("data-table"));
-    var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean), shown = 0;
-    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-      var text = r.textContent.toLowerCase();
-      var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
-      r.hidden = !keep;
-      shown += keep;
-    });
-    var count = document.querySelector('output[data-table="' + table.id + '"]');
-    if (count) count.textContent = shown + " of " + table.tBodies[0].rows.length + " rows";
-    return shown;
-  }
-  function csv(table) {
-    function field(td) {
-      var v = td.hasAttribute("data-v") && td.getAttribute("data-v") !== "" ? td.getAttribute("data-v")
-        : td.textContent.trim().replace(/^\\u2013$/, "");
-      return /[",\\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
-    }
-    var lines = [Array.prototype.map.call(table.tHead.rows[0].cells, function (th) {
-      return field({ hasAttribute: function () { return false; }, textContent: th.textContent });
-    }).join(",")];
-    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-      if (!r.hidden) lines.push(Array.prototype.map.call(r.cells, field).join(","));
-    });
-    return lines.join("\\n") + "\\n";
-  }
-  Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (input) {
-    input.addEventListener("input", function () { filter(input); });
-    if (input.value) filter(input);
-  });
-  // the CSV link is the script's: without it the page has no file to give, and the link stays hidden
-  Array.prototype.forEach.call(document.querySelectorAll("a.csv"), function (a) {
-    a.href = "#" + a.getAttribute("data-table");
-    a.hidden = false;
-    a.addEventListener("click", function () {
-      var blob = new Blob([csv(document.getElementById(a.getAttribute("data-table")))], { type: "text/csv" });
-      if (a.href.indexOf("blob:") === 0) URL.revokeObjectURL(a.href);
-      a.href = URL.createObjectURL(blob);
-    });
-  });
-  function ordered(table, col, dir) {
-    var num = table.tHead.rows[0].cells[col].getAttribute("data-type") === "num", seenEmpty = false, prev = null;
-    for (var i = 0; i < table.tBodies[0].rows.length; i++) {
-      var v = value(table.tBodies[0].rows[i].cells[col], num);
-      if (v === null) { seenEmpty = true; continue; }
-      if (seenEmpty) return false;
-      if (prev !== null && (dir === "ascending" ? v < prev : v > prev)) return false;
-      prev = v;
-    }
-    return true;
-  }
-  function selftest() {
-    var checked = 0, failed = [], filtered = 0;
-    Array.prototype.forEach.call(tables, function (t) {
-      var n = t.tBodies[0].rows.length;
-      Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, col) {
-        ["ascending", "descending"].forEach(function (dir) {
-          th.click();
-          if (th.getAttribute("aria-sort") !== dir || !ordered(t, col, dir) || t.tBodies[0].rows.length !== n)
-            failed.push((t.id || "table") + " column " + (col + 1) + " " + dir);
-          checked++;
-        });
-      });
-    });
-    // each filter box: the first row's first cell as the filter keeps the rows holding it, and the
-    // CSV then has a line per kept row; an empty box shows every row again
-    Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (input) {
-      var t = document.getElementById(input.getAttribute("data-table")), rows = t.tBodies[0].rows;
-      if (!rows.length) return;
-      var word = rows[0].cells[0].textContent.trim().toLowerCase(), want = 0;
-      Array.prototype.forEach.call(rows, function (r) { want += r.textContent.toLowerCase().indexOf(word) >= 0; });
-      input.value = word;
-      var shown = filter(input), lines = csv(t).split("\\n").length - 2;
-      if (shown !== want || lines !== want) failed.push(t.id + " filter " + shown + "/" + lines + "/" + want);
-      input.value = "";
-      if (filter(input) !== rows.length) failed.push(t.id + " filter cleared");
-      var link = document.querySelector('a.csv[data-table="' + t.id + '"]');
-      if (!link || link.hidden || !link.getAttribute("href")) failed.push(t.id + " CSV link");
-      filtered++;
-    });
-    var out = document.getElementById("selftest");
-    var ok = !failed.length && !errors.length;
-    out.setAttribute("data-result", ok ? "pass" : "fail");
-    out.textContent = "selftest: " + (ok ? "pass" : "FAIL") + ", " + tables.length + " tables, " + checked +
-      " sorts checked, " + filtered + " filters checked" +
-      (failed.length ? "; out of order: " + failed.join(", ") : "") +
-      (errors.length ? "; script errors: " + errors.join("; ") : "");
-  }
-  document.documentElement.setAttribute("data-scroll-width", String(document.documentElement.scrollWidth));
-  if (location.hash === "#selftest") selftest();
-})();
-"""
+# the page's style and script, package data (assets/): the script sorts a table by the clicked column
+# (numbers by their data-v value, empty cells last in either direction, ties in page order), filters a
+# table's rows by the words typed in its box (every word somewhere in the row), gives the shown rows
+# as a CSV file (made in the page); #selftest clicks every column twice and checks the order, then
+# filters and exports each table
+def asset(name):
+    """The text of a file of the package's assets/ (report.css, report.js), installed beside it."""
+    return (importlib.resources.files("smembench") / "assets" / name).read_text(encoding="utf-8")
 
 # the columns of a sweep's point table: (heading, sort type); what is read first comes first
 POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
@@ -919,8 +746,8 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     text = columns.sub("", text)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{esc(title)}</title><style>{CSS}{figure_css}</style></head>\n<body>\n" + text +
-            f"\n<script>{SCRIPT}</script>\n</body></html>\n")
+            f"<title>{esc(title)}</title><style>{asset('report.css')}{figure_css}</style></head>\n<body>\n" + text +
+            f"\n<script>{asset('report.js')}</script>\n</body></html>\n")
 
 
 def main(argv=None):
