@@ -18,12 +18,12 @@ Modules: the library, then the commands over it. Library: reader (the one reader
 smembench/1), frame (the DataFrames), series (a file and the axes it varies), figures (one module
 per sweep), canvas (matplotlib for the commands that draw), gate (the comparison gate's rules and
 decisions), history (the files a history judges with), gate_format and tables (the gate's text and
-Markdown), fleet_units (units against their fleet), dashboards (the export formats), inputs (the
-arguments as files), cli (every command's parser and error convention), tool (how every command
-writes its files and ends), assets/ (the report's style and script). Commands: plot, compare,
-export, report, fleet, ab, trend, each a main() over the library that no other module imports;
-the installed smembench-<tool> commands, python3 -m smembench <tool> and scripts/<tool>.py in a
-checkout only call it.
+Markdown), ab_rule (the A/B's paired rule), fleet_units (units against their fleet), dashboards
+(the export formats), inputs (the arguments as files), cli (every command's parser and error
+convention), tool (how every command writes its files and ends), assets/ (the report's style and
+script). Commands: plot, compare, export, report, fleet, ab, trend, each a main() over the library
+that no other module imports; the installed smembench-<tool> commands, python3 -m smembench <tool>
+and scripts/<tool>.py in a checkout only call it.
 """
 from __future__ import annotations
 
