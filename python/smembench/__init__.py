@@ -14,11 +14,16 @@ Errors: smembench.InvalidResult (a ValueError, one line naming the file) for a f
 valid result file, or a pattern that matches nothing; TypeError for an input of another kind
 (load(0) is not stdin); ImportError naming the package where pandas is missing.
 
-Modules: reader (the one reader, schema smembench/1), frame (the DataFrames), series (a file and
-the axes it varies), plot and figures (one module per sweep), compare (the gate), export, report,
-fleet, ab, trend, tool (how every command writes its files and ends). Each command-line tool is the
-main() of its module; the installed smembench-<tool> commands and scripts/<tool>.py in a checkout
-only call it.
+Modules: the library, then the commands over it. Library: reader (the one reader, schema
+smembench/1), frame (the DataFrames), series (a file and the axes it varies), figures (one module
+per sweep), canvas (matplotlib for the commands that draw), gate (the comparison gate's rules and
+decisions), history (the files a history judges with), gate_format and tables (the gate's text and
+Markdown), ab_rule (the A/B's paired rule), fleet_units (units against their fleet), dashboards
+(the export formats), inputs (the arguments as files), cli (every command's parser and error
+convention), tool (how every command writes its files and ends), assets/ (the report's style and
+script). Commands: plot, compare, export, report, fleet, ab, trend, each a main() over the library
+that no other module imports; the installed smembench-<tool> commands, python3 -m smembench <tool>
+and scripts/<tool>.py in a checkout only call it.
 """
 from __future__ import annotations
 

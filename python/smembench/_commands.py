@@ -1,6 +1,7 @@
 """The smembench-* commands of pip install ./python (pyproject.toml's project.scripts): each sets
 the name the command goes by, as meson's launcher (scripts/launcher.py.in) does, and calls its
-module's main(); the console script exits with main()'s status."""
+module's main(); the console script exits with main()'s status. python3 -m smembench TOOL calls the
+same (__main__.py)."""
 import importlib
 
 from smembench import reader
@@ -15,5 +16,6 @@ def _tool(name):
     return command
 
 
-plot, compare, export, report, fleet, ab, trend = (_tool(t) for t in
-                                                    ("plot", "compare", "export", "report", "fleet", "ab", "trend"))
+# the commands, each a module of this package with a main()
+TOOLS = ("plot", "compare", "export", "report", "fleet", "ab", "trend")
+plot, compare, export, report, fleet, ab, trend = (_tool(t) for t in TOOLS)

@@ -115,7 +115,7 @@ def _identity(path: Optional[str], doc: dict, r: dict) -> dict:
 def _wide_row(path: Optional[str], doc: dict, r: dict, units: dict, better: dict) -> dict:
     row = _identity(path, doc, r)
     t = r.get("time_ns") or {}
-    s = t.get("stats") or {}
+    s = reader.stats(r)
     timed = reader.timed(r)
     for k in TIMES:
         row[k] = s.get(k[5:]) if timed else None
@@ -229,18 +229,18 @@ def _long_column(pd, name: str, values: list):
 def long(sources: Sources):
     """The rows and columns of export --format csv, typed; see smembench.to_dataframe."""
     import csv
-    from smembench import export
+    from smembench import dashboards
     pd = pandas()
     cells = []
     for path, doc in documents(sources):
         if not reader.timed_points(doc):
             continue            # export refuses a file without a timed point; here it adds no row
         try:
-            text = export.to_csv([(path if path is not None else "<document>", doc)])
-        except export.Usage as e:
+            text = dashboards.to_csv([(path if path is not None else "<document>", doc)])
+        except dashboards.Usage as e:
             raise reader.ResultError(str(e)) from None
         cells.extend(list(csv.reader(io.StringIO(text)))[1:])
-    cols = export.CSV_COLUMNS
+    cols = dashboards.CSV_COLUMNS
     df = pd.DataFrame({c: _long_column(pd, c, [row[i] for row in cells]) for i, c in enumerate(cols)},
                       columns=list(cols))
     df.attrs["units"] = {"q1": "ns", "q3": "ns", "noise": "1"}

@@ -59,6 +59,7 @@ import os
 import sys
 
 from smembench import figures as figures_pkg
+from smembench import cli
 from smembench import inputs
 from smembench import reader
 from smembench import series
@@ -207,9 +208,7 @@ def dpi_arg(text):
 
 
 def main(argv=None):
-    p = reader.Parser(prog=reader.command("plot.py"),
-                      description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(p)
+    p = cli.parser("plot.py", __doc__)
     p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
                    "skipped, with one line)")
     p.add_argument("-o", "--output", required=True, help="directory for the figures (created if missing)")
@@ -217,7 +216,7 @@ def main(argv=None):
                    help="image format, repeatable or a comma list (default: png and svg)")
     p.add_argument("--dpi", type=dpi_arg, help="resolution of the PNG images (default 100)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file that has a figure's name")
-    me = prog()
+    me = cli.PREFIX
 
     def body():
         a = p.parse_args(argv)
@@ -239,7 +238,7 @@ def main(argv=None):
         # the names of the files written, as the file system has them (a script opens them); names
         # inside pages, figures and messages are shown escaped
         return tool.emit(made, 0, "the figures' names")
-    return tool.run_tool(body, (reader.ResultError,), [
+    return tool.run_tool(body, (reader.ResultError, cli.Usage), [
         (MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to plot"),
         (MemoryError, 2, "out of memory reading the result files; plot fewer or smaller files")], prog=me)

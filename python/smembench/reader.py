@@ -7,12 +7,10 @@ so the plotting, comparison and export scripts never meet a malformed file, with
 The raw sample arrays, nearly all of a big file, are checked by type in one pass instead of by the
 schema validator (which took minutes on a 200 MB file); everything else goes through the schema.
 """
-import argparse
 import json
 import math
 import os
 import re
-import sys
 import statistics
 
 try:
@@ -387,15 +385,6 @@ def add_version(parser):
                         help="print the command's name and smembench's version, then exit")
 
 
-class Parser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line on stderr, "smembench: PROG: problem; see PROG --help",
-    and exit 2, as every smembench command's are."""
-
-    def error(self, message):
-        print(f"smembench: {self.prog}: {message}; see {self.prog} --help", file=sys.stderr)
-        sys.exit(2)
-
-
 def parse(text, path="<input>"):
     """Parses and checks the text of a result file."""
     try:
@@ -536,13 +525,22 @@ def ok(doc):
     return [r for r in doc["results"] if r["status"] == "ok"]
 
 
+def stats(r):
+    """The point's time statistics (time_ns.stats: min, q1, median, q3, max, mean, stdev, robust_spread,
+    count; ns per launch), {} where the record has none: the one place that reads the record's layout
+    of them."""
+    t = r.get("time_ns")
+    s = t.get("stats") if isinstance(t, dict) else None
+    return s if isinstance(s, dict) else {}
+
+
 def median_ns(r):
-    return r["time_ns"]["stats"]["median"]
+    return stats(r)["median"]
 
 
 def timed(r):
     """A point that ran and has a median time (an ok point can still lack statistics)."""
-    m = r["time_ns"]["stats"].get("median")
+    m = stats(r).get("median")
     return r["status"] == "ok" and _is_number(m) and m > 0
 
 
@@ -650,7 +648,7 @@ def robust_spread(r, values=None):
     as stdev/mean for normal samples, but not moved by a few outliers). The file's own
     time_ns.stats.robust_spread where it has one; None without samples. values: the raw samples
     already in a NumPy array, to spare converting them again."""
-    s = r["time_ns"]["stats"].get("robust_spread")
+    s = stats(r).get("robust_spread")
     if _is_number(s) and s >= 0:
         return float(s)
     raw = r["time_ns"]["raw"]

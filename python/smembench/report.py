@@ -27,201 +27,32 @@ Exit status: 0 page written, 2 unusable input (out of memory included) or output
 Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error
 (a bug).
 """
-import argparse
 import html
+import importlib.resources
 import os
 import re
 import sys
 
-from smembench import compare
-from smembench import fleet
-from smembench import plot
+from smembench import canvas
+from smembench import cli
+from smembench import figures
+from smembench import gate
+from smembench import gate_format
+from smembench import fleet_units
 from smembench import tool
 from smembench import inputs
 from smembench import reader
+from smembench import series as series_mod
+from smembench.figures.common import occ
 
-CSS = """
-*, *::before, *::after { box-sizing: border-box; }
-html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
-body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; margin: 0 auto;
-       max-width: min(1600px, 100%); padding: 0 16px 40px; color: #1b1f24; overflow-wrap: anywhere; }
-h1 { font-size: 24px; margin: 20px 0 4px; } h2 { font-size: 19px; margin: 32px 0 8px;
-     border-bottom: 1px solid #d0d7de; padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
-p.sub { color: #57606a; margin: 0 0 12px; }
-nav { display: flex; flex-wrap: wrap; gap: 4px 14px; }
-#headline { list-style: none; padding: 10px 14px; margin: 12px 0; border: 1px solid #d0d7de; border-radius: 6px;
-            background: #f6f8fa; font-size: 15px; } #headline li { margin: 3px 0; }
-#headline b { display: inline-block; min-width: 5.5em; }
-.scroll { display: inline-block; vertical-align: top; max-width: 100%; max-height: 80vh; overflow: auto;
-          border: 1px solid #d0d7de; }
-table { border-collapse: collapse; font-size: 12px; margin: 6px 0 12px; }
-.scroll table { margin: 0; } .scroll thead th { position: sticky; top: 0; z-index: 1; }
-th, td { border: 1px solid #d0d7de; padding: 3px 7px; text-align: left; vertical-align: top; white-space: nowrap;
-         overflow-wrap: normal; }
-td.wrap { white-space: normal; min-width: 18em; }
-th { background: #f6f8fa; font-weight: 600; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; }
-table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th::after { content: " \\2195"; color: #8c959f; }
-table.sortable th[aria-sort=ascending]::after { content: " \\2191"; color: #1b1f24; }
-table.sortable th[aria-sort=descending]::after { content: " \\2193"; color: #1b1f24; }
-.tools { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 12px; margin: 6px 0; }
-.tools input { font: inherit; padding: 3px 6px; width: 22em; max-width: 100%; }
-figure { margin: 8px 0 16px; max-width: 100%; overflow-x: auto; }
-figure svg { display: block; width: 100%; height: auto; }
-figcaption { color: #57606a; font-size: 12px; }
-.bad { color: #b3261e; font-weight: 600; } .good { color: #1a7f37; } .warn { color: #9a6700; }
-code { font-size: 12px; background: #f6f8fa; padding: 1px 4px; border-radius: 3px; }
-dl.settings { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 0 12px; margin: 0; }
-dl.settings dt { color: #57606a; } dl.settings dd { margin: 0; }
-article.gate { border-left: 4px solid #d0d7de; padding: 0 0 0 12px; margin: 16px 0; }
-article.gate[data-verdict=fail] { border-color: #b3261e; } article.gate[data-verdict=pass] { border-color: #1a7f37; }
-#selftest { display: block; margin-top: 24px; color: #57606a; }
-details { margin: 8px 0; } summary { cursor: pointer; color: #0969da; }
-@media (max-width: 760px) {
-  body { padding: 0 8px 24px; } h1 { font-size: 20px; }
-  /* a figure shrunk below three quarters of its size would shrink its text past reading: there it
-     stops, and scrolls sideways in its own box */
-  figure svg { min-width: calc(0.75 * var(--w, 600px)); }
-  .tools input { width: 100%; }
-}
-"""
-
-# sorts a table by the clicked column (numbers by their data-v value, empty cells last in either
-# direction, ties in page order); filters a table's rows by the words typed in its box (every word
-# somewhere in the row); the CSV link gives the shown rows as a file (made here, in the page);
-# #selftest clicks every column twice and checks the order, then filters and exports each table
-SCRIPT = """
-(function () {
-  "use strict";
-  var errors = [];
-  window.addEventListener("error", function (e) { errors.push(String(e.message)); });
-  function value(td, num) {
-    var v = td.hasAttribute("data-v") ? td.getAttribute("data-v") : td.textContent.trim();
-    if (!num) return v === "" ? null : v.toLowerCase();
-    v = v.replace(/,/g, "");
-    return v === "" || isNaN(parseFloat(v)) ? null : parseFloat(v);
-  }
-  function sortTable(table, col, dir) {
-    var th = table.tHead.rows[0].cells[col], num = th.getAttribute("data-type") === "num";
-    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
-    rows.forEach(function (r, i) { r.dataset.pos = r.dataset.pos || String(i); });
-    rows.sort(function (a, b) {
-      var x = value(a.cells[col], num), y = value(b.cells[col], num);
-      var pa = +a.dataset.pos, pb = +b.dataset.pos;
-      if (x === null || y === null) return (x === null) - (y === null) || pa - pb;
-      var c = x < y ? -1 : x > y ? 1 : 0;
-      return (dir === "ascending" ? c : -c) || pa - pb;
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
-    th.setAttribute("aria-sort", dir);
-  }
-  function clicked(e) {
-    var th = e.target.closest("th");
-    if (!th) return;
-    var table = th.closest("table");
-    sortTable(table, th.cellIndex, th.getAttribute("aria-sort") === "ascending" ? "descending" : "ascending");
-  }
-  var tables = document.querySelectorAll("table.sortable");
-  Array.prototype.forEach.call(tables, function (t) {
-    t.tHead.addEventListener("click", clicked);
-    t.tHead.addEventListener("keydown", function (e) { if (e.key === "Enter") clicked(e); });
-    Array.prototype.forEach.call(t.tHead.rows[0].cells, function (h) { h.tabIndex = 0; });
-  });
-  function filter(input) {
-    var table = document.getElementById(input.getAttribute("data-table"));
-    var words = input.value.toLowerCase().split(/\\s+/).filter(Boolean), shown = 0;
-    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-      var text = r.textContent.toLowerCase();
-      var keep = words.every(function (w) { return text.indexOf(w) >= 0; });
-      r.hidden = !keep;
-      shown += keep;
-    });
-    var count = document.querySelector('output[data-table="' + table.id + '"]');
-    if (count) count.textContent = shown + " of " + table.tBodies[0].rows.length + " rows";
-    return shown;
-  }
-  function csv(table) {
-    function field(td) {
-      var v = td.hasAttribute("data-v") && td.getAttribute("data-v") !== "" ? td.getAttribute("data-v")
-        : td.textContent.trim().replace(/^\\u2013$/, "");
-      return /[",\\n]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
-    }
-    var lines = [Array.prototype.map.call(table.tHead.rows[0].cells, function (th) {
-      return field({ hasAttribute: function () { return false; }, textContent: th.textContent });
-    }).join(",")];
-    Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
-      if (!r.hidden) lines.push(Array.prototype.map.call(r.cells, field).join(","));
-    });
-    return lines.join("\\n") + "\\n";
-  }
-  Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (input) {
-    input.addEventListener("input", function () { filter(input); });
-    if (input.value) filter(input);
-  });
-  // the CSV link is the script's: without it the page has no file to give, and the link stays hidden
-  Array.prototype.forEach.call(document.querySelectorAll("a.csv"), function (a) {
-    a.href = "#" + a.getAttribute("data-table");
-    a.hidden = false;
-    a.addEventListener("click", function () {
-      var blob = new Blob([csv(document.getElementById(a.getAttribute("data-table")))], { type: "text/csv" });
-      if (a.href.indexOf("blob:") === 0) URL.revokeObjectURL(a.href);
-      a.href = URL.createObjectURL(blob);
-    });
-  });
-  function ordered(table, col, dir) {
-    var num = table.tHead.rows[0].cells[col].getAttribute("data-type") === "num", seenEmpty = false, prev = null;
-    for (var i = 0; i < table.tBodies[0].rows.length; i++) {
-      var v = value(table.tBodies[0].rows[i].cells[col], num);
-      if (v === null) { seenEmpty = true; continue; }
-      if (seenEmpty) return false;
-      if (prev !== null && (dir === "ascending" ? v < prev : v > prev)) return false;
-      prev = v;
-    }
-    return true;
-  }
-  function selftest() {
-    var checked = 0, failed = [], filtered = 0;
-    Array.prototype.forEach.call(tables, function (t) {
-      var n = t.tBodies[0].rows.length;
-      Array.prototype.forEach.call(t.tHead.rows[0].cells, function (th, col) {
-        ["ascending", "descending"].forEach(function (dir) {
-          th.click();
-          if (th.getAttribute("aria-sort") !== dir || !ordered(t, col, dir) || t.tBodies[0].rows.length !== n)
-            failed.push((t.id || "table") + " column " + (col + 1) + " " + dir);
-          checked++;
-        });
-      });
-    });
-    // each filter box: the first row's first cell as the filter keeps the rows holding it, and the
-    // CSV then has a line per kept row; an empty box shows every row again
-    Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (input) {
-      var t = document.getElementById(input.getAttribute("data-table")), rows = t.tBodies[0].rows;
-      if (!rows.length) return;
-      var word = rows[0].cells[0].textContent.trim().toLowerCase(), want = 0;
-      Array.prototype.forEach.call(rows, function (r) { want += r.textContent.toLowerCase().indexOf(word) >= 0; });
-      input.value = word;
-      var shown = filter(input), lines = csv(t).split("\\n").length - 2;
-      if (shown !== want || lines !== want) failed.push(t.id + " filter " + shown + "/" + lines + "/" + want);
-      input.value = "";
-      if (filter(input) !== rows.length) failed.push(t.id + " filter cleared");
-      var link = document.querySelector('a.csv[data-table="' + t.id + '"]');
-      if (!link || link.hidden || !link.getAttribute("href")) failed.push(t.id + " CSV link");
-      filtered++;
-    });
-    var out = document.getElementById("selftest");
-    var ok = !failed.length && !errors.length;
-    out.setAttribute("data-result", ok ? "pass" : "fail");
-    out.textContent = "selftest: " + (ok ? "pass" : "FAIL") + ", " + tables.length + " tables, " + checked +
-      " sorts checked, " + filtered + " filters checked" +
-      (failed.length ? "; out of order: " + failed.join(", ") : "") +
-      (errors.length ? "; script errors: " + errors.join("; ") : "");
-  }
-  document.documentElement.setAttribute("data-scroll-width", String(document.documentElement.scrollWidth));
-  if (location.hash === "#selftest") selftest();
-})();
-"""
+# the page's style and script, package data (assets/): the script sorts a table by the clicked column
+# (numbers by their data-v value, empty cells last in either direction, ties in page order), filters a
+# table's rows by the words typed in its box (every word somewhere in the row), gives the shown rows
+# as a CSV file (made in the page); #selftest clicks every column twice and checks the order, then
+# filters and exports each table
+def asset(name):
+    """The text of a file of the package's assets/ (report.css, report.js), installed beside it."""
+    return (importlib.resources.files("smembench") / "assets" / name).read_text(encoding="utf-8")
 
 # the columns of a sweep's point table: (heading, sort type); what is read first comes first
 POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
@@ -347,7 +178,7 @@ def disagreeing_rows(series, several):
 
 
 def point_row(r, series_label=None):
-    stats = r["time_ns"]["stats"] if isinstance(r.get("time_ns"), dict) else {}
+    stats = reader.stats(r)
     median, noise = stats.get("median"), noise_of(r)
     o = r.get("occupancy") or {}
     metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
@@ -366,7 +197,7 @@ def point_row(r, series_label=None):
               f'<td class="n" data-v="{pct:.4g}">{esc(ctext)}</td>' if pct is not None
               else '<td class="n" data-v="">&ndash;</td>',
               num_cell(stats.get("count")),
-              num_cell(plot.occ(r, "api")), num_cell(plot.occ(r, "predicted")), num_cell(plot.occ(r, "measured")),
+              num_cell(occ(r, "api")), num_cell(occ(r, "predicted")), num_cell(occ(r, "measured")),
               text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
               text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn"),
               trials_cell(r)]
@@ -470,7 +301,7 @@ def svg_small(fig, salt):
     """The figure as inline SVG, smaller: no metadata or indentation, geometry to 0.1 pt (a day's
     figures as SVG are about half the bytes of PNG at 100 dpi, and stay sharp when zoomed); its size
     a max-width, so it scales down with the page."""
-    svg = plot.svg_text(fig, salt)
+    svg = canvas.svg_text(fig, salt)
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r">\s+<", "><", svg)
     svg = re.sub(r"\s*\n\s*", " ", svg)
@@ -601,7 +432,7 @@ def sweep_section(plt, section, series):
         parts = [f'<section id="{esc(sid)}"><h2>Your kernel <code>{esc(what)}</code></h2>', kernel_lines(series)]
     else:
         parts = [f'<section id="{esc(sid)}"><h2>Sweep <code>{esc(what)}</code></h2>']
-    for fig_name, fig in plot.figures(plt, series):
+    for fig_name, fig in figures.figures(plt, series):
         svg = svg_small(fig, f"smembench-{name}-{fig_name}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{esc(name)}-{esc(fig_name)}">{svg}<figcaption>smembench-plot: '
@@ -636,9 +467,9 @@ def sweep_section(plt, section, series):
 
 
 def gate_options(threshold, alpha):
-    """smembench-compare's options for BASE NEW --threshold T --alpha A (its defaults for the rest):
-    the report's gate is that command's. compare.Usage for values it refuses."""
-    return compare.parse_args(["base", "new", "--threshold", f"{threshold!r}", "--alpha", f"{alpha!r}"])
+    """The gate's options with --threshold T and --alpha A, its defaults for the rest, checked as
+    smembench-compare checks them: the report's gate is that command's. cli.Usage for values it refuses."""
+    return gate.options(threshold=threshold, alpha=alpha)
 
 
 def same_file(a, b):
@@ -654,7 +485,7 @@ ORDER = {"slower": 0, "stopped": 1, "faster": 2, "started": 3, "uncertain": 4, "
 
 def gate_verdicts(base_path, base, loaded, opt):
     """[(path, doc, outcome)] for every input against the baseline: outcome None for the baseline
-    itself, a str for a file the gate cannot judge (why), else compare.gate's (rows, mismatches,
+    itself, a str for a file the gate cannot judge (why), else gate.gate's (rows, mismatches,
     counts, failing, rc)."""
     out = []
     for path, doc in loaded:
@@ -664,8 +495,8 @@ def gate_verdicts(base_path, base, loaded, opt):
             out.append((path, doc, f"no timed point (a {doc['run'].get('mode')}-mode file): the gate compares times"))
         else:
             try:
-                out.append((path, doc, compare.gate(base_path, path, base, doc, opt)))
-            except compare.Usage as e:
+                out.append((path, doc, gate.gate(base_path, path, base, doc, opt)))
+            except cli.Usage as e:
                 if "no point in common" not in str(e):
                     raise reader.ResultError(str(e)) from None     # a point twice: unusable, as for the gate
                 out.append((path, doc, "shares no point with the baseline: not compared"))
@@ -742,7 +573,7 @@ def baseline_section(base_path, verdicts, opt):
             mn = reader.median_ns(n) if n is not None and reader.timed(n) else None
             noise = r.get("noise")
             ntext = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "")
-            text = compare.verdict_text(r)
+            text = gate_format.verdict_text(r)
             cls = "bad" if k in ("slower", "stopped") else "good" if k == "faster" else \
                 "warn" if k in ("started", "uncertain") else None
             (same if k == "same" else trs).append(f'<tr data-verdict="{k}">' + text_cell(r["name"]) +
@@ -766,7 +597,7 @@ def baseline_section(base_path, verdicts, opt):
 def headline(loaded, verdicts, base_path):
     # GPUs as the fleet section counts them: by uuid where every run of the model records one, else
     # by node and PCI bus (two runs on one GPU are one GPU)
-    models = {m: fleet.distinct_gpus(units) for m, units in fleet.by_model(loaded).items()}
+    models = {m: fleet_units.distinct_gpus(units) for m, units in fleet_units.by_model(loaded).items()}
     ngpus = sum(models.values())
     npoints = sum(len(doc["results"]) for _, doc in loaded)
     statuses = {}
@@ -781,7 +612,7 @@ def headline(loaded, verdicts, base_path):
              f"{npoints} in {len(loaded)} file{'s' if len(loaded) != 1 else ''}: " +
              esc(", ".join(f"{v} {k}" for k, v in sorted(statuses.items(), key=lambda kv: (kv[0] != "timed", kv[0]))))
              + "</li>"]
-    lost = sum(v for k, v in statuses.items() if k in compare.LOSS_STATUSES)
+    lost = sum(v for k, v in statuses.items() if k in gate.LOSS_STATUSES)
     if verdicts is None:
         state = "fail" if lost else "none"
         text = (f"{lost} point{'s' if lost != 1 else ''} failed; " if lost else "") + \
@@ -809,24 +640,24 @@ def headline(loaded, verdicts, base_path):
 
 
 def fleet_sections(plt, loaded, threshold):
-    """[(id, html)]: per GPU model whose units the inputs tell apart (fleet.distinct_gpus) and that
+    """[(id, html)]: per GPU model whose units the inputs tell apart (fleet_units.distinct_gpus) and that
     share a timed point, smembench-fleet's comparison: the units, the heatmap, the outliers and a
     table of each unit's deviation from the fleet median per point."""
     out = []
-    for model, units in fleet.by_model(loaded).items():
-        if len(units) < 2 or fleet.distinct_gpus(units) < 2:
+    for model, units in fleet_units.by_model(loaded).items():
+        if len(units) < 2 or fleet_units.distinct_gpus(units) < 2:
             continue
         sid = f"fleet-{len(out)}"
         try:
-            fl = fleet.Fleet(fleet.name_apart(units), threshold)
-        except fleet.Usage as e:
+            fl = fleet_units.Fleet(fleet_units.name_apart(units), threshold)
+        except cli.Usage as e:
             out.append((sid, f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2><p class="bad">not compared: '
                              f"{esc(e)}</p></section>"))
             continue
         if not any(len(row["cells"]) > 1 for row in fl.rows):
             continue
         parts = [f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2>',
-                 f'<p class="sub">{len(units)} units ({fleet.distinct_gpus(units)} GPUs told apart by uuid, or node '
+                 f'<p class="sub">{len(units)} units ({fleet_units.distinct_gpus(units)} GPUs told apart by uuid, or node '
                  "and PCI bus): each unit's median time against the fleet median (the median of the units' "
                  "medians) per point. An outlier is a unit slower than the fleet median by more than its "
                  f"allowance, the largest of {threshold:g} %, the variation the point declares for the unit's "
@@ -838,7 +669,7 @@ def fleet_sections(plt, loaded, threshold):
                  text_cell(u.pci) + text_cell(u.layout or "not recorded") + text_cell(os.path.basename(u.path)) +
                  text_cell(u.doc["tool"].get("git")) + num_cell(len(u.points)) + "</tr>" for u in fl.units]
         parts.append(table(f"{sid}-units", ucols, urows))
-        parts.append(f'<p class="sub">{esc(fleet.layout_note(fl.units))}</p>')
+        parts.append(f'<p class="sub">{esc(fleet_units.layout_note(fl.units))}</p>')
         parts.append(f"<h3>Outliers ({len(fl.outliers)})</h3>")
         if fl.outliers:
             parts.append("<ul>" + "".join(
@@ -857,7 +688,7 @@ def fleet_sections(plt, loaded, threshold):
                 f"<li>{esc(uname)} at {esc(name)}: {100 * c['dev']:+.2f} %, allowance {100 * c['allow']:.2f} % "
                 f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
         # the verdict above, the heatmap (a row per point) after it
-        fig = fleet.heatmap(plt, fl)
+        fig = fleet_units.heatmap(plt, fl)
         svg = svg_small(fig, f"smembench-{sid}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
@@ -886,7 +717,7 @@ def fleet_sections(plt, loaded, threshold):
 
 def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
-    series = plot.relabel(plot.make_series(loaded))
+    series = series_mod.relabel(series_mod.make_series(loaded))
     sweeps = list(dict.fromkeys(section_of(s.doc, r) for s in series for r in s.doc["results"]))
     devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
     dates = sorted({reader.run_date(s.doc) for s in series})
@@ -915,14 +746,12 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     text = columns.sub("", text)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{esc(title)}</title><style>{CSS}{figure_css}</style></head>\n<body>\n" + text +
-            f"\n<script>{SCRIPT}</script>\n</body></html>\n")
+            f"<title>{esc(title)}</title><style>{asset('report.css')}{figure_css}</style></head>\n<body>\n" + text +
+            f"\n<script>{asset('report.js')}</script>\n</body></html>\n")
 
 
 def main(argv=None):
-    p = reader.Parser(prog=reader.command("report.py"),
-                            description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(p)
+    p = cli.parser("report.py", __doc__)
     p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
                    "skipped, with one line)")
     p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
@@ -931,36 +760,36 @@ def main(argv=None):
                    help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
-    me = plot.prog()
+    me = cli.PREFIX
 
     def body():
         a = p.parse_args(argv)
         try:
             gate_options(a.threshold, a.alpha)     # the values smembench-compare takes
-        except compare.Usage as e:
+        except cli.Usage as e:
             text = str(e) if "--alpha" in str(e) else (
                 f"invalid value {a.threshold:g} for --threshold; expected more than 1 (smembench-compare's least "
                 "drift) and less than 1000")
             print(f"{me}: {text.split('; see ')[0]}; see report.py --help", file=sys.stderr)
             return 2
-        plt = plot.pyplot()
-        loaded = plot.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
+        plt = canvas.pyplot()
+        loaded = canvas.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
         if not loaded:
             print(f"{me}: no result files among the inputs: nothing to report", file=sys.stderr)
             return 2
         baseline = (a.baseline, inputs.load_named(a.baseline)) if a.baseline else None
         if os.path.exists(a.output) and not os.path.isdir(a.output):
-            plot.check_outdir(a.output)      # refused before the page is made
+            canvas.check_outdir(a.output)      # refused before the page is made
         page = render(plt, loaded, baseline, a.threshold, a.alpha)
         # the directory is made only once there is a page to put in it
-        plot.check_outdir(a.output)
+        canvas.check_outdir(a.output)
         path = os.path.join(a.output, "index.html")
         protect = a.results + ([a.baseline] if a.baseline else [])
         tool.write_text(path, page, inputs=protect, force=a.force)
         return tool.emit([path], 0, "the report's path")   # as the file system has it, as plot's
     # fleet's and compare's refusals of an input (a point twice in a file: a staging file without
     # transfer_bytes) are the report's too: one line, exit 2, before the directory is made
-    return tool.run_tool(body, (reader.ResultError, fleet.Usage, compare.Usage), [
-        (plot.MissingModule, 3, str),
+    return tool.run_tool(body, (reader.ResultError, cli.Usage), [
+        (canvas.MissingModule, 3, str),
         (RecursionError, 2, "a result file is nested too deeply to report"),
         (MemoryError, 2, "out of memory reading the result files; report fewer or smaller files")], prog=me)

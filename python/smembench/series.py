@@ -49,7 +49,7 @@ class Series:
 
 
 def time_us(r):
-    t = r["time_ns"]["stats"].get("median") if isinstance(r.get("time_ns"), dict) else None
+    t = reader.stats(r).get("median")
     return t / 1e3 if isinstance(t, (int, float)) and math.isfinite(t) and t > 0 else None
 
 

@@ -23,19 +23,20 @@ several figures of at most 30 panels.
 Exit status: 0 written, no regression in the newest file of any group; 1 written, and the newest
 file of a group has a regression; 2 unusable input or output (one line on stderr).
 """
-import argparse
 import html
 import math
 import os
 import sys
 from types import SimpleNamespace
 
-from smembench import compare
+from smembench import cli
+from smembench import gate
+from smembench import history
 from smembench import inputs
 from smembench import tool
 from smembench import reader
 
-Usage = compare.Usage
+Usage = cli.Usage
 PANELS = 30     # panels per figure
 COLORS = {"slower": "#c62828", "faster": "#2e7d32"}
 
@@ -58,7 +59,7 @@ def load_all(specs):
 
 def group_key(doc):
     dev = doc["device"]
-    s = compare.settings(doc)
+    s = gate.settings(doc)
     return (dev.get("name"), dev.get("cc"), dev.get("sm_count"), s.get("quick"), s.get("cold"), s.get("no_optin"))
 
 
@@ -80,8 +81,8 @@ def judge_group(files, opt):
         hist = files[max(0, i - opt.window):i]
         new = files[i][1]
         try:
-            base, points, _ = compare.history_base(new, hist, opt)
-            rows = compare.compare_points(base, new, opt, ("history", files[i][0]), points)
+            base, points, _ = history.history_base(new, hist, opt)
+            rows = gate.compare_points(base, new, opt, ("history", files[i][0]), points)
         except Usage:
             out.append(None)    # no comparable history (another driver, say): not judged
             continue
@@ -168,9 +169,7 @@ INPUTS = []
 
 
 def run(argv):
-    ap = compare.Parser(prog=reader.command("trend.py"),
-                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    reader.add_version(ap)
+    ap = cli.parser("trend.py", __doc__)
     ap.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR")
     ap.add_argument("-o", dest="out", required=True, metavar="DIR", help="directory for index.html and the figures")
     ap.add_argument("--window", type=int, default=8, help="files of history each file is judged against (8)")
@@ -180,10 +179,10 @@ def run(argv):
     a = ap.parse_args(argv)
     if a.window < 1:
         raise Usage(f"invalid value {a.window} for --window; expected 1 or more")
-    compare.check_rule_options(a)       # the values compare.py takes
+    gate.check_rule_options(a)       # the values compare.py takes
     opt = SimpleNamespace(threshold=a.threshold, alpha=a.alpha, drift=a.drift, drift_ns=500.0, window=a.window,
                           markdown=False, allow=[])
-    compare.scipy_stats()
+    gate.scipy_stats()
     if os.path.exists(a.out) and not os.path.isdir(a.out):
         raise Usage(f"{a.out} is not a directory; -o takes a directory for the page and its figures")
     docs = load_all(a.inputs)

@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
 from tap import test  # noqa: E402
-from smembench import ab, compare, reader  # noqa: E402
+from smembench import ab, ab_rule, reader  # noqa: E402
 
 G = os.path.join(ROOT, "results", "gate", "trials_20261201")
 # one build (66201af) on three more units, 2026-12-02: NOTES.md there
@@ -119,7 +119,7 @@ def planted_in_20_splits(sessions):
                 doc["results"] = [scaled(r, 1.02) if reader.point_name(r) == BANDWIDTH else
                                   scaled(r, 1.05) if reader.point_name(r) == CLUSTER else r for r in doc["results"]]
                 planted.append(doc)
-            rows = ab.paired(list(zip(base, planted)), o, hist)
+            rows = ab_rule.paired(list(zip(base, planted)), o, hist)
             trials += 1
             for row in rows:
                 if row["kind"] != "timed" or row["verdict"] not in ("slower", "faster"):
@@ -145,7 +145,7 @@ def a_band_wider_than_the_widest_is_uncertain_and_fails_only_when_asked():
         h["results"] = [scaled(r, 1.08 if i % 2 else 1.0) if reader.point_name(r) == BANDWIDTH else r
                         for r in h["results"]]
         noisy.append((b, h))
-    row = [r for r in ab.paired(noisy, opts()) if r["name"] == BANDWIDTH][0]
+    row = [r for r in ab_rule.paired(noisy, opts()) if r["name"] == BANDWIDTH][0]
     assert row["verdict"] == "uncertain" and row["reason"].startswith("band ±"), row
     assert row["band"] > 0.05
     o = opts("--uncertain", "fail")

@@ -27,8 +27,8 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
-from smembench import compare  # noqa: E402
-from smembench import fleet  # noqa: E402
+from smembench import fleet_units  # noqa: E402
+from smembench import gate  # noqa: E402
 from smembench import reader  # noqa: E402
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
@@ -100,8 +100,8 @@ def one_line_error(rc, out, err, code=2):
 
 
 def analyse(*paths, threshold=2.0):
-    loaded = fleet.gather(paths, lambda text: None)
-    return fleet.Fleet(fleet.units_of(loaded), threshold)
+    loaded = fleet_units.gather(paths, lambda text: None)
+    return fleet_units.Fleet(fleet_units.units_of(loaded), threshold)
 
 
 @test
@@ -167,24 +167,24 @@ def equal_files_have_no_outlier_and_no_deviation():
 def the_allowance_is_the_largest_of_threshold_declared_and_noise():
     r = copy.deepcopy(find(load(RUN1), *SLOW_POINT))
     noise = reader.robust_spread(r)
-    assert fleet.allowance(r, "unit", 2.0) == (0.02, "threshold") and 3 * noise < 0.02
+    assert fleet_units.allowance(r, "unit", 2.0) == (0.02, "threshold") and 3 * noise < 0.02
     r["between_run"] = {"run_pct": 1.0, "unit_pct": 6.0, "gpc_layout": True, "layout_pct": 8.0,
                         "source": "measured on 3 H200 units"}
-    # the declared number of the unit's relation to the others: compare.allowance(), the gate's
-    assert fleet.allowance(r, "unit", 2.0) == (0.06, "declared between units of one GPC layout (unit_pct: measured "
+    # the declared number of the unit's relation to the others: gate.allowance(), the gate's
+    assert fleet_units.allowance(r, "unit", 2.0) == (0.06, "declared between units of one GPC layout (unit_pct: measured "
                                                "on 3 H200 units)")
-    assert fleet.allowance(r, "layout", 2.0) == (0.08, "declared between units of another or an unrecorded GPC "
+    assert fleet_units.allowance(r, "layout", 2.0) == (0.08, "declared between units of another or an unrecorded GPC "
                                                  "layout (layout_pct: measured on 3 H200 units)")
-    assert fleet.allowance(r, "run", 2.0) == (0.02, "threshold")
-    assert fleet.allowance(r, "run", 0.5) == (0.01, "declared between runs of one unit (run_pct: measured on 3 H200 "
+    assert fleet_units.allowance(r, "run", 2.0) == (0.02, "threshold")
+    assert fleet_units.allowance(r, "run", 0.5) == (0.01, "declared between runs of one unit (run_pct: measured on 3 H200 "
                                               "units)")
     for ctx in ("run", "unit", "layout"):
-        assert fleet.allowance(r, ctx, 2.0)[0] == max(0.02, compare.allowance(None, r, ctx), 3 * noise)
+        assert fleet_units.allowance(r, ctx, 2.0)[0] == max(0.02, gate.allowance(None, r, ctx), 3 * noise)
     del r["between_run"]["layout_pct"]      # a file written before layout_pct: unit_pct, named as such
-    assert fleet.allowance(r, "layout", 2.0) == (0.06, "declared between units (unit_pct: measured on 3 H200 units)")
-    assert fleet.allowance(r, "unit", 7.0) == (0.07, "threshold")
+    assert fleet_units.allowance(r, "layout", 2.0) == (0.06, "declared between units (unit_pct: measured on 3 H200 units)")
+    assert fleet_units.allowance(r, "unit", 7.0) == (0.07, "threshold")
     r["time_ns"]["stats"]["robust_spread"] = 0.03
-    assert fleet.allowance(r, "unit", 2.0) == (0.09, "3 x noise")
+    assert fleet_units.allowance(r, "unit", 2.0) == (0.09, "3 x noise")
     # the declared allowance in a file keeps the 10 % slower point from being an outlier
     d = os.path.join(TMP, "declared")
     doc = load(RUN2)
@@ -275,7 +275,7 @@ def the_written_report_and_heatmap():
     from smembench import plot
     plt = plot.pyplot()
     f = analyse(a, b)
-    fig = fleet.heatmap(plt, f)
+    fig = fleet_units.heatmap(plt, f)
     ax = fig.axes[0]
     img = ax.images[0]
     assert img.get_cmap().name.startswith("RdBu_r") and img.norm.vcenter == 0 and img.norm.vmin == -img.norm.vmax
@@ -403,7 +403,7 @@ def units_of_another_or_an_unrecorded_gpc_layout_judge_cluster_points_with_layou
     f = analyse(*(node_file(unit_file(p, declared=True), run, os.path.join(d, "runs")) for p, run in
                   ((GPU0_R4, "r4"), (GPU0, "r5"))))
     assert {c["context"] for row in f.rows for c in row["cells"].values()} == {"run"} and not f.outliers, f.outliers
-    assert "every file is of one GPU" in fleet.layout_note(f.units)
+    assert "every file is of one GPU" in fleet_units.layout_note(f.units)
 
 
 @test
@@ -422,7 +422,7 @@ def the_markdown_is_capped_for_a_pull_request_comment_with_the_verdict_kept():
                     scale(r, 1.10)
         paths.append(node_file(doc, f"n{i + 1}", d))
     f = analyse(*paths)
-    full = "\n".join(fleet.report_lines(f, [], [], True)) + "\n"
+    full = "\n".join(fleet_units.report_lines(f, [], [], True)) + "\n"
     assert len(full) > 100000 and len(f.outliers) > 500, (len(full), len(f.outliers))
     outdir = os.path.join(TMP, "capped-out")
     rc, out, err = run(*paths, "--markdown", "-o", outdir)

@@ -246,15 +246,15 @@ def a_point_measured_only_at_a_throttled_clock_is_uncertain():
 
 @test
 def noise_limit_and_rule_match_hand_values():
-    from smembench import compare
+    from smembench import gate
     z = 2.3263478740408408                     # one-sided normal quantile at alpha 0.01
     b10 = z * math.sqrt(math.pi / 2) * math.sqrt(1 / 10 + 1 / 10)     # 1.30372
-    assert abs(compare.noise_limit(0.02, 0.01, z, 10, 10) - 0.02 / (3 + b10)) < 1e-12   # 0.004647
-    assert abs(compare.noise_limit(0.02, 0.01, z, 10, 10) - 0.0046473) < 1e-6
-    assert abs(compare.noise_limit(0.02, 0.019, z, 10, 10) - 0.001 / b10) < 1e-12       # drift floor rules
-    assert compare.noise_limit(0.02, 0.02, z, 10, 10) == 0.0
+    assert abs(gate.noise_limit(0.02, 0.01, z, 10, 10) - 0.02 / (3 + b10)) < 1e-12   # 0.004647
+    assert abs(gate.noise_limit(0.02, 0.01, z, 10, 10) - 0.0046473) < 1e-6
+    assert abs(gate.noise_limit(0.02, 0.019, z, 10, 10) - 0.001 / b10) < 1e-12       # drift floor rules
+    assert gate.noise_limit(0.02, 0.02, z, 10, 10) == 0.0
     b5 = z * math.sqrt(math.pi / 2) * math.sqrt(2 / 5)
-    assert abs(compare.noise_limit(0.02, 0.01, z, 5, 5) - 0.02 / (3 + b5)) < 1e-12       # 0.004116
+    assert abs(gate.noise_limit(0.02, 0.01, z, 5, 5) - 0.02 / (3 + b5)) < 1e-12       # 0.004116
 
     class Opt:
         threshold, drift, drift_ns, alpha = 2.0, 1.0, 0.0, 0.01
@@ -264,19 +264,19 @@ def noise_limit_and_rule_match_hand_values():
         n = len(s)
         return {"status": "ok", "time_ns": {"stats": {"median": (s[(n - 1) // 2] + s[n // 2]) / 2}, "raw": raw}}
     base = point([1000, 1001, 999, 1000, 1002])
-    assert compare.judge(base, point([1050, 1051, 1049, 1050, 1052]), Opt)["verdict"] == "slower"   # p = 1/252
-    assert compare.judge(base, point([950, 951, 949, 950, 952]), Opt)["verdict"] == "faster"
-    same = compare.judge(base, point([1005, 1006, 1004, 1005, 1007]), Opt)
+    assert gate.judge(base, point([1050, 1051, 1049, 1050, 1052]), Opt)["verdict"] == "slower"   # p = 1/252
+    assert gate.judge(base, point([950, 951, 949, 950, 952]), Opt)["verdict"] == "faster"
+    same = gate.judge(base, point([1005, 1006, 1004, 1005, 1007]), Opt)
     assert same["verdict"] == "same", same
-    three = compare.judge(point([1000, 1001, 999]), point([1050, 1051, 1049]), Opt)
+    three = gate.judge(point([1000, 1001, 999]), point([1050, 1051, 1049]), Opt)
     assert three["verdict"] == "uncertain" and "cannot reach alpha" in three["reason"], three   # 1/20 > 0.01
-    two = compare.judge(point([1000, 1001]), point([1050, 1051]), Opt)
+    two = gate.judge(point([1000, 1001]), point([1050, 1051]), Opt)
     assert "too few samples" in two["reason"], two
 
 
 @test
-def the_report_gets_the_gates_verdicts_from_compare_compare():
-    from smembench import compare
+def the_report_gets_the_gates_verdicts_from_gate_compare():
+    from smembench import gate
     base = reader.load(RUN1)
     doc = load(RUN2)
     for r in doc["results"]:
@@ -284,7 +284,7 @@ def the_report_gets_the_gates_verdicts_from_compare_compare():
             scale(r, 1.05)
     doc["results"].pop(0)
     path = save(doc, "for_report.json")
-    rows = compare.compare(base, reader.load(path), 0.02, 0.01)
+    rows = gate.compare(base, reader.load(path), 0.02, 0.01)
     cli = verdicts(run("compare.py", RUN1, path)[1])
     assert [r[0] for r in rows] == list(cli), "every point, in the gate's order"
     for name, mb, mn, change, p, verdict in rows:
@@ -292,7 +292,7 @@ def the_report_gets_the_gates_verdicts_from_compare_compare():
         assert verdict == want, (name, verdict, cli[name])
     assert rows[0][5] == "missing" and rows[0][2] is None
     assert sum(1 for r in rows if r[5] == "slower") == 3
-    assert compare.compare(base, reader.load(UNINIT), 0.02, 0.01) == [], "nothing in common: no row"
+    assert gate.compare(base, reader.load(UNINIT), 0.02, 0.01) == [], "nothing in common: no row"
 
 
 # --- nothing passes by being absent -------------------------------------------------------------
@@ -564,14 +564,14 @@ def markdown_is_capped_for_a_pull_request_comment_with_the_rest_folded():
         if r.get("time_ns"):
             scale(r, 1.10)
     slow = [save(doc, f"slow{i}.json") for i in range(6)]
-    from smembench import compare
-    cap = compare.MARKDOWN_CAP
+    from smembench import compare, tables
+    cap = tables.MARKDOWN_CAP
     assert cap == 60000
-    compare.MARKDOWN_CAP = 10 ** 9
+    tables.MARKDOWN_CAP = 10 ** 9
     try:
         full, full_rc = compare.run([ALL, *slow, "--markdown"])
     finally:
-        compare.MARKDOWN_CAP = cap
+        tables.MARKDOWN_CAP = cap
     assert sum(len(line) + 1 for line in full) > 2 * cap
     rc, out, err = run("compare.py", ALL, *slow, "--markdown")
     assert rc == full_rc == 1, err[-500:]
@@ -593,9 +593,9 @@ def markdown_is_capped_for_a_pull_request_comment_with_the_rest_folded():
     assert folded and all(n > 0 for n in folded), folded
     assert len(markdown_rows(lines)) + sum(folded) == len(rows), (len(markdown_rows(lines)), folded, len(rows))
     # under the cap nothing changes
-    assert compare.cap_markdown(full[:40]) == full[:40]
+    assert tables.cap_markdown(full[:40]) == full[:40]
     # more text than tables can make room for: cut, and said
-    cut = compare.cap_markdown([f"line {i} " + "x" * 90 for i in range(100)], limit=5000)
+    cut = tables.cap_markdown([f"line {i} " + "x" * 90 for i in range(100)], limit=5000)
     assert sum(len(line) + 1 for line in cut) <= 5000 and cut[-1].startswith("*the rest is left out: "), cut[-3:]
 
 

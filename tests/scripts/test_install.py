@@ -107,6 +107,9 @@ def meson_install_puts_everything_in_place():
         assert os.path.isfile(f) and os.access(f, os.X_OK), f
     for f in ("__init__.py", "reader.py", "tool.py", "plot.py", "compare.py", "export.py", "report.py", "fleet.py",
               "ab.py", "trend.py", "series.py", "inputs.py", "startup.py", "frame.py", "_commands.py",
+              "__main__.py", "cli.py", "canvas.py", "gate.py", "gate_format.py", "history.py", "tables.py",
+              "fleet_units.py", "dashboards.py", "ab_rule.py",
+              os.path.join("assets", "report.css"), os.path.join("assets", "report.js"),
               "_version.py", "py.typed", "schema.json") + tuple(
             os.path.join("figures", m + ".py") for m in ("__init__", "common", "bandwidth", "bank", "carveout",
                                                           "cluster", "kernel", "memory", "occupancy", "staging",

@@ -7,7 +7,14 @@ libsmembench beside src/); no include names a path ("../",
 "src/"); and the headers include each other without a cycle. Then the same checks on made-up trees
 with a planted violation each, which they must catch.
 
+The Python side too (python/smembench): each module is a command (a main() installed as a
+smembench-* command: pyproject.toml's project.scripts, meson.build's py_tools) or library; the
+entry points (_commands, __main__) only dispatch to the commands. No command imports another
+command, no library module imports a command or an entry point, every command has a main() and no
+library module one; checked on made-up packages with a planted violation each too.
+
 usage: test_layers.py SOURCE_ROOT"""
+import ast
 import atexit
 import os
 import re
@@ -109,6 +116,161 @@ CLEAN = {
 }
 
 
+# --- python/smembench: library and thin commands -------------------------------------------------
+
+PY_ENTRY = ("_commands", "__main__")     # the smembench-* commands' and python3 -m smembench's dispatchers
+PY_SCRIPT = re.compile(r'^smembench-(\w+)\s*=\s*"smembench\._commands:(\w+)"', re.M)
+MESON_TOOL = re.compile(r"^\s*'(\w+)': '", re.M)
+
+
+def py_commands(root):
+    """The modules installed as smembench-* commands, by pyproject.toml's project.scripts."""
+    try:
+        with open(os.path.join(root, "python", "pyproject.toml"), encoding="utf-8") as f:
+            return sorted({tool for name, tool in PY_SCRIPT.findall(f.read()) if name == tool})
+    except OSError:
+        return []
+
+
+def py_modules(root):
+    """{module name: path} of every module of the package (smembench.figures.tile as figures.tile)."""
+    base = os.path.join(root, "python", "smembench")
+    out = {}
+    for d, _, names in os.walk(base):
+        for name in sorted(names):
+            if name.endswith(".py"):
+                rel = os.path.relpath(os.path.join(d, name), base)[:-3].replace(os.sep, ".")
+                out[rel[:-len(".__init__")] if rel.endswith(".__init__") else rel] = os.path.join(d, name)
+    return out
+
+
+def py_imports(module, path):
+    """[(line, module of the package)] that a module imports (anywhere in it, relative imports too)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    pkg = module.split(".")[:-1] if not path.endswith("__init__.py") else module.split(".")
+    if module == "__init__":
+        pkg = []
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name[len("smembench."):]) for a in node.names if a.name.startswith("smembench.")]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = pkg[:len(pkg) - (node.level - 1)] if node.level > 1 else pkg
+                base = ".".join(parts + ([node.module] if node.module else []))
+            elif node.module == "smembench" or (node.module or "").startswith("smembench."):
+                base = node.module[len("smembench."):] if node.module != "smembench" else ""
+            else:
+                continue
+            for a in node.names:
+                # from smembench import compare: the module compare; from smembench.gate import judge: gate
+                out.append((node.lineno, f"{base}.{a.name}".strip(".") if not base else base))
+                if base and a.name != "*":
+                    out.append((node.lineno, f"{base}.{a.name}"))
+    return out
+
+
+def py_check(root):
+    """(problems, modules, imports): the layering of python/smembench."""
+    modules = py_modules(root)
+    commands = py_commands(root)
+    problems, n = [], 0
+    if not commands:
+        problems.append("no smembench-* command in python/pyproject.toml's project.scripts")
+    for c in commands:
+        if c not in modules:
+            problems.append(f"smembench-{c} is installed, but python/smembench/{c}.py does not exist")
+    for m, path in sorted(modules.items()):
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        has_main = any(isinstance(x, ast.FunctionDef) and x.name == "main" for x in tree.body)
+        kind = "command" if m in commands else "entry point" if m in PY_ENTRY else "library"
+        if kind == "command" and not has_main:
+            problems.append(f"python/smembench/{m}.py: the command smembench-{m} has no main()")
+        if kind == "library" and has_main:
+            problems.append(f"python/smembench/{m.replace('.', '/')}.py: a main() in a library module; a command "
+                            "is installed as smembench-* (pyproject.toml, meson.build), else it is library")
+        for line, target in py_imports(m, path):
+            if target not in modules:
+                continue        # a name from a module (from smembench.gate import judge), not a module
+            n += 1
+            where = f"python/smembench/{m.replace('.', '/')}.py:{line}: imports smembench.{target}"
+            if target in PY_ENTRY and m not in PY_ENTRY:
+                problems.append(f"{where}, an entry point; only the entry points dispatch to commands")
+            elif target in commands and target != m and kind == "command":
+                problems.append(f"{where}: a command imports another command; move what both need into the library")
+            elif target in commands and kind == "library":
+                problems.append(f"{where}: a library module imports a command")
+    return problems, modules, commands, n
+
+
+PY_CLEAN = {
+    "python/pyproject.toml": '[project.scripts]\nsmembench-plot = "smembench._commands:plot"\n'
+                             'smembench-compare = "smembench._commands:compare"\n',
+    "python/smembench/__init__.py": "from smembench import reader\n",
+    "python/smembench/_commands.py": "import importlib\n",
+    "python/smembench/__main__.py": "from smembench import _commands\n",
+    "python/smembench/reader.py": "import json\n",
+    "python/smembench/gate.py": "from smembench import reader\nfrom smembench.reader import load\n",
+    "python/smembench/figures/__init__.py": "from smembench.figures import common\n",
+    "python/smembench/figures/common.py": "from .. import reader\n",
+    "python/smembench/plot.py": "from smembench import figures, reader\n\n\ndef main():\n    return 0\n",
+    "python/smembench/compare.py": "import smembench.gate\nfrom smembench.gate import judge\n\n\ndef main():\n"
+                                   "    return 0\n",
+}
+
+
+def python_results(root):
+    """The TAP results of the Python checks: the real package, a clean made-up one, planted violations."""
+    results = []
+    problems, modules, commands, n = py_check(root)
+    results.append(("python/smembench: library and commands, no command imports a command, no library module a "
+                    "command", problems))
+    results.append((f"python/smembench was read: {len(modules)} modules, {len(commands)} commands, {n} imports",
+                    [] if len(modules) > 20 and len(commands) >= 7 and n > 40 else ["too few modules: wrong root?"]))
+    try:
+        with open(os.path.join(root, "meson.build"), encoding="utf-8") as f:
+            text = f.read()
+        meson = sorted(MESON_TOOL.findall(text[text.index("py_tools = {"):text.index("}", text.index("py_tools = {"))]))
+    except (OSError, ValueError):
+        meson = []
+    results.append(("meson installs the commands pip installs (py_tools, project.scripts)",
+                    [] if meson == commands else [f"meson.build {meson}, pyproject.toml {commands}"]))
+    problems, _, _, _ = py_check(fake_tree(PY_CLEAN))
+    results.append(("a clean made-up package passes", problems))
+    planted = [
+        ("a command importing a command", {"python/smembench/compare.py": "from smembench import plot\n\n\n"
+                                                                        "def main():\n    return 0\n"},
+         "a command imports another command"),
+        ("a command importing a command's function", {"python/smembench/plot.py": "from smembench.compare import "
+                                                                                  "main as m\n\n\ndef main():\n"
+                                                                                  "    return m()\n"},
+         "a command imports another command"),
+        ("a library module importing a command", {"python/smembench/gate.py": "import smembench.compare\n"},
+         "a library module imports a command"),
+        ("a figure module importing a command, relatively", {"python/smembench/figures/common.py":
+                                                             "from .. import plot\n"},
+         "a library module imports a command"),
+        ("a library module importing a command inside a function", {"python/smembench/reader.py":
+                                                                     "def f():\n    from smembench import plot\n"},
+         "a library module imports a command"),
+        ("a library module importing the dispatcher", {"python/smembench/gate.py": "from smembench import _commands\n"},
+         "an entry point"),
+        ("a main() not installed as a command", {"python/smembench/trend.py": "def main():\n    return 0\n"},
+         "a main() in a library module"),
+        ("an installed command without main()", {"python/smembench/compare.py": "X = 1\n"}, "has no main()"),
+        ("an installed command without its module", {"python/pyproject.toml": PY_CLEAN["python/pyproject.toml"] +
+                                                     'smembench-fleet = "smembench._commands:fleet"\n'},
+         "python/smembench/fleet.py does not exist"),
+    ]
+    for what, extra, expect in planted:
+        problems, _, _, _ = py_check(fake_tree({**PY_CLEAN, **extra}))
+        caught = [p for p in problems if expect in p]
+        results.append((f"a planted Python violation is caught: {what}", [] if caught else [f"not caught; saw {problems}"]))
+    return results
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
     results = []
@@ -141,6 +303,7 @@ def main():
     results.append(("a planted include cycle is caught",
                     [] if any("bench/a.h" in c and "bench/b.h" in c for c in loops) else ["not caught"]))
 
+    results += python_results(root)
     print(f"1..{len(results)}")
     failed = 0
     for i, (name, errors) in enumerate(results, 1):

@@ -24,7 +24,9 @@ sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
 from tap import Skip, test  # noqa: E402
+from smembench import cli  # noqa: E402
 from smembench import compare  # noqa: E402
+from smembench import gate  # noqa: E402
 from smembench import reader  # noqa: E402
 
 SMEMBENCH = sys.argv[1] if len(sys.argv) > 1 else None
@@ -192,7 +194,7 @@ def the_session_report_holds_every_sweep_point_and_reason():
     assert all(row[1] == "NVIDIA H200" and row[3] == "132" for row in runs), runs
     base = reader.load(BASELINE)
     for f, doc in zip(SESSION, docs):
-        want = compare.compare(base, doc, 0.02, 0.01)
+        want = gate.compare(base, doc, 0.02, 0.01)
         art = [a for t, a in page.elements if t == "article" and a.get("data-file") == os.path.basename(f)]
         if want:
             assert len(art) == 1, f
@@ -203,7 +205,7 @@ def the_session_report_holds_every_sweep_point_and_reason():
         else:
             assert not art and any(a.get("data-file") == os.path.basename(f) and "shares no point" in text
                                    for a, text in page.items), f
-    assert any(compare.compare(base, doc, 0.02, 0.01) for doc in docs), "the baseline shares points with a file"
+    assert any(gate.compare(base, doc, 0.02, 0.01) for doc in docs), "the baseline shares points with a file"
     assert page.loads == [], f"the page loads something: {page.loads[:3]}"
 
 
@@ -428,7 +430,7 @@ def gate_exit(base, new):
     """What `smembench-compare BASE NEW` decides: 0 pass, 1 fail, None no point in common."""
     try:
         _, rc = compare.run([base, new])
-    except compare.Usage as e:
+    except cli.Usage as e:
         assert "no point in common" in str(e), e
         return None
     return rc
@@ -492,7 +494,7 @@ def every_baseline_file_gets_the_gates_verdict_and_the_baseline_is_not_compared_
     text = open(day_report()[0], encoding="utf-8").read()
     art = text[text.index(f'id="{quick}"'):text.index("</article>", text.index(f'id="{quick}"'))]
     assert re.search(r'<li class="bad">settings mismatch: [^<]*quick false -&gt; true \(fails the gate', art), art[:600]
-    rows = compare.compare(reader.load(DAY_BASE), reader.load(DAY[2]), 0.02, 0.01)
+    rows = gate.compare(reader.load(DAY_BASE), reader.load(DAY[2]), 0.02, 0.01)
     missing = sum(1 for w in rows if w[5] == "missing")
     assert missing > 100 and f"{missing} points of the baseline missing from this file" in art, missing
     assert art.count("<tr") < len(rows) - missing + 10, art.count("<tr")
@@ -524,7 +526,7 @@ def a_changed_point_comes_before_the_unchanged_ones():
         rev = os.path.join(d, "base.json")
         json.dump(base, open(rev, "w"))
         assert gate_exit(rev, slow) == 1
-        assert [w[5].split()[0] for w in compare.compare(base, doc, 0.02, 0.01)][:2] == ["uncertain"] * 2
+        assert [w[5].split()[0] for w in gate.compare(base, doc, 0.02, 0.01)][:2] == ["uncertain"] * 2
         rc, _, err = report(slow, "--baseline", rev, "-o", d)
         assert rc == 0, err
         text = open(os.path.join(d, "index.html"), encoding="utf-8").read()

@@ -829,7 +829,7 @@ def a_named_argument_the_scanner_refuses_is_one_line_and_status_2():
 @test
 def window_without_history_and_a_drift_compare_refuses_are_refused_by_both():
     """compare --window without --history was ignored; trend took a --drift that compare refuses:
-    one check for both (compare.check_rule_options), one line and status 2."""
+    one check for both (gate.check_rule_options), one line and status 2."""
     good = os.path.join(ROOT, "results", "gate", "nvidia-h200_20261130_quick_run1.json")
     rc, out, err = run("compare.py", good, good, "--window", "3")
     assert rc == 2 and out == "" and err.strip() == ("smembench: --window chooses among the --history files; "
@@ -1756,6 +1756,37 @@ def without_jsonschema_the_reader_refuses_what_the_schema_refuses():
         edit(d)
         a, b = both(json.dumps(d))
         assert a == b and a != "ok", (k, a, b)
+
+
+
+@test
+def python_m_smembench_runs_each_command_and_names_the_tools():
+    """python3 -m smembench TOOL ARGS is the smembench-TOOL command (the same main(), under that name);
+    no tool, or one it does not know, is one line naming every tool, and exit 2."""
+    def m(*args):
+        p = subprocess.run([sys.executable, "-m", "smembench", *args], capture_output=True, text=True, timeout=300,
+                           cwd=PYDIR)
+        return p.returncode, p.stdout, p.stderr
+    tools = ("plot", "compare", "export", "report", "fleet", "ab", "trend")
+    for args, what in (((), "no tool given"), (("frobnicate",), 'unknown tool "frobnicate"'),
+                       (("smembench-compare",), 'unknown tool "smembench-compare"')):
+        rc, out, err = m(*args)
+        assert rc == 2 and out == "" and len(err.splitlines()) == 1, (args, rc, out, err)
+        assert err.startswith(f"smembench: {what}; usage: python3 -m smembench TOOL") and \
+            all(t in err for t in tools), err
+    rc, out, err = m("--help")
+    assert rc == 0 and all(t in out for t in tools) and err == "", (rc, out, err)
+    for t in tools:
+        rc, out, err = m(t, "--version")
+        assert rc == 0 and out.startswith(f"smembench-{t} "), (t, rc, out, err)
+    # the same output and status as the command itself
+    rc, out, err = m("compare", a_result(), a_result())
+    assert (rc, out, err) == run("compare.py", a_result(), a_result()), (rc, err)
+    rc, out, err = m("export", a_result(), "--format", "csv")
+    assert (rc, out, err) == run("export.py", a_result(), "--format", "csv") and out.startswith("point,"), err
+    rc, out, err = m("trend", "--frobnicate")
+    assert rc == 2 and err.strip() == "smembench: the following arguments are required: FILE_OR_DIR, -o; see " \
+                                      "smembench-trend --help", err
 
 
 class Skip(Exception):

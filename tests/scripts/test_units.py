@@ -304,12 +304,12 @@ def ab_markdown_is_capped_for_a_pull_request_comment_with_the_verdict_kept():
     assert lines.index("| point | base r1 (us) | head r1 (us) | change | spread (%) | rounds | verdict |") < \
         lines.index(rows[0])
     # the rows kept and the rows folded are the rows the uncapped Markdown has
-    from smembench import ab, compare
-    cap, compare.MARKDOWN_CAP = compare.MARKDOWN_CAP, 10 ** 9
+    from smembench import ab, tables
+    cap, tables.MARKDOWN_CAP = tables.MARKDOWN_CAP, 10 ** 9
     try:
         full, _ = ab.run(["--files", d, "--markdown"])
     finally:
-        compare.MARKDOWN_CAP = cap
+        tables.MARKDOWN_CAP = cap
     full_rows = [x for x in full if x.startswith("| ") and "/" in x.split(" | ")[0]]
     assert len(slower) > 600 and len(full_rows) >= len(slower), (len(full_rows), len(slower))
     assert len(rows) + int(folds[0]) == len(full_rows), (len(rows), folds, len(full_rows))
