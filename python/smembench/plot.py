@@ -127,9 +127,10 @@ def relabel(items, benches=None):
     return series.relabel(items)
 
 
-def figures(plt, items, note=None):
-    """[(name, figure)] of every figure the series have points for (smembench.figures)."""
-    return figures_pkg.figures(plt, items, note)
+def figures(plt, items, note=None, drew=None):
+    """[(name, figure)] of every figure the series have points for (smembench.figures); drew, a
+    dict, is given each figure's name -> the benchmarks it draws."""
+    return figures_pkg.figures(plt, items, note, drew)
 
 
 def svg_text(fig, salt):
@@ -225,13 +226,20 @@ def main(argv=None):
         plt = pyplot()
         say = lambda text: print(f"{me}: {text}", file=sys.stderr)  # noqa: E731
         loaded = load(a.results, say)
-        figs = figures(plt, make_series(loaded), say)
+        items = make_series(loaded)
+        drew = {}
+        figs = figures(plt, items, say, drew)
         made = []
         if figs:
             check_outdir(a.output)
         while figs:
             name, fig = figs.pop(0)
             made += save(plt, fig, a.output, name, a.results, a.force, formats, a.dpi)
+            say(f"{tool.shown(name)}.{formats[0]}: {', '.join(map(tool.shown, drew.get(name, ()))) or 'no benchmark'}")
+        nowhere = [b for b in figures_pkg.input_benches(items) if not any(b in v for v in drew.values())]
+        if made and nowhere:
+            say("drawn in no figure: " + ", ".join(
+                tool.shown(b) + ("" if any(s.points(b) for s in items) else " (no point ran)") for b in nowhere))
         if not made:
             benches = sorted({b for m in figures_pkg.MODULES for b in m.BENCHES})
             say(f"nothing to plot: no finished or predicted points a figure can show ({', '.join(benches)})")
