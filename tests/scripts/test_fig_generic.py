@@ -208,6 +208,35 @@ def plot_names_a_benchmark_it_draws_nowhere():
         assert [os.path.basename(x) for x in out.split()] == ["bench_uninit.png"], out
 
 
+@test
+def older_files_axis_values_are_the_descriptors():
+    """reader.ADDED_AXES (python/smembench/older_axes.json, installed with the reader) says what the
+    descriptors say: --list's 'files before this axis: V', for every benchmark and axis that has one."""
+    if not SMEMBENCH:
+        raise Skip("no smembench program given")
+    p = subprocess.run([SMEMBENCH, "--list"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    said, bench = {}, None
+    for line in p.stdout.splitlines():
+        m = re.match(r"^  ([a-z0-9_]+) ", line)
+        if m:
+            bench = m.group(1)
+        m = re.match(r"^    --axis ([a-z0-9_]+)=.*; files before this axis: (-?[0-9]+)$", line)
+        if m:
+            said.setdefault(bench, {})[m.group(1)] = int(m.group(2))
+    assert said, "--list names no axis with a value for older files"
+    assert reader.ADDED_AXES == said, (reader.ADDED_AXES, said)
+    with open(reader.OLDER_AXES_FILE) as f:
+        assert json.load(f)["benches"] == said
+    # an older transpose point (no depth, block or residency axis) reads as the newer one
+    doc = json.loads(json.dumps(reader.load(ALL)))
+    r = next(r for r in doc["results"] if r["bench"] == "transpose")
+    for k in said["transpose"]:
+        r["params"].pop(k)
+    reader.check(doc)
+    assert {k: r["params"].get(k) for k in said["transpose"]} == said["transpose"], r["params"]
+
+
 def main():
     return tap.run()
 
