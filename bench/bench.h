@@ -32,6 +32,8 @@ struct smem_axis {
     bool defaults_only;     /* the defaults are the only meaningful values (widths 4, 8, 16) */
     bool from_device;       /* on a device, the benchmark's device_defaults give the values (the static
                              * lists stand for the plan checked before a device is known) */
+    const int64_t *before;  /* the value files written before this axis existed had (their one kernel's),
+                             * which the readers fill in; NULL: the benchmark had it from its first file */
 };
 
 /* One point of a benchmark's axes: values in the descriptor's axis order (read them by name with

@@ -33,7 +33,8 @@ extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[1]
       .max = SMEM_SGEMM_MAX_STAGES },                                                                      \
     { .name = "a_width_bytes", .unit = "bytes", .help = "bytes of an A row a thread reads per shared load "   \
       "(8: a float2, two k; 16: a float4, four k)", .defaults = smem_sgemm_a_widths,                        \
-      .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_a_widths), .min = 8, .max = 16, .defaults_only = true }
+      .n_defaults = SMEM_ARRAY_LEN(smem_sgemm_a_widths), .min = 8, .max = 16, .defaults_only = true,   \
+      .before = (const int64_t[]){ 8 } }
 
 /* The plan of a point for a copy (enum smem_sgemm_copy): SMEM_ESKIP with the reason for a tile shape,
  * depth or A width that is not built, an n the tile does not divide, or shared memory over dev's

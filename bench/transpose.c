@@ -45,15 +45,15 @@ static const struct smem_axis transpose_axes[] = {
       "through registers; 2-4 (cc 8.0), a persistent grid of one wave whose blocks loop over the tiles, cp.async "
       "(16-byte .cg, 4- and 8-byte .ca) filling tile t + depth - 1 into its shared-memory slot while the block "
       "column-reads and stores tile t", .defaults = depths, .n_defaults = SMEM_ARRAY_LEN(depths),
-      .min = 1, .max = 8 },
+      .min = 1, .max = 8, .before = (const int64_t[]){ 1 } },
     { .name = "block_tiles", .unit = "tiles", .help = "tiles a block moves one after another at depth_tiles 1: 1, "
       "2 or 4 consecutive tiles of the block order, the next one's loads issued into registers as soon as the "
       "current one is in shared memory (edges 32 and 64)", .defaults = block_tiles,
-      .n_defaults = SMEM_ARRAY_LEN(block_tiles), .min = 1, .max = 4 },
+      .n_defaults = SMEM_ARRAY_LEN(block_tiles), .min = 1, .max = 4, .before = (const int64_t[]){ 1 } },
     { .name = "resident_blocks", .unit = "blocks", .help = "blocks per SM the shared-memory configuration holds: 0, "
       "the driver's choice; N, the carveout hint under which the driver configures each SM for exactly N of these "
       "blocks (the rest of the unified memory stays L1)", .defaults = residents,
-      .n_defaults = SMEM_ARRAY_LEN(residents), .min = 0, .max = 32 },
+      .n_defaults = SMEM_ARRAY_LEN(residents), .min = 0, .max = 32, .before = (const int64_t[]){ 0 } },
 };
 
 static int transpose_plan(const struct smem_point *pt, const struct smem_device *dev, struct smem_plan *p, char *why,

@@ -42,11 +42,14 @@ void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size
         smem_cols_print(f, &cols, "  ", cells);
         for (size_t a = 0; a < b->n_axes; a++) {
             const struct smem_axis *ax = &b->axes[a];
+            char before[64] = "";
+            if (ax->before)
+                smem_fmt(before, sizeof(before), "; files before this axis: %lld", (long long)*ax->before);
             fprintf(f, "    --axis %s=", ax->name);
             for (size_t k = 0; k < ax->n_defaults; k++)
                 fprintf(f, "%s%lld", k ? "," : "", (long long)ax->defaults[k]);
-            fprintf(f, "  (%s, %lld..%lld)%s\n        %s\n", ax->unit, (long long)ax->min, (long long)ax->max,
-                    ax->from_device ? "; on a device (or model) the default is derived from it" : "", ax->help);
+            fprintf(f, "  (%s, %lld..%lld)%s%s\n        %s\n", ax->unit, (long long)ax->min, (long long)ax->max,
+                    ax->from_device ? "; on a device (or model) the default is derived from it" : "", before, ax->help);
         }
     }
     fprintf(f, "sweeps:\n");

@@ -24,12 +24,20 @@ staging.*    global -> shared staging (loads, cp.async, cp.async.bulk) in % of t
 swizzle.*    ldmatrix/stmatrix slowdown by tile layout (row-major, padded, 32/64/128 B swizzle) per
              row width beside the bank model's, and TMA copies (% of global read) and wgmma (% of the
              dense BF16 peak) per swizzle mode
+bench_<name>.*
+             every benchmark none of the figures above draws (broadcast, uninit, one added in C), made from
+             its points alone: a panel per metric (its unit, which way is better, a ceiling the points
+             share) against the axis it varies most, a line per value of the others it varies (past six
+             lines, the axes with most values folded into a median)
 kernel_<function>.*
              a user kernel (smembench --kernel, a file with a kernel record), one figure per function:
              its time (log axis) against the preferred carveout and against dynamic shared memory,
              the blocks per SM measured and by the API on a second axis, the carveout the driver gave
              where it is not the hint, the 48 KiB default limit, a line per value of the kernel's own
              axes, the fastest setting named, failed points (a race) a red x
+
+Each figure written is a line on stderr naming the benchmarks it draws (carveout.png: footprint,
+gather), and a benchmark of the input drawn in none is named on one more line.
 
 A series is one file (one GPU of it): files are never merged, and a file that varies an axis a figure
 does not plot (--axis tile_bytes=8192,49152) gives a series per value. Series are labelled by device,
@@ -128,9 +136,10 @@ def relabel(items, benches=None):
     return series.relabel(items)
 
 
-def figures(plt, items, note=None):
-    """[(name, figure)] of every figure the series have points for (smembench.figures)."""
-    return figures_pkg.figures(plt, items, note)
+def figures(plt, items, note=None, drew=None):
+    """[(name, figure)] of every figure the series have points for (smembench.figures); drew, a
+    dict, is given each figure's name -> the benchmarks it draws."""
+    return figures_pkg.figures(plt, items, note, drew)
 
 
 def svg_text(fig, salt):
@@ -224,13 +233,20 @@ def main(argv=None):
         plt = pyplot()
         say = lambda text: print(f"{me}: {text}", file=sys.stderr)  # noqa: E731
         loaded = load(a.results, say)
-        figs = figures(plt, make_series(loaded), say)
+        items = make_series(loaded)
+        drew = {}
+        figs = figures(plt, items, say, drew)
         made = []
         if figs:
             check_outdir(a.output)
         while figs:
             name, fig = figs.pop(0)
             made += save(plt, fig, a.output, name, a.results, a.force, formats, a.dpi)
+            say(f"{tool.shown(name)}.{formats[0]}: {', '.join(map(tool.shown, drew.get(name, ()))) or 'no benchmark'}")
+        nowhere = [b for b in figures_pkg.input_benches(items) if not any(b in v for v in drew.values())]
+        if made and nowhere:
+            say("drawn in no figure: " + ", ".join(
+                tool.shown(b) + ("" if any(s.points(b) for s in items) else " (no point ran)") for b in nowhere))
         if not made:
             benches = sorted({b for m in figures_pkg.MODULES for b in m.BENCHES})
             say(f"nothing to plot: no finished or predicted points a figure can show ({', '.join(benches)})")

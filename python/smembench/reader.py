@@ -431,14 +431,19 @@ def check(doc, path="<document>"):
 
 # Axes a benchmark gained after files were written, with the value its one kernel had before: a point
 # of an older file reads (and keys, and compares) as the same point of a newer one, so a CI baseline
-# survives the new axis. sgemm_*: a_width_bytes (A read as float2 before float4 loads were added);
-# transpose: depth_tiles (one tile per block before the pipelined kernel), block_tiles (one tile per
-# block before blocks of two and four), resident_blocks (the driver's configuration before the hint).
-ADDED_AXES = {
-    "sgemm_cp_async": {"a_width_bytes": 8},
-    "sgemm_tma": {"a_width_bytes": 8},
-    "transpose": {"depth_tiles": 1, "block_tiles": 1, "resident_blocks": 0},
-}
+# survives the new axis. The values are the descriptors' (an axis's "before", bench/bench.h), which
+# smembench --list prints; older_axes.json, beside this module, is their snapshot (installed with it,
+# checked against the program by tests/scripts/test_fig_generic.py): {bench: {axis: value}}.
+OLDER_AXES_FILE = os.path.join(_HERE, "older_axes.json")
+
+
+def _older_axes():
+    with open(OLDER_AXES_FILE, encoding="utf-8") as f:
+        benches = json.load(f)["benches"]
+    return {b: {k: int(v) for k, v in axes.items()} for b, axes in benches.items()}
+
+
+ADDED_AXES = _older_axes()
 
 
 def _fill_added_axes(doc):

@@ -35,7 +35,7 @@ SESSION = [os.path.join(RESULTS, f"nvidia-h200_20261129_{k}.json")
 BASELINE = os.path.join(RESULTS, "nvidia-h200_20261129_bank-bandwidth_run1.json")
 # the figures each sweep of the H200 session must show (plot.py's names)
 FIGURES = {"bandwidth": ["bandwidth"], "latency": ["bandwidth"], "bank": ["bank"], "carveout": ["carveout"],
-           "dynamic": ["occupancy"], "tile": ["tile", "memory"], "reduction": ["memory"], "uninit": []}
+           "dynamic": ["occupancy"], "tile": ["tile", "memory"], "reduction": ["memory"], "uninit": ["bench_uninit"]}
 
 
 

@@ -1,12 +1,14 @@
 """The figures, one module per sweep: each names the benchmarks it draws (BENCHES), the parameters
 it places on an axis, a panel or a line of its own (DRAWN: any other one a file varies splits its
 series), and draw(plt, series, note) -> a figure, or None with a note naming each file and what it
-lacks. A user kernel's points (smembench --kernel: a file with a kernel record) are kernel.py's
-alone, a figure per function; the modules of the built-in benchmarks never see them, whatever the
-function is called."""
+lacks. These are overrides: every other benchmark of the input gets generic.py's figure, made from
+its points alone (a panel per metric against the axis it varies most), so a benchmark added in C is
+drawn without a line of Python. A user kernel's points (smembench --kernel: a file with a kernel
+record) are kernel.py's alone, a figure per function; the modules of the built-in benchmarks never
+see them, whatever the function is called."""
 from smembench import reader
 from smembench import series as series_mod
-from smembench.figures import bandwidth, bank, carveout, cluster, kernel, memory, occupancy, staging, swizzle, tile
+from smembench.figures import bandwidth, bank, carveout, cluster, generic, kernel, memory, occupancy, staging, swizzle, tile
 
 MODULES = (carveout, occupancy, bank, bandwidth, tile, memory, cluster, staging, swizzle)
 
@@ -18,9 +20,20 @@ def builtin(s):
     return s.only(lambda r: not reader.user_point(s.doc, r))
 
 
-def figures(plt, series, note=None):
+def drawn_benches():
+    """The benchmarks the per-sweep modules draw (each module's BENCHES)."""
+    return {b for m in MODULES for b in m.BENCHES}
+
+
+def input_benches(series):
+    """Every benchmark of the series' files, in the order their points first name them."""
+    return list(dict.fromkeys(r["bench"] for s in series for r in s.doc["results"]))
+
+
+def figures(plt, series, note=None, drew=None):
     """[(name, figure)] of every figure the series have points for; note(text) hears, once each, why
-    a file gave a figure nothing."""
+    a file gave a figure nothing; drew, a dict, is given each figure's name -> the benchmarks it
+    draws."""
     told = []
 
     def once(text):
@@ -35,7 +48,23 @@ def figures(plt, series, note=None):
         fig = m.draw(plt, series_mod.relabel(series_mod.split(have, m.DRAWN)), once)
         if fig is not None:
             out.append((m.NAME, fig))
-    out += kernel.figures(plt, series, once)
+            if drew is not None:
+                drew[m.NAME] = [b for b in m.BENCHES if any(s.points(b) for s in have)]
+    overridden = drawn_benches()
+    for b in input_benches(plain):
+        have = [s for s in plain if s.points(b)]
+        if b in overridden or not have:
+            continue
+        fig = generic.draw(plt, b, series_mod.relabel(have), once)
+        if fig is not None:
+            out.append((generic.name(b), fig))
+            if drew is not None:
+                drew[generic.name(b)] = [b]
+    for name, fig in kernel.figures(plt, series, once):
+        out.append((name, fig))
+        if drew is not None:
+            drew[name] = list(dict.fromkeys(r["bench"] for s in series for r in s.doc["results"]
+                                            if reader.user_point(s.doc, r) and kernel.file_name(r["bench"]) == name))
     if note:
         for text in told:
             note(text)
