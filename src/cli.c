@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_json.h"
+#include "atomic_out.h"
 #include "smem.h"
 #include "stats.h"
 

@@ -10,6 +10,7 @@
 #include <cuda_occupancy.h>
 
 #include "arch.h"
+#include "bench.h"
 #include "smem.h"
 
 static void to_occ_prop(const struct smem_device *d, cudaOccDeviceProp *p)
@@ -100,6 +101,24 @@ int smem_occupancy_predict(const struct smem_device *d, const struct smem_func *
         out->smem_config_bytes = (int64_t)config;
     }
     return SMEM_OK;
+}
+
+void smem_occupancy_plan_func(const struct smem_device *d, const struct smem_plan *p, struct smem_func *f)
+{
+    *f = (struct smem_func){ .regs = p->regs, .static_smem = p->static_smem,
+                             .max_dyn_smem = p->optin ? p->dyn_smem : (size_t)(d->smem_per_block - (int64_t)p->static_smem),
+                             .max_threads_per_block = (int)p->block };
+}
+
+int smem_occupancy_blocks_per_sm(const struct smem_device *d, const struct smem_plan *p)
+{
+    struct smem_prediction pr;
+    struct smem_func f;
+
+    smem_occupancy_plan_func(d, p, &f);
+    if (smem_occupancy_predict(d, &f, (int)p->block, p->dyn_smem, p->carveout_pct, &pr))
+        return SMEM_EINVAL;
+    return pr.blocks_per_sm;
 }
 
 int smem_occupancy_smem_configs(int cc_major, int cc_minor, int *kib, int max)

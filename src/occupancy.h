@@ -36,6 +36,16 @@ struct smem_prediction {
 int smem_occupancy_predict(const struct smem_device *d, const struct smem_func *f, int block,
                            size_t dyn, int carveout_pct, struct smem_prediction *out);
 
+struct smem_plan;
+
+/* The function of plan p as the calculator sees it where no GPU can be asked: the plan's registers,
+ * static shared memory and block, its dynamic limit raised to its size where it opts in. */
+void smem_occupancy_plan_func(const struct smem_device *d, const struct smem_plan *p, struct smem_func *f);
+
+/* Blocks of plan p resident per SM of d by the calculator (what a benchmark's device_defaults ask),
+ * or a negative code when the calculator rejects it. */
+int smem_occupancy_blocks_per_sm(const struct smem_device *d, const struct smem_plan *p);
+
 /* Shared-memory configurations (KiB per SM) that compute capability cc offers, ascending; the count. */
 int smem_occupancy_smem_configs(int cc_major, int cc_minor, int *kib, int max);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model.h"
 #include "smem.h"
 
 #define BAR_WIDTH 24

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "sweep.h"
+#include "bench.h"
 
 /* Whether a bar should be drawn: stderr is a terminal and --quiet was not given. */
 bool smem_progress_wanted(bool quiet);

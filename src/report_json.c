@@ -4,35 +4,17 @@
 #include "report_json.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "arch.h"
 #include "nvml.h"
-#include "signals.h"
 #include "smem.h"
 #include <smem_git.h> /* generated in the build directory at every build (meson vcs_tag) */
-
-const char *smem_point_status_name(enum smem_point_status s)
-{
-    switch (s) {
-    case SMEM_POINT_OK: return "ok";
-    case SMEM_POINT_SKIPPED: return "skipped";
-    case SMEM_POINT_FAILED: return "failed";
-    case SMEM_POINT_INVALID: return "invalid";
-    case SMEM_POINT_PREDICTED: return "predicted";
-    }
-    return "failed";
-}
 
 cJSON *smem_json_number(cJSON *obj, const char *key, double v)
 {

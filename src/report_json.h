@@ -8,8 +8,7 @@
 
 #include "atomic_out.h"
 #include "device.h"
-#include "result.h"
-#include "runner.h"
+#include "model.h"
 
 struct smem_run_info {
     int argc;

@@ -5,8 +5,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "bench.h"
 #include "stats.h"
-#include "sweep.h"
 
 enum smem_point_status {
     SMEM_POINT_OK,
@@ -89,8 +89,5 @@ struct smem_result {
     struct smem_phase_times phase_s;
     double wall_s;                      /* the whole point, host wall time; 0 in predict mode */
 };
-
-/* Status name as written to JSON: ok, skipped, failed, invalid, predicted. */
-const char *smem_point_status_name(enum smem_point_status s);
 
 #endif

@@ -44,26 +44,6 @@ static void result_plan(struct smem_result *r, const struct smem_plan *p)
     r->optin = p->optin;
 }
 
-/* The function as the calculator should see it when no GPU can be asked. */
-static void plan_func(const struct smem_device *d, const struct smem_plan *p, bool no_optin, struct smem_func *f)
-{
-    f->regs = p->regs;
-    f->static_smem = p->static_smem;
-    f->max_dyn_smem = p->optin && !no_optin ? p->dyn_smem : (size_t)(d->smem_per_block - (int64_t)p->static_smem);
-    f->max_threads_per_block = (int)p->block;
-}
-
-int smem_run_blocks_per_sm(const struct smem_device *d, const struct smem_plan *p)
-{
-    struct smem_prediction pr;
-    struct smem_func f;
-
-    plan_func(d, p, false, &f);
-    if (smem_occupancy_predict(d, &f, (int)p->block, p->dyn_smem, p->carveout_pct, &pr))
-        return SMEM_EINVAL;
-    return pr.blocks_per_sm;
-}
-
 /* blocks_per_sm: the API's residency on a GPU, the calculator's on a model. */
 static void record_prediction(const struct smem_device *d, struct smem_result *r, const struct smem_prediction *pr,
                               int blocks_per_sm)
@@ -131,7 +111,7 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
                      (long long)(p.dyn_smem + p.static_smem), (long long)dev->smem_per_block);
             continue;
         }
-        plan_func(dev, &p, false, &f);
+        smem_occupancy_plan_func(dev, &p, &f);
         if (smem_occupancy_predict(dev, &f, (int)p.block, p.dyn_smem, p.carveout_pct, &pr)) {
             r->status = SMEM_POINT_SKIPPED;
             smem_fmt(r->reason, sizeof(r->reason), "the occupancy calculator rejects this configuration on %s", dev->name);
@@ -149,28 +129,6 @@ int smem_run_predict(const struct smem_device *dev, const struct smem_point *poi
         }
     }
     return SMEM_OK;
-}
-
-const struct smem_metric *smem_result_metric(const struct smem_result *r, const char *name)
-{
-    for (size_t i = 0; i < r->metrics.n; i++)
-        if (!strcmp(r->metrics.m[i].name, name))
-            return &r->metrics.m[i];
-    return NULL;
-}
-
-bool smem_result_trials(const struct smem_result *r, double *range, double *within)
-{
-    double med[SMEM_TRIALS_MAX], spr[SMEM_TRIALS_MAX];
-
-    *within = 0;
-    for (size_t k = 0; k < r->n_trials; k++) {
-        med[k] = r->trials[k].median_ns;
-        spr[k] = r->trials[k].robust_spread;
-        *within = spr[k] > *within ? spr[k] : *within;
-    }
-    *range = smem_trials_range(med, r->n_trials);
-    return smem_trials_disagree(med, spr, r->n_trials);
 }
 
 /* Whether o is r's baseline point under bl. */
@@ -228,31 +186,6 @@ void smem_point_fail(struct smem_result *r, int rc, const char *what, const char
              : rc == SMEM_ENOMEM ? "out of host memory" : "failed");
 }
 
-void smem_run_spread(const struct smem_device_run *runs, int n_runs, size_t n, struct smem_spread *spread)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct smem_spread *sp = &spread[i];
-
-        *sp = (struct smem_spread){ .fastest = -1, .slowest = -1, .fastest_ns = NAN, .slowest_ns = NAN, .pct = NAN };
-        for (int d = 0; d < n_runs; d++) {
-            const struct smem_result *r = &runs[d].results[i];
-            if (i >= runs[d].out.done || r->status != SMEM_POINT_OK)
-                continue;
-            if (sp->fastest < 0 || r->time_ns.median < sp->fastest_ns) {
-                sp->fastest = d;
-                sp->fastest_ns = r->time_ns.median;
-            }
-            if (sp->slowest < 0 || r->time_ns.median > sp->slowest_ns) {
-                sp->slowest = d;
-                sp->slowest_ns = r->time_ns.median;
-            }
-            sp->devices++;
-        }
-        if (sp->devices > 1)
-            sp->pct = 100.0 * (sp->slowest_ns / sp->fastest_ns - 1);
-    }
-}
-
 /* One device's share of a several-device run: the whole plan, on its own host thread and stream. */
 struct worker {
     struct smem_device_run *run;
@@ -302,18 +235,6 @@ out:
     free(w);
     free(t);
     return rc;
-}
-
-void smem_results_free(struct smem_result *results, size_t n)
-{
-    for (size_t i = 0; results && i < n; i++) {
-        free(results[i].samples_ns);
-        free(results[i].throttled);
-        free(results[i].trials);
-        results[i].samples_ns = NULL;
-        results[i].throttled = NULL;
-        results[i].trials = NULL;
-    }
 }
 
 #if SMEM_HAVE_CUDA

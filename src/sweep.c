@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runner.h"
+#include "occupancy.h"
 #include "smem.h"
 
 /* Name and summary only: the benchmarks say which sweeps they belong to (bench/<name>.c, .sweeps). */
@@ -102,13 +102,6 @@ int smem_sweep_check(const struct smem_sweep *sweeps, size_t n_sweeps, const str
             }
         }
     return SMEM_OK;
-}
-
-void smem_point_describe(const struct smem_point *p, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (size_t a = 0; a < p->bench->n_axes; a++)
-        smem_append(buf, len, " ", "%s=%lld", p->bench->axes[a].name, (long long)p->values[a]);
 }
 
 static void list_error(const char *text, const struct smem_axis *axis, const char *what)
@@ -388,7 +381,7 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
                 if (smem_sweep_parse_list(list, ax, vals[a], SMEM_MAX_AXIS_VALUES, &counts[a]))
                     goto fail;
             } else if (dev && b->device_defaults && ax->from_device &&
-                       (counts[a] = b->device_defaults(dev, ax->name, r->quick, smem_run_blocks_per_sm, vals[a],
+                       (counts[a] = b->device_defaults(dev, ax->name, r->quick, smem_occupancy_blocks_per_sm, vals[a],
                                                        SMEM_MAX_AXIS_VALUES)) > 0) {
                 /* the device's own values: its cliffs, its carveout steps, sizes from its limits */
             } else {

@@ -64,9 +64,6 @@ struct smem_plan_request {
     bool predict;               /* only benchmarks of predictable sweeps */
 };
 
-/* "axis=value axis=value" of a point, into buf. */
-void smem_point_describe(const struct smem_point *p, char *buf, size_t len);
-
 /* Expands a request into points (allocated; free with free()). Prints one line on bad input.
  * With dev, an axis that is not overridden takes the benchmark's device-specific defaults. */
 int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **points, size_t *n,

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "arch.h"
-#include "runner.h"
+#include "model.h"
 #include "smem.h"
 
 void smem_cols_init(struct smem_cols *c, const char *align)

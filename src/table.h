@@ -5,8 +5,7 @@
 #include <stdio.h>
 
 #include "device.h"
-#include "result.h"
-#include "runner.h"
+#include "model.h"
 
 /* Columns as wide as their widest cell: fit every row (the header's too), then print each. Cells
  * are separated by one space; 'l' columns are padded on the right, 'r' columns on the left, and no

@@ -7,6 +7,11 @@ libsmembench beside src/); no include names a path ("../",
 "src/"); and the headers include each other without a cycle. Then the same checks on made-up trees
 with a planted violation each, which they must catch.
 
+Inside src/, each file has a role (SRC_ROLES; src/model.h says the same): base <- model <- plan, run,
+write <- top. A file includes its own role's headers or a lower rank's, never a higher one, and never
+sideways between plan, run and write, which meet only in the model; a src file without a role is
+an error, so a new file must be given one.
+
 The Python side too (python/smembench): each module is a command (a main() installed as a
 smembench-* command: pyproject.toml's project.scripts, meson.build's py_tools) or library; the
 entry points (_commands, __main__) only dispatch to the commands. No command imports another
@@ -95,6 +100,64 @@ def cycles(edges):
         if node not in state:
             visit(node)
     return found
+
+
+# src/: role of each file (by name without its extension) -> rank; a file may include its own role or a
+# lower rank. plan, run and write share a rank: between them an include is sideways.
+SRC_RANKS = {"base": 0, "model": 1, "plan": 2, "run": 2, "write": 2, "top": 3}
+SRC_ROLES = {
+    # the statistics, the signal flag, NVML readings, the built-in GPU models, the occupancy calculator
+    "stats": "base", "signals": "base", "nvml": "base", "gpus": "base", "occupancy": "base",
+    # the result and its vocabulary: status names, the metric lookup, the point's description, the spread
+    "result": "model", "model": "model",
+    # the request into points; a user kernel's resources read from its file
+    "sweep": "plan", "cubin": "plan",
+    # points on a device (or the model): the pipeline, timing, progress, the probes, opening a device
+    "runner": "run", "measure": "run", "progress": "run", "occupancy_gpu": "run", "device": "run",
+    "device_open": "run", "gpc": "run",
+    # the result file and the table
+    "report_json": "write", "table": "write", "atomic_out": "write",
+    # the command line and the outline of a run
+    "main": "top", "cli": "top", "kernel_job": "top", "libsmembench": "top", "list": "top",
+}
+
+
+def src_role(rel):
+    return SRC_ROLES.get(os.path.splitext(os.path.basename(rel))[0])
+
+
+def check_src(root):
+    """Problems of the include graph inside src/, as text."""
+    problems = []
+    _, edges = check(root)
+    for rel in sorted(edges):
+        if not rel.startswith("src/"):
+            continue
+        role = src_role(rel)
+        if role is None:
+            problems.append(f"{rel} has no role in src/ (SRC_ROLES: base, model, plan, run, write or top)")
+            continue
+        for target in edges[rel]:
+            if not target.startswith("src/") or src_role(target) is None:
+                continue
+            other = src_role(target)
+            if other == role or SRC_RANKS[other] < SRC_RANKS[role]:
+                continue
+            how = "sideways" if SRC_RANKS[other] == SRC_RANKS[role] else "up"
+            problems.append(f"{rel} ({role}) includes {target} ({other}): {how}; "
+                            f"{role} may include {role} and what lies below it, plan, run and write meet in the model")
+    return problems
+
+
+SRC_CLEAN = {
+    "src/result.h": '#include "bench.h"\n',
+    "src/model.h": '#include "result.h"\n',
+    "src/stats.h": "",
+    "src/sweep.h": '#include "model.h"\n#include "stats.h"\n',
+    "src/table.c": '#include "model.h"\n',
+    "src/main.c": '#include "runner.h"\n#include "sweep.h"\n#include "table.h"\n',
+    "src/table.h": '#include "model.h"\n',
+}
 
 
 def fake_tree(files):
@@ -302,6 +365,27 @@ def main():
     loops = cycles(edges)
     results.append(("a planted include cycle is caught",
                     [] if any("bench/a.h" in c and "bench/b.h" in c for c in loops) else ["not caught"]))
+
+    problems = check_src(root)
+    results.append(("the real tree: inside src/, every file has a role and includes only its own or a lower one", problems))
+    n_src = sum(1 for rel in check(root)[1] if rel.startswith("src/"))
+    results.append((f"the real tree's src/ was read: {n_src} files",
+                    [] if n_src > 30 else ["too few src/ files: wrong root?"]))
+    problems = check_src(fake_tree({**CLEAN, **SRC_CLEAN}))
+    results.append(("a clean made-up src/ passes", problems))
+    planted_src = [
+        ("the writer including the runner", {"src/table.c": '#include "runner.h"\n'}, "(write) includes src/runner.h (run): sideways"),
+        ("the plan including the writer", {"src/sweep.h": '#include "table.h"\n'}, "(plan) includes src/table.h (write): sideways"),
+        ("the model including the plan", {"src/model.h": '#include "sweep.h"\n'}, "(model) includes src/sweep.h (plan): up"),
+        ("a base file including the model", {"src/stats.h": '#include "result.h"\n'}, "(base) includes src/result.h (model): up"),
+        ("a run file including the top", {"src/runner.c": '#include "cli.h"\n', "src/cli.h": ""},
+         "(run) includes src/cli.h (top): up"),
+        ("a src file without a role", {"src/stray.c": '#include "model.h"\n'}, "src/stray.c has no role"),
+    ]
+    for what, extra, expect in planted_src:
+        problems = check_src(fake_tree({**CLEAN, **SRC_CLEAN, **extra}))
+        caught = [p for p in problems if expect in p]
+        results.append((f"a planted violation in src/ is caught: {what}", [] if caught else [f"not caught; saw {problems}"]))
 
     results += python_results(root)
     print(f"1..{len(results)}")

@@ -14,6 +14,7 @@
 #include "occupancy.h"
 #include "runner.h"
 #include "signals.h"
+#include "sweep.h"
 
 static struct smem_prediction predict(const char *model, int block, int regs, size_t static_smem, size_t dyn,
                                       int carveout)

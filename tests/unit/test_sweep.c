@@ -7,6 +7,7 @@
 #include <criterion/redirect.h>
 
 #include "gpus.h"
+#include "model.h"
 #include "smem.h"
 #include "sweep.h"
 #include "unit_test.h"
