@@ -4,6 +4,7 @@
 #include "bench.h"
 
 #define SMEM_BENCHES(X) \
+    X(atomics)          \
     X(bandwidth)        \
     X(bank)             \
     X(broadcast)        \
