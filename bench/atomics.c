@@ -2,7 +2,7 @@
  * `same_address_lanes` lanes behind each counter, so the one conflict left is the same address.
  * red (no value returned) against atom (the lane waits for the old value). A shared-memory request
  * serves one 4-byte word per bank per clock: at most 32 updates per clock per SM, the ceiling. */
-#include "atomics.h"
+#include "atomics_launch.h"
 #include "bench.h"
 #include "check.h"
 #include "common.h"

@@ -68,7 +68,7 @@ struct smem_case {
     unsigned grid;                  /* resolved grid */
     int clusters;                   /* cudaOccupancyMaxActiveClusters for a cluster plan, else 0 */
     void *stream;                   /* cudaStream_t */
-    void *clk;                      /* struct smem_clock * in device memory, see kernels/clock.h */
+    void *clk;                      /* struct smem_clock * in device memory, see kernels/clock_launch.h */
     uint64_t seed;
     struct smem_gpu_inputs *inputs; /* the run's kept inputs (bench/gpu_inputs.h): the driver's, NULL: none */
     void *priv;

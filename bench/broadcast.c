@@ -3,7 +3,7 @@
  * conflict-free stride-1 load of the bank benchmark (slowdown 1, against that point) and deliver
  * up to 128 bytes per clock per SM to the lanes, the ceiling it is checked against. */
 #include "bench.h"
-#include "broadcast.h"
+#include "broadcast_launch.h"
 #include "check.h"
 #include "common.h"
 #include "load_family.h"   /* the bank model and SMEM_BYTES_PER_CLK_SM */

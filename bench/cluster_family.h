@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "bench.h"
-#include "cluster_occupancy.h"
+#include "cluster_occupancy_launch.h"
 #include "dsm.h"
 
 #define SMEM_CLUSTER_MAX 16     /* the largest cluster Hopper allows, with the non-portable opt-in */

@@ -9,7 +9,7 @@
 
 #include "bench.h"
 #include "cluster_family.h"
-#include "cluster_occupancy.h"
+#include "cluster_occupancy_launch.h"
 #include "common.h"
 #include "smem.h"
 

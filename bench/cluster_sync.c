@@ -5,7 +5,7 @@
 #include "bench.h"
 #include "check.h"
 #include "cluster_family.h"
-#include "cluster_sync.h"
+#include "cluster_sync_launch.h"
 #include "common.h"
 #include "smem.h"
 

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "cluster_family.h"
 #include "common.h"
-#include "dsm_atomics.h"
+#include "dsm_atomics_launch.h"
 #include "smem.h"
 
 #define ITERS 1024

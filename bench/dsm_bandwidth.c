@@ -17,7 +17,7 @@
 #include "check.h"
 #include "cluster_family.h"
 #include "common.h"
-#include "dsm_bandwidth.h"
+#include "dsm_bandwidth_launch.h"
 #include "smem.h"
 
 #define ITERS 1024

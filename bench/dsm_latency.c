@@ -8,7 +8,7 @@
 #include "bench.h"
 #include "cluster_family.h"
 #include "common.h"
-#include "dsm_latency.h"
+#include "dsm_latency_launch.h"
 #include "smem.h"
 
 #define STEPS 16384

@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "check.h"
 #include "common.h"
-#include "footprint.h"
+#include "footprint_launch.h"
 #include "smem.h"
 
 static const int64_t tiles[] = { 31 * SMEM_KIB };   /* the rule below on a 228 KiB, 2048-thread SM */

@@ -11,7 +11,7 @@
 #include "bench.h"
 #include "check.h"
 #include "common.h"
-#include "gather.h"
+#include "gather_launch.h"
 #include "smem.h"
 
 #define GATHERS 512             /* per thread */

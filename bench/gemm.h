@@ -9,7 +9,7 @@
 #include "bench.h"
 #include "common.h"
 #include "smem.h"
-#include "swizzle.h"
+#include "swizzle_launch.h"
 
 /* The matrix edge: C = A B, all n x n fp32. */
 extern const int64_t smem_gemm_sizes[3], smem_gemm_sizes_quick[1];

@@ -6,7 +6,7 @@
 #include "bench.h"
 #include "check.h"
 #include "common.h"
-#include "global_read.h"
+#include "global_read_launch.h"
 #include "smem.h"
 
 static const int64_t mibs[] = { 256 };

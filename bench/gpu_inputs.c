@@ -5,7 +5,7 @@
 #include <string.h>
 
 #if SMEM_HAVE_CUDA
-#include "fill.h"
+#include "fill_launch.h"
 #include "smem.h"
 
 /* Inputs drawn in one run on one device (the driver's cache of the run, c->inputs), kept for the

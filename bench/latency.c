@@ -8,7 +8,7 @@
 
 #include "bench.h"
 #include "common.h"
-#include "latency.h"
+#include "latency_launch.h"
 #include "smem.h"
 
 #define STEPS 65536

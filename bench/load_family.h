@@ -8,7 +8,7 @@
 
 #include "bench.h"
 #include "common.h"
-#include "load.h"
+#include "load_launch.h"
 
 /* Shared memory moves 32 banks x 4 bytes per clock per SM. */
 #define SMEM_BYTES_PER_CLK_SM 128.0

@@ -2,7 +2,7 @@
  * global-only baseline (tile 0), for T = 8..64; the register-blocked kernel (matmul_rb) and cuBLAS
  * are the next steps up, and pct_of_cublas measures every point against cuBLAS at the same n. */
 #include "gemm.h"
-#include "matmul.h"
+#include "matmul_launch.h"
 #include "smem.h"
 
 static const int64_t tiles[] = { 0, 8, 16, 32, 64 };

@@ -2,7 +2,7 @@
  * registers, so every value read from shared memory feeds eight FMAs. bk is the depth of the
  * staged slab: 8 to 32 fit the 48 KiB default, bk = 64 takes 64 KiB and needs the opt-in. */
 #include "gemm.h"
-#include "matmul_rb.h"
+#include "matmul_rb_launch.h"
 #include "smem.h"
 
 static const int64_t depths[] = { 8, 16, 32, 64 };

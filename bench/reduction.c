@@ -7,7 +7,7 @@
 #include "bench.h"
 #include "check.h"
 #include "common.h"
-#include "reduction.h"
+#include "reduction_launch.h"
 #include "smem.h"
 
 static const int64_t mibs[] = { 256 };

@@ -10,7 +10,7 @@
 
 #include "bench.h"
 #include "gemm.h"
-#include "sgemm.h"
+#include "sgemm_launch.h"
 #include "smem.h"
 
 extern const int64_t smem_sgemm_ns[2], smem_sgemm_ns_quick[1], smem_sgemm_bms[1], smem_sgemm_bns[1],

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "bench.h"
-#include "staging.h"
+#include "staging_launch.h"
 
 /* Pipeline depth: four tiles where four leave room for a second block per SM (more warps to issue
  * cp.async and to consume); where they do not, as many as the opt-in ceiling holds, up to the

@@ -5,7 +5,7 @@
 
 #include "bench.h"
 #include "common.h"
-#include "stream.h"
+#include "stream_launch.h"
 
 /* Default data streamed per launch: 256 MiB, several times any L2, so the kernel reads DRAM. */
 #define SMEM_STREAM_MIB 256

@@ -9,7 +9,7 @@
 
 #include "bench.h"
 #include "common.h"
-#include "swizzle.h"
+#include "swizzle_launch.h"
 
 /* The bank model's wavefronts per instruction of an ldmatrix or stmatrix of matrices matrices (1, 2, 4)
  * on the tile kernels' addresses (smem_swz_lane_place) under layout, averaged over the kernel's

@@ -7,7 +7,7 @@
 #include "common.h"
 #include "smem.h"
 #include "swizzle_family.h"
-#include "swizzle_wgmma.h"
+#include "swizzle_wgmma_launch.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Transpose through a shared-memory tile whose column reads decide its speed: layout 0 stores the
  * tile row-major and a warp's column read hits one bank over and over; layout 1 pads each row by
- * one word and layout 2 XOR-swizzles it (kernels/transpose.h), both conflict-free, the swizzle
+ * one word and layout 2 XOR-swizzles it (kernels/transpose_launch.h), both conflict-free, the swizzle
  * without the extra word and with vector stores kept whole. The geometry (tile edge, global access
  * width, block order) is an axis, so the layouts compare at equal geometry and a GPU can be tuned in
  * one run, and so is the pipeline: one, two or four tiles per block loaded through registers (the

@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "common.h"
 #include "smem.h"
-#include "transpose.h"
+#include "transpose_launch.h"
 
 /* The matrix size axis. */
 extern const int64_t smem_transpose_mibs[2], smem_transpose_mibs_quick[1];

@@ -9,7 +9,7 @@
 #include "check.h"
 #include "common.h"
 #include "smem.h"
-#include "uninit.h"
+#include "uninit_launch.h"
 
 static const int64_t sizes[] = { 16 * SMEM_KIB, 48 * SMEM_KIB, 96 * SMEM_KIB };
 static const int64_t quick_sizes[] = { 16 * SMEM_KIB };

@@ -5,7 +5,7 @@
  * that the compiler can neither merge, reorder nor drop. */
 #include <cstdint>
 
-#include "atomics.h"
+#include "atomics_launch.h"
 #include "clock.cuh"
 
 template <int OP>

@@ -4,7 +4,7 @@
  * steps by one 128-byte bank row, so every request hits bank 0 and nothing but the broadcast. */
 #include <cstdint>
 
-#include "broadcast.h"
+#include "broadcast_launch.h"
 #include "clock.cuh"
 
 __global__ void __launch_bounds__(SMEM_BROADCAST_BLOCK)

@@ -1,7 +1,7 @@
 /* A clock probe for kernels that cannot carry their own marks: one thread spins for spin_ns of
  * %globaltimer and records the cycles that passed. */
 #include "clock.cuh"
-#include "clock.h"
+#include "clock_launch.h"
 
 __global__ void clock_kernel(unsigned long long spin_ns, smem_clock *clk)
 {

@@ -5,7 +5,7 @@
 #ifndef SMEM_CLOCK_CUH
 #define SMEM_CLOCK_CUH
 
-#include "clock.h"
+#include "clock_launch.h"
 
 __device__ __forceinline__ unsigned long long smem_globaltimer(void)
 {

@@ -6,7 +6,7 @@
 
 #include "clock.cuh"
 #include "cluster.cuh"
-#include "cluster_occupancy.h"
+#include "cluster_occupancy_launch.h"
 
 __global__ void __launch_bounds__(SMEM_CLUSTER_OCC_BLOCK)
 cluster_occupancy_kernel(unsigned long long spin_ns, smem_cluster_record *rec)

@@ -7,7 +7,7 @@
 
 #include "clock.cuh"
 #include "cluster.cuh"
-#include "cluster_sync.h"
+#include "cluster_sync_launch.h"
 
 __global__ void __launch_bounds__(1024) cluster_sync_kernel(uint32_t *out, int iters, smem_clock *clk)
 {

@@ -9,7 +9,7 @@
 
 #include "clock.cuh"
 #include "cluster.cuh"
-#include "dsm_atomics.h"
+#include "dsm_atomics_launch.h"
 
 template <int PATH>
 __global__ void __launch_bounds__(SMEM_DSM_ATOMICS_BLOCK)

@@ -10,7 +10,7 @@
 
 #include "clock.cuh"
 #include "cluster.cuh"
-#include "dsm_bandwidth.h"
+#include "dsm_bandwidth_launch.h"
 
 #if SMEM_CLUSTER_DEVICE
 /* One W-byte load of the own memory (ld.shared) or through the cluster window; returns the sum of its

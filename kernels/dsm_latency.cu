@@ -9,7 +9,7 @@
 
 #include "clock.cuh"
 #include "cluster.cuh"
-#include "dsm_latency.h"
+#include "dsm_latency_launch.h"
 
 template <int PATH>
 __global__ void __launch_bounds__(SMEM_DSM_LATENCY_BLOCK)

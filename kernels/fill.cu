@@ -1,7 +1,7 @@
 /* The GPU side of seeded inputs: each thread draws values i, i + stride, ... of the splitmix64
  * stream by index (core/rng.h), so the result equals the host's sequential draw word for word.
  * Drawing 256 Mi values takes the host about 2.5 s and the GPU a few milliseconds. */
-#include "fill.h"
+#include "fill_launch.h"
 
 #include <cuda_runtime.h>
 #include <string.h>

@@ -5,7 +5,7 @@
 
 #include "arch_limits.cuh"
 #include "clock.cuh"
-#include "footprint.h"
+#include "footprint_launch.h"
 
 /* Registers capped so that all but one of the SM's 256-thread slots can be resident (7 blocks on
  * 2048-thread SMs, 5 on 1536, 3 on 1024): shared memory, not registers, limits. */

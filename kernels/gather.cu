@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "gather.h"
+#include "gather_launch.h"
 
 __global__ void __launch_bounds__(SMEM_GATHER_BLOCK)
 gather_kernel(const float *__restrict__ table, uint32_t table_len, uint32_t gathers, float *out,

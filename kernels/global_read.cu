@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "global_read.h"
+#include "global_read_launch.h"
 
 __device__ __forceinline__ uint32_t words(uint4 v)
 {

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "latency.h"
+#include "latency_launch.h"
 
 template <bool ADDR>
 __global__ void __launch_bounds__(32)

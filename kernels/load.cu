@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "load.h"
+#include "load_launch.h"
 
 template <int W> struct lds;
 

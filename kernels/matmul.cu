@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "matmul.h"
+#include "matmul_launch.h"
 
 __global__ void __launch_bounds__(256) matmul_global_kernel(const float *a, const float *b, float *c, int n,
                                                             smem_clock *clk)

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "matmul_rb.h"
+#include "matmul_rb_launch.h"
 
 #define RB_BM SMEM_MATMUL_RB_TILE
 #define RB_BN SMEM_MATMUL_RB_TILE

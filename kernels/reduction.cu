@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "reduction.h"
+#include "reduction_launch.h"
 
 __device__ __forceinline__ float thread_sum(const float4 *in, size_t n4)
 {

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "residency.h"
+#include "residency_launch.h"
 
 template <int BALLAST>
 __global__ void residency_kernel(unsigned long long spin_ns, uint32_t *smid, unsigned long long *start,

@@ -1,4 +1,4 @@
-/* The tile sweep's fp32 GEMM at the state of the art (kernels/sgemm.h): what siboehm's warp-tiled
+/* The tile sweep's fp32 GEMM at the state of the art (kernels/sgemm_launch.h): what siboehm's warp-tiled
  * SGEMM and the cp.async / TMA pipelines of CUTLASS do, written for this suite.
  *
  * Shared memory. A is row-major, so its slab keeps rows of bk floats (A[m][k0 .. k0 + bk); at bk 64
@@ -33,7 +33,7 @@
 #include "clock.cuh"
 #include "cp_async.cuh"
 #include "mbarrier.cuh"
-#include "sgemm.h"
+#include "sgemm_launch.h"
 #include "tensor_map.cuh"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800

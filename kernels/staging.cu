@@ -13,7 +13,7 @@
 #include "clock.cuh"
 #include "cp_async.cuh"
 #include "mbarrier.cuh"
-#include "staging.h"
+#include "staging_launch.h"
 
 template <int W> struct vec;
 template <> struct vec<4> { typedef uint32_t t; };

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "stream.h"
+#include "stream_launch.h"
 
 __device__ __forceinline__ void stream_body(float *buf, uint32_t nwords, const float *in, float *out,
                                             smem_clock *clk)

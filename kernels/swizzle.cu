@@ -10,7 +10,7 @@
 
 #include "clock.cuh"
 #include "mbarrier.cuh"
-#include "swizzle.h"
+#include "swizzle_launch.h"
 #include "tensor_map.cuh"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750

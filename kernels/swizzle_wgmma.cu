@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "swizzle_wgmma.h"
+#include "swizzle_wgmma_launch.h"
 
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define SWZ_WGMMA 1

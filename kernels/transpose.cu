@@ -2,7 +2,7 @@
  * own sector). tiled: an edge x edge tile staged in shared memory so both the read and the write are
  * coalesced 128-byte lines; the write side reads the tile by column, which under a row-major layout
  * walks one bank over and over. Padding each row by one word, or XOR-swizzling the columns
- * (kernels/transpose.h), spreads the column over all 32 banks. The geometry is a template: a 64-float
+ * (kernels/transpose_launch.h), spreads the column over all 32 banks. The geometry is a template: a 64-float
  * edge and float4 accesses keep 64 bytes per thread in flight and write 256-byte runs of each output
  * row, where NVIDIA's classic 32 x 32 tile of floats keeps 16 and writes 128. The pipelined kernel
  * (depth 2-4, cc 8.0) is persistent: one wave of blocks loops over the tiles, cp.async filling the
@@ -12,7 +12,7 @@
 
 #include "clock.cuh"
 #include "cp_async.cuh"
-#include "transpose.h"
+#include "transpose_launch.h"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
 #define TP_CP_ASYNC 0   /* no cp.async below cc 8.0: the plan skips such devices, the setup such code */

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "clock.cuh"
-#include "uninit.h"
+#include "uninit_launch.h"
 
 __global__ void uninit_fill_kernel(uint32_t words)
 {

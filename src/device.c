@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "cuda_status.h"
 #include "gpc.h"
 #include "nvml.h"

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster_occupancy.h"
+#include "cluster_occupancy_launch.h"
 #include "cuda_status.h"
 #include "occupancy.h"
 #include "portable.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "cuda_status.h"
 #include "signals.h"   /* smem_interrupted */
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cuda_status.h"
-#include "residency.h"
+#include "residency_launch.h"
 
 int smem_occupancy_api(const void *fn, int block, size_t dyn, int *blocks_per_sm)
 {

@@ -14,7 +14,7 @@
 #include "smem.h"
 
 #if SMEM_HAVE_CUDA
-#include "clock.h"
+#include "clock_launch.h"
 #include "common.h"     /* smem_gpu_inputs_*: the inputs kept across points, the run's */
 #include "cuda_status.h"
 #include "measure.h"

@@ -10,8 +10,8 @@
 #include <criterion/criterion.h>
 #include <cuda_runtime.h>
 
-#include "cluster_occupancy.h"
-#include "dsm_bandwidth.h"
+#include "cluster_occupancy_launch.h"
+#include "dsm_bandwidth_launch.h"
 #include "gpu_test.h"
 #include "occupancy.h"
 #include "runner.h"

@@ -9,7 +9,7 @@
 #include "common.h"
 #include "gpu_test.h"
 #include "runner.h"
-#include "sgemm.h"
+#include "sgemm_launch.h"
 #include "transpose_family.h"
 
 TestSuite(scratchpad, .init = open_device);

@@ -12,7 +12,7 @@
 
 #include "gpu_test.h"
 #include "runner.h"
-#include "sgemm.h"
+#include "sgemm_launch.h"
 #include "smem.h"
 
 TestSuite(sgemm, .init = open_device);

@@ -9,7 +9,7 @@
 
 #include "cluster_family.h"
 #include "common.h"
-#include "dsm_bandwidth.h"
+#include "dsm_bandwidth_launch.h"
 #include "gpus.h"
 #include "smem.h"
 #include "unit_test.h"

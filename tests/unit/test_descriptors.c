@@ -240,7 +240,7 @@ static int check_layout(const struct smem_bench *const *benches, size_t n, char 
             goto out;
         }
         free(src);
-        smem_fmt(rel, sizeof(rel), "kernels/%s.h", b->kernel_file);
+        smem_fmt(rel, sizeof(rel), "kernels/%s_launch.h", b->kernel_file);
         if (!(src = slurp(rel))) {
             smem_fmt(why, len, "%s (the launchers of %s): missing", rel, b->name);
             goto out;

@@ -13,7 +13,7 @@
 #include "bench.h"
 #include "device.h"
 #include "gpus.h"
-#include "sgemm.h"
+#include "sgemm_launch.h"
 #include "sgemm_family.h"
 #include "sweep.h"
 

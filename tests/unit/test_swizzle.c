@@ -9,7 +9,7 @@
 
 #include "load_family.h"
 #include "swizzle_family.h"
-#include "swizzle_wgmma.h"
+#include "swizzle_wgmma_launch.h"
 
 static const uint32_t rows_bytes[] = { 32, 64, 128, 256 };
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "portable.h"
 
 #define SMEM_TRANSPOSE_BLOCK 256    /* threads of a tiled kernel's block: eight warps */

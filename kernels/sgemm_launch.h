@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "swizzle.h"
+#include "clock_launch.h"
+#include "swizzle_launch.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #define SMEM_GATHER_BLOCK 256
 #define SMEM_GATHER_UNROLL 8

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #ifdef __cplusplus
 extern "C" {

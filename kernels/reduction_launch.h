@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #ifdef __cplusplus
 extern "C" {

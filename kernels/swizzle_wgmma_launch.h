@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "portable.h"
-#include "swizzle.h"
+#include "swizzle_launch.h"
 
 #define SMEM_WGMMA_BLOCK 256        /* two warpgroups, each its own A, both one B */
 #define SMEM_WGMMA_GROUPS 2

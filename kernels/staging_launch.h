@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "portable.h"
 
 #define SMEM_STAGING_BLOCK 256

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "portable.h"
 
 #define SMEM_SWZ_BLOCK 256          /* eight warps, each on a tile of its own */

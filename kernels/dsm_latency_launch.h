@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "dsm.h"
 
 #define SMEM_DSM_LATENCY_SLOTS 4096     /* the longest chain, 4-byte slots */

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #define SMEM_ATOMICS_BLOCK 1024      /* the largest block; the plan picks what fills an SM */
 #define SMEM_ATOMICS_COUNTERS 1024   /* 4 KiB of counters per block */

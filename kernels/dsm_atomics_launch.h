@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 #include "dsm.h"
 
 #define SMEM_DSM_ATOMICS_BLOCK 1024

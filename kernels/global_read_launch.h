@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #define SMEM_GLOBAL_READ_BLOCK 256
 #define SMEM_GLOBAL_READ_UNROLL 4

@@ -3,7 +3,7 @@
 #ifndef SMEM_KERNELS_MATMUL_RB_H
 #define SMEM_KERNELS_MATMUL_RB_H
 
-#include "clock.h"
+#include "clock_launch.h"
 
 #ifdef __cplusplus
 extern "C" {
