@@ -8,6 +8,7 @@ benchmark no code names (a made-up file) gets its figure from its points alone.
 """
 import copy
 import json
+import glob
 import os
 import re
 import subprocess
@@ -77,14 +78,35 @@ def only(doc, benches):
     return dict(doc, results=[r for r in doc["results"] if r["bench"] in benches])
 
 
+def files_of(names):
+    """The H200 --sweep all file, and for a registered benchmark newer than it, the first committed
+    result file outside the gate's and the units' folders that measured it (each added once)."""
+    files = [ALL]
+    have = {r["bench"] for r in reader.load(ALL)["results"]}
+    for path in sorted(glob.glob(os.path.join(ROOT, "results", "*", "*.json"))):
+        if set(names) <= have:
+            break
+        if os.sep + "gate" + os.sep in path or os.sep + "units" + os.sep in path:
+            continue
+        try:
+            doc = reader.load(path)
+        except reader.ResultError:
+            continue
+        new = {r["bench"] for r in doc["results"] if r["status"] == "ok"} & (set(names) - have)
+        if new and not reader.kernel(doc):
+            files.append(path)
+            have |= new
+    return files, sorted(set(names) - have)
+
+
 @test
 def every_registered_benchmark_is_drawn_in_a_figure():
     names = registered()
-    doc = reader.load(ALL)
-    missing = sorted(set(names) - {r["bench"] for r in doc["results"]})
-    assert not missing, f"registered but not in {ALL} (run --sweep all on a GPU and commit the file): {missing}"
+    files, missing = files_of(names)
+    assert not missing, f"registered but measured in no committed file (run it on a GPU and commit the file " \
+                        f"under results/<topic>/): {missing}"
     with tempfile.TemporaryDirectory() as d:
-        rc, out, err = run_plot(ALL, "-o", d, "--format", "png")
+        rc, out, err = run_plot(*files, "-o", d, "--format", "png")
         assert rc == 0 and "Traceback" not in err, err
         made = sorted(os.path.basename(x) for x in out.split())
         lines = drawn_lines(err)
