@@ -24,7 +24,7 @@ static const int64_t depths[] = { 1 };
  * in three resident blocks moved 94.1-94.6 % of the copy, one tile in the driver's eight 92.4-92.7 %,
  * two tiles in the four their registers allow 92.9-93.5 %, and one tile in three 83-84 % (too few
  * bytes in flight); results/tile/nvidia-h200_20261201_transpose_repeat*_d59a408.json. The standalone
- * kernels of tests/scripts/transpose_experiments.cu (lists 6-8) showed the same order. */
+ * kernels of lab/transpose_experiments.cu (lists 6-8) showed the same order. */
 static const int64_t block_tiles[] = { 1, 2 };
 static const int64_t residents[] = { 0, 3 };
 

@@ -3,7 +3,7 @@
  * sources; 64 Ki registers per SM and the 48 KiB default per block hold since Maxwell (Programming
  * Guide Table 27). SM counts, L2 sizes and boost clocks come from each product's NVIDIA datasheet
  * or whitepaper as cited.
- * The H200 entry was checked against a real H200 by the GPU test (tests/gpu/test_gpu.c). */
+ * The H200 entry was checked against a real H200 by the GPU test (tests/gpu/test_device.c). */
 #include "gpus.h"
 
 #include <strings.h>

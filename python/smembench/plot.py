@@ -62,67 +62,29 @@ Exit status: 0 at least one figure written, 1 nothing to plot (no figure drawn),
 Debian package), 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 70 an internal error (a bug).
 """
 import argparse
-import io
 import os
 import sys
 
 from smembench import figures as figures_pkg
+from smembench import canvas
 from smembench import cli
-from smembench import inputs
 from smembench import reader
 from smembench import series
 from smembench import tool
-from smembench.figures.common import STYLE, occ  # noqa: F401 - report.py reads occ from here
-from smembench.series import time_us
 
 FORMATS = ("png", "svg", "pdf")
 
-
-class MissingModule(Exception):
-    """A Python module the plots need is not installed."""
-
-    def __init__(self, module, package):
-        super().__init__(f"needs the Python module {module}: install the Debian package {package}")
+# drawing and reading for every command that draws: smembench.canvas
+MissingModule, pyplot, load, svg_text, texts, check_outdir = (canvas.MissingModule, canvas.pyplot, canvas.load,
+                                                           canvas.svg_text, canvas.texts, canvas.check_outdir)
 
 
 # the output directory cannot take the figures, or a file in it must not be replaced
 OutputError = tool.OutputError
 
 
-def prog():
-    """The command's name as the user typed it: smembench-plot installed, plot.py in the tree."""
-    return os.path.basename(sys.argv[0]) or "plot.py"
-
-
-def pyplot():
-    """matplotlib's pyplot on the Agg backend with the deterministic style, or MissingModule."""
-    try:
-        import matplotlib
-    except ImportError:
-        raise MissingModule("matplotlib", "python3-matplotlib") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    matplotlib.rcParams.update(STYLE)
-    return plt
-
-
 # ---------------------------------------------------------------------------------------------
 # inputs
-
-def load(paths, note):
-    """[(path, doc)] of the result files among paths (files and folders, by the scanner's rules:
-    smembench.inputs); note(text) is told what was skipped and why. Raises reader.ResultError for an
-    argument refused, or a file that is (or claims to be) a result file but is unusable."""
-    loaded = []
-    for p in inputs.paths(paths, "the inputs", note):
-        doc = inputs.load(p)
-        untimed = sum(1 for r in doc["results"] if r["status"] == "ok" and time_us(r) is None)
-        if untimed:
-            note(f"{inputs.shown(p)}: {untimed} point{'s' if untimed > 1 else ''} ran without a time (a --check run?): "
-                 "left out of the time plots")
-        loaded.append((p, doc))
-    return loaded
-
 
 def make_series(loaded):
     """One series per device of each file (smembench.series): never one for two files."""
@@ -142,23 +104,8 @@ def figures(plt, items, note=None, drew=None):
     return figures_pkg.figures(plt, items, note, drew)
 
 
-def svg_text(fig, salt):
-    """The figure as an SVG element to inline in HTML (ids made unique by salt)."""
-    import matplotlib
-    buf = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": salt}):
-        fig.savefig(buf, format="svg", metadata={"Date": None})
-    text = buf.getvalue()
-    return text[text.index("<svg"):]
-
-
 # ---------------------------------------------------------------------------------------------
 # writing
-
-def check_outdir(path):
-    """The figures' directory, made where missing (tool.output_dir)."""
-    return tool.output_dir(path, "the figures")
-
 
 def _umask():
     return tool._umask()
@@ -169,15 +116,6 @@ def write_atomically(path, render, inputs=(), force=False):
     image is whole or absent, never half-written, and never replaces an input, a result file (without
     force) or anything but a regular file (tool); OutputError otherwise."""
     return tool.write_file(path, render, inputs=inputs, force=force)
-
-
-def texts(fig):
-    """Every text the figure shows (titles, labels, ticks, legends, notes), one a line, in drawing
-    order: the PNG's Description, for readers that cannot see it and for comparing figures made by
-    different matplotlib versions (whose pixels differ by a little everywhere)."""
-    from matplotlib.text import Text
-    fig.canvas.draw()
-    return tool.printable("\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()))
 
 
 def save(plt, fig, outdir, name, inputs=(), force=False, formats=("png", "svg"), dpi=None):
