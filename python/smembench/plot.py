@@ -163,7 +163,7 @@ def main(argv=None):
                    help="image format, repeatable or a comma list (default: png and svg)")
     p.add_argument("--dpi", type=dpi_arg, help="resolution of the PNG images (default 100)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file that has a figure's name")
-    me = cli.PREFIX
+    me = os.path.basename(sys.argv[0]) or "plot.py"   # smembench-plot installed, plot.py in the tree
 
     def body():
         a = p.parse_args(argv)

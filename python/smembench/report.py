@@ -760,7 +760,7 @@ def main(argv=None):
                    help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
     p.add_argument("--alpha", type=float, default=0.01, help="significance level of the test (0.01)")
     p.add_argument("--force", action="store_true", help="replace a smembench result file named index.html")
-    me = cli.PREFIX
+    me = os.path.basename(sys.argv[0]) or "report.py"   # smembench-report installed, report.py in the tree
 
     def body():
         a = p.parse_args(argv)
