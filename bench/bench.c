@@ -1,5 +1,6 @@
-/* Look-ups in the registry, the axes and the metric list, shared by every benchmark, and the check
- * of what the descriptors say of each other (run by the unit tests). */
+/* Look-ups in the registry, the axes and the metric list, shared by every benchmark, the driver's
+ * side of a case's setup and teardown (the only code that allocates and frees c->priv), and the
+ * check of what the descriptors say of each other (run by the unit tests). */
 #include "bench.h"
 
 #include <stdlib.h>
@@ -40,6 +41,23 @@ void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit
     if (m->n >= SMEM_MAX_METRICS)
         return;
     m->m[m->n++] = (struct smem_metric){ name, unit, value, ceiling, better };
+}
+
+int smem_case_open(struct smem_case *c)
+{
+    c->priv = NULL;
+    if (c->bench->priv_size && !(c->priv = calloc(1, c->bench->priv_size)))
+        return SMEM_ENOMEM;
+    return c->bench->setup ? c->bench->setup(c) : SMEM_OK;
+}
+
+void smem_case_close(struct smem_case *c)
+{
+    /* without its state, setup never ran: there is nothing for teardown to give back */
+    if (c->bench->teardown && (c->priv || !c->bench->priv_size))
+        c->bench->teardown(c);
+    free(c->priv);
+    c->priv = NULL;
 }
 
 static const struct smem_bench *find_in(const struct smem_bench *const *benches, size_t n, const char *name)

@@ -1,8 +1,12 @@
 /* The benchmark contract. A benchmark is one descriptor, the single source of truth about it: its
  * axes (read by name), the sweeps it belongs to, whether predict mode runs it, its baseline, its
  * kernel file, a plan that turns one point into a launch geometry without touching the GPU, and the
- * GPU operations (setup, launch, verify, teardown) that the driver calls in that order. A build
- * without CUDA leaves the GPU operations NULL (the descriptors set them under #if SMEM_HAVE_CUDA). */
+ * GPU operations (setup, launch, verify, teardown) that the driver calls in that order. The driver
+ * owns a case's private state: it allocates priv_size bytes zeroed as c->priv before setup and
+ * frees them after teardown (smem_case_open, smem_case_close), as dav1d's tools allocate each
+ * demuxer's and muxer's priv_data_size: a benchmark never allocates or frees c->priv itself. A
+ * build without CUDA leaves the GPU operations NULL and priv_size 0 (the descriptors set them
+ * under #if SMEM_HAVE_CUDA). */
 #ifndef SMEM_BENCH_H
 #define SMEM_BENCH_H
 
@@ -59,7 +63,7 @@ struct smem_plan {
     int64_t work;           /* amount of work per launch (elements, steps, target cycles), as planned */
 };
 
-/* One point being measured. The driver owns it; the benchmark fills priv in setup. */
+/* One point being measured. The driver owns it, priv included; the benchmark fills priv in setup. */
 struct smem_case {
     const struct smem_bench *bench;
     const int64_t *values;          /* one per axis, in the descriptor's order: use smem_axis_value */
@@ -71,7 +75,8 @@ struct smem_case {
     void *clk;                      /* struct smem_clock * in device memory, see kernels/clock_launch.h */
     uint64_t seed;
     struct smem_gpu_inputs *inputs; /* the run's kept inputs (bench/gpu_inputs.h): the driver's, NULL: none */
-    void *priv;
+    void *priv;                     /* the benchmark's private state: bench->priv_size bytes, zeroed before
+                                     * setup, freed by the driver after teardown; NULL for priv_size 0 */
     bool check;                     /* --check: one launch for a sanitizer, which may serialize blocks, so
                                      * verify what the kernels computed, not when they ran */
     char reason[SMEM_REASON_LEN];   /* why setup, launch or verify failed, in the benchmark's words */
@@ -182,14 +187,23 @@ struct smem_bench {
      * occupancy (NULL: none) */
     void (*model_metrics)(const struct smem_point *pt, struct smem_metrics *m);
 
-    /* GPU operations, called by the driver in this order; NULL in a build without CUDA (the
-     * descriptors set them inside SMEM_GPU_OPS) */
+    /* GPU operations, called by the driver in this order; NULL (priv_size 0) in a build without
+     * CUDA (the descriptors set them inside SMEM_GPU_OPS) */
     /* The __global__ function of a case's plan, for attribute and occupancy calls. */
     const void *(*kernel)(const struct smem_case *c);
-    int (*setup)(struct smem_case *c);       /* allocate, fill inputs with seeded random data */
+    /* Bytes of private state the driver allocates zeroed as c->priv before setup and frees after
+     * teardown; 0: none. */
+    size_t priv_size;
+    /* Fills c->priv (already allocated, zeroed): device buffers, inputs drawn from seeded random
+     * data, the host reference. SMEM_ESKIP with c->reason when the point cannot run. */
+    int (*setup)(struct smem_case *c);
     int (*launch)(struct smem_case *c);      /* one launch on c->stream, no synchronization */
     int (*verify)(struct smem_case *c);      /* compare the last launch with the host reference */
-    void (*teardown)(struct smem_case *c);   /* accepts a case whose setup failed half-way */
+    /* Releases only what setup acquired beyond c->priv (device buffers, streams, handles, kept
+     * inputs given back), never c->priv itself, which the driver frees after it. It accepts a case
+     * whose setup failed half-way (c->priv as far as setup filled it, the rest zero). NULL: setup
+     * acquires nothing beyond c->priv. */
+    void (*teardown)(struct smem_case *c);
 
     /* report: the metrics of a measured point and what the table derives from them */
     void (*metrics)(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
@@ -206,9 +220,10 @@ struct smem_bench {
     struct smem_variation variation;
 };
 
-/* The GPU operations' initializers of a descriptor (.kernel = ..., .teardown = ...), its last
- * entry: themselves in a CUDA build, nothing in one without, where the kernels' launchers do not
- * exist (the functions behind them sit in the file's one #if SMEM_HAVE_CUDA block at most). */
+/* The GPU operations' initializers of a descriptor (.kernel = ..., .priv_size = sizeof(struct x),
+ * .teardown = ...), its last entry: themselves in a CUDA build, nothing in one without, where the
+ * kernels' launchers do not exist (the functions behind them sit in the file's one
+ * #if SMEM_HAVE_CUDA block at most, and so may the private state's struct). */
 #if SMEM_HAVE_CUDA
 #define SMEM_GPU_OPS(...) __VA_ARGS__
 #else
@@ -241,6 +256,15 @@ struct smem_bench {
 #define SMEM_KERNEL(prefix, expr)
 #define SMEM_LAUNCH(prefix, type, var, call)
 #endif
+
+/* The driver's side of a case's setup: c->priv allocated zeroed (c->bench->priv_size bytes; NULL
+ * for 0), then the benchmark's setup. SMEM_ENOMEM without memory for c->priv (setup not called),
+ * else setup's code. Whatever it returns, smem_case_close gives the case back. */
+int smem_case_open(struct smem_case *c);
+
+/* The driver's side of a case's teardown: the benchmark's teardown, when it has one and c->priv
+ * was allocated (or it needs none), then c->priv freed and NULL. A case whose open failed is fine. */
+void smem_case_close(struct smem_case *c);
 
 /* The registry: every benchmark, alphabetized. */
 extern const struct smem_bench *const smem_benches[];

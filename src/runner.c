@@ -409,18 +409,19 @@ static int prepare(const struct smem_device *d, const struct smem_point *pt, con
     return SMEM_OK;
 }
 
-/* The benchmark's setup, then a wait for what it queued. The setup's copies and memsets went to the
- * legacy default stream, which a non-blocking stream does not wait for (and a copy from pageable
- * memory may return before its DMA lands): without the wait, a short kernel could run before its
- * poisoned output was cleared or its input had arrived (seen on the H200: --check's two-cluster
- * launches of dsm_bandwidth read the poison back in 11 of 57 points; sanitizers, which serialize,
- * and full waves hid it). */
+/* The case's private state and the benchmark's setup (smem_case_open: out of memory for the state
+ * fails the point as "setup: out of host memory"), then a wait for what it queued. The setup's
+ * copies and memsets went to the legacy default stream, which a non-blocking stream does not wait
+ * for (and a copy from pageable memory may return before its DMA lands): without the wait, a
+ * short kernel could run before its poisoned output was cleared or its input had arrived (seen on
+ * the H200: --check's two-cluster launches of dsm_bandwidth read the poison back in 11 of 57
+ * points; sanitizers, which serialize, and full waves hid it). */
 static int set_up(struct smem_case *c, struct smem_result *r)
 {
     int rc;
 
     smem_gpu_inputs_next_point(c->inputs);
-    if ((rc = c->bench->setup(c))) {
+    if ((rc = smem_case_open(c))) {
         if (rc != SMEM_ESKIP)
             return fail_point(r, rc, c, "setup");
         smem_fmt(r->reason, sizeof(r->reason), "%s", c->reason);
@@ -597,8 +598,7 @@ static int run_point(const struct smem_device *d, const struct smem_point *pt, c
     rc = time_trial(&c, s, r, order);
 out:
     t = smem_now_s();
-    if (pt->bench->teardown)
-        pt->bench->teardown(&c);
+    smem_case_close(&c);
     r->phase_s.teardown = smem_now_s() - t;
     return rc == SMEM_EVERIFY ? SMEM_OK : rc;
 }
@@ -623,8 +623,7 @@ static int run_trial(const struct smem_device *d, const struct smem_point *pt, c
     if (!rc)
         rc = time_trial(&c, s, r, order);
     t = smem_now_s();
-    if (pt->bench->teardown)
-        pt->bench->teardown(&c);
+    smem_case_close(&c);
     r->phase_s.teardown += smem_now_s() - t;
     r->wall_s += smem_now_s() - t0;
     return rc;

@@ -1,9 +1,10 @@
 /* smembench's bandwidth, bank, latency and dynamic benchmarks as nvbench benchmarks, for the side by
  * side (tests/peers/side_by_side.sh). Nothing here re-implements a benchmark: every state runs
- * smembench's own descriptor from libsmem.a (its plan, seeded setup, launcher, host-reference check and
- * teardown) exactly as src/runner.c does, and only the timing is nvbench's: the descriptor's launch
- * runs inside state.exec on nvbench's stream. The axes carry smembench's axis names, so a state and a
- * smembench point with the same values are the same launch; the launch geometry and the work per
+ * smembench's own descriptor from libsmem.a (its plan, seeded setup on the private state the driver
+ * allocates, launcher, host-reference check and teardown: smem_case_open, smem_case_close) exactly as
+ * src/runner.c does, and only the timing is nvbench's: the descriptor's launch runs inside
+ * state.exec on nvbench's stream. The axes carry smembench's axis names, so a state and a smembench
+ * point with the same values are the same launch; the launch geometry and the work per
  * launch go into the state's summaries (smem/...) for side_by_side.py to convert times into metrics. */
 #include <cuda_runtime.h>
 
@@ -82,8 +83,8 @@ public:
 
     ~peer_case()
     {
-        if (m_set_up && m_bench.teardown)
-            m_bench.teardown(&m_case);
+        if (m_set_up)
+            smem_case_close(&m_case);
         cudaFree(m_case.clk);
     }
 
@@ -115,7 +116,7 @@ public:
         m_case.grid = m_plan.grid ? m_plan.grid : (unsigned)m_dev->sm_count * (unsigned)(blocks > 0 ? blocks : 1);
         check(cudaMalloc(&m_case.clk, 64), "allocating the clock record");
 
-        int rc = m_bench.setup(&m_case);
+        int rc = smem_case_open(&m_case);
         m_set_up = true;
         if (rc == SMEM_ESKIP)
             return m_case.reason;
