@@ -106,5 +106,5 @@ const struct smem_bench smem_atomics_bench = {
     .metrics = atomics_metrics,
     .baseline = &vs_one_lane,
     SMEM_GPU_OPS(.kernel = atomics_kernel, .setup = atomics_setup, .launch = atomics_launch,
-                 .verify = atomics_verify, .teardown = smem_io_teardown)
+                 .verify = atomics_verify, SMEM_IO_STATE)
 };

@@ -41,5 +41,5 @@ const struct smem_bench smem_bandwidth_bench = {
     .check_work = 1,   /* the fewest iterations (8) */
     .metrics = bandwidth_metrics,
     SMEM_GPU_OPS(.kernel = smem_load_kernel, .setup = smem_load_setup, .launch = smem_load_run,
-                 .verify = smem_load_verify, .teardown = smem_io_teardown)
+                 .verify = smem_load_verify, SMEM_IO_STATE)
 };

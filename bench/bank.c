@@ -55,5 +55,5 @@ const struct smem_bench smem_bank_bench = {
     .metrics = bank_metrics,
     .baseline = &bank_baseline,
     SMEM_GPU_OPS(.kernel = smem_load_kernel, .setup = smem_load_setup, .launch = smem_load_run,
-                 .verify = smem_load_verify, .teardown = smem_io_teardown)
+                 .verify = smem_load_verify, SMEM_IO_STATE)
 };

@@ -98,5 +98,5 @@ const struct smem_bench smem_broadcast_bench = {
     .metrics = broadcast_metrics,
     .baseline = &vs_stride_1,
     SMEM_GPU_OPS(.kernel = broadcast_kernel, .setup = broadcast_setup, .launch = broadcast_launch,
-                 .verify = broadcast_verify, .teardown = smem_io_teardown)
+                 .verify = broadcast_verify, SMEM_IO_STATE)
 };

@@ -50,10 +50,10 @@ uint32_t smem_chase_end(const uint32_t *next, int64_t steps)
 
 int smem_chase_setup(struct smem_case *c, uint32_t n, uint32_t n_total)
 {
-    struct smem_chase *s = calloc(1, sizeof(*s));
+    struct smem_chase *s = c->priv;
     int rc;
 
-    if (!(c->priv = s) || !(s->h_next = malloc(n_total * sizeof(uint32_t))))
+    if (!(s->h_next = malloc(n_total * sizeof(uint32_t))))
         return SMEM_ENOMEM;
     if ((rc = smem_chase_cycle(s->h_next, n, n_total, c->seed)))
         return rc;
@@ -84,13 +84,9 @@ void smem_chase_teardown(struct smem_case *c)
 {
     struct smem_chase *s = c->priv;
 
-    if (!s)
-        return;
     cudaFree(s->next);
     cudaFree(s->out);
     free(s->h_next);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif

@@ -24,16 +24,20 @@ struct smem_chase {
     uint32_t *h_next;       /* host */
 };
 
-/* Allocates c->priv as a struct smem_chase holding one random cycle through n of n_total slots
- * (smem_chase_cycle, from c->seed), on the device too, and an end slot poisoned with 0xff bytes. */
+/* Fills c->priv, a struct smem_chase (SMEM_CHASE_STATE), with one random cycle through n of n_total
+ * slots (smem_chase_cycle, from c->seed), on the device too, and an end slot poisoned with 0xff bytes. */
 int smem_chase_setup(struct smem_case *c, uint32_t n, uint32_t n_total);
 
 /* SMEM_EVERIFY with the reason unless the kernel's chase ended where the host's replay of
  * c->plan->work loads does. */
 int smem_chase_verify(struct smem_case *c);
 
-/* Frees c->priv's struct smem_chase, however far its setup got. */
+/* Gives back the buffers of c->priv's struct smem_chase, however far its setup got. */
 void smem_chase_teardown(struct smem_case *c);
+
+/* The private state and teardown of a descriptor whose setup is smem_chase_setup's, inside its
+ * SMEM_GPU_OPS. */
+#define SMEM_CHASE_STATE .priv_size = sizeof(struct smem_chase), .teardown = smem_chase_teardown
 #endif
 
 #endif

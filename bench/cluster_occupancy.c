@@ -72,12 +72,10 @@ SMEM_KERNEL(cluster_occupancy, smem_cluster_occupancy_fn())
 
 static int cluster_occupancy_setup(struct smem_case *c)
 {
-    struct cluster_occupancy_state *s = calloc(1, sizeof(*s));
+    struct cluster_occupancy_state *s = c->priv;
     size_t bytes = (size_t)c->grid * sizeof(*s->rec);
     int rc = SMEM_OK;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     if (!(s->h_rec = malloc(bytes)))
         return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->rec, bytes));
@@ -114,12 +112,8 @@ static void cluster_occupancy_teardown(struct smem_case *c)
 {
     struct cluster_occupancy_state *s = c->priv;
 
-    if (!s)
-        return;
     cudaFree(s->rec);
     free(s->h_rec);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -139,7 +133,8 @@ const struct smem_bench smem_cluster_occupancy_bench = {
     .min_cc_feature = "thread block clusters",
     .plan = cluster_occupancy_plan,
     .metrics = cluster_occupancy_metrics,
-    SMEM_GPU_OPS(.kernel = cluster_occupancy_kernel, .setup = cluster_occupancy_setup,
+    SMEM_GPU_OPS(.kernel = cluster_occupancy_kernel, .priv_size = sizeof(struct cluster_occupancy_state),
+                 .setup = cluster_occupancy_setup,
                  .launch = cluster_occupancy_launch, .verify = cluster_occupancy_verify,
                  .teardown = cluster_occupancy_teardown)
 };

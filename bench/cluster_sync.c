@@ -97,5 +97,5 @@ const struct smem_bench smem_cluster_sync_bench = {
     .check_work = 4,
     .metrics = cluster_sync_metrics,
     SMEM_GPU_OPS(.kernel = cluster_sync_kernel, .setup = cluster_sync_setup, .launch = cluster_sync_launch,
-                 .verify = cluster_sync_verify, .teardown = smem_io_teardown)
+                 .verify = cluster_sync_verify, SMEM_IO_STATE)
 };

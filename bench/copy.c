@@ -91,5 +91,5 @@ const struct smem_bench smem_copy_bench = {
     .predictable = true,    /* in predict mode a skipped point: a library call has no occupancy of ours */
     .plan = copy_plan,
     .metrics = copy_metrics,
-    SMEM_GPU_OPS(.setup = copy_setup, .launch = copy_launch, .verify = copy_verify, .teardown = smem_io_teardown)
+    SMEM_GPU_OPS(.setup = copy_setup, .launch = copy_launch, .verify = copy_verify, SMEM_IO_STATE)
 };

@@ -70,5 +70,5 @@ const struct smem_bench smem_cublas_bench = {
     .plan = cublas_plan,
     .metrics = smem_gemm_metrics,
     SMEM_GPU_OPS(.setup = cublas_setup, .launch = cublas_launch, .verify = smem_gemm_verify,
-                 .teardown = smem_gemm_teardown)
+                 SMEM_GEMM_STATE)
 };

@@ -100,5 +100,5 @@ const struct smem_bench smem_dsm_atomics_bench = {
     .check_work = 2,
     .metrics = dsm_atomics_metrics,
     SMEM_GPU_OPS(.kernel = dsm_atomics_kernel, .setup = dsm_atomics_setup, .launch = dsm_atomics_launch,
-                 .verify = dsm_atomics_verify, .teardown = smem_io_teardown)
+                 .verify = dsm_atomics_verify, SMEM_IO_STATE)
 };

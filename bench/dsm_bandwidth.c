@@ -163,12 +163,10 @@ SMEM_KERNEL(dsm_bandwidth, smem_dsm_bandwidth_fn(width(c), c->plan->variant))
 
 static int dsm_bandwidth_setup(struct smem_case *c)
 {
-    struct dsm_bandwidth_state *s = calloc(1, sizeof(*s));
+    struct dsm_bandwidth_state *s = c->priv;
     size_t n_out = (size_t)c->grid * SMEM_DSM_BW_BLOCK;
     int rc = SMEM_OK;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     /* its own copy: the chase variant writes its links into the input */
     if ((rc = smem_gpu_random_private((size_t)SMEM_DSM_MAX_CLUSTER * SMEM_DSM_BW_WORDS, SMEM_FILL_WORDS, c->seed,
                               (void **)&s->in, (void **)&s->h_in)))
@@ -276,15 +274,11 @@ static void dsm_bandwidth_teardown(struct smem_case *c)
 {
     struct dsm_bandwidth_state *s = c->priv;
 
-    if (!s)
-        return;
     smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     cudaFree(s->rec);
     free(s->h_out);
     free(s->h_rec);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -305,6 +299,7 @@ const struct smem_bench smem_dsm_bandwidth_bench = {
     .plan = dsm_bandwidth_plan,
     .check_work = 2,
     .metrics = dsm_bandwidth_metrics,
-    SMEM_GPU_OPS(.kernel = dsm_bandwidth_kernel, .setup = dsm_bandwidth_setup, .launch = dsm_bandwidth_launch,
-                 .verify = dsm_bandwidth_verify, .teardown = dsm_bandwidth_teardown)
+    SMEM_GPU_OPS(.kernel = dsm_bandwidth_kernel, .priv_size = sizeof(struct dsm_bandwidth_state),
+                 .setup = dsm_bandwidth_setup, .launch = dsm_bandwidth_launch, .verify = dsm_bandwidth_verify,
+                 .teardown = dsm_bandwidth_teardown)
 };

@@ -77,5 +77,5 @@ const struct smem_bench smem_dsm_latency_bench = {
     .check_work = 64,   /* four unrolled passes of the chase */
     .metrics = dsm_latency_metrics,
     SMEM_GPU_OPS(.kernel = dsm_latency_kernel, .setup = dsm_latency_setup, .launch = dsm_latency_launch,
-                 .verify = smem_chase_verify, .teardown = smem_chase_teardown)
+                 .verify = smem_chase_verify, SMEM_CHASE_STATE)
 };

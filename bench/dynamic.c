@@ -98,5 +98,5 @@ const struct smem_bench smem_dynamic_bench = {
     .metrics = smem_stream_metrics,
     .device_defaults = dynamic_device_defaults,
     SMEM_GPU_OPS(.kernel = dynamic_kernel, .setup = smem_stream_setup, .launch = smem_stream_launch,
-                 .verify = smem_stream_verify, .teardown = smem_io_teardown)
+                 .verify = smem_stream_verify, SMEM_IO_STATE)
 };

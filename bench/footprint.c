@@ -151,5 +151,5 @@ const struct smem_bench smem_footprint_bench = {
     .metrics = footprint_metrics,
     .device_defaults = footprint_device_defaults,
     SMEM_GPU_OPS(.kernel = footprint_kernel, .setup = footprint_setup, .launch = footprint_launch,
-                 .verify = footprint_verify, .teardown = smem_io_teardown)
+                 .verify = footprint_verify, SMEM_IO_STATE)
 };

@@ -123,5 +123,5 @@ const struct smem_bench smem_gather_bench = {
     .metrics = gather_metrics,
     .device_defaults = gather_device_defaults,
     SMEM_GPU_OPS(.kernel = gather_kernel, .setup = gather_setup, .launch = gather_launch, .verify = gather_verify,
-                 .teardown = smem_io_teardown)
+                 SMEM_IO_STATE)
 };

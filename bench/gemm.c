@@ -47,12 +47,10 @@ void smem_gemm_metrics(const struct smem_case *c, const struct smem_timing *t, s
 
 int smem_gemm_setup(struct smem_case *c)
 {
-    struct smem_gemm *g = calloc(1, sizeof(*g));
+    struct smem_gemm *g = c->priv;
     size_t n, bytes, free_b = 0, total_b = 0;
     int rc;
 
-    if (!(c->priv = g))
-        return SMEM_ENOMEM;
     g->n = (int)smem_axis_value(c, "n");
     n = (size_t)g->n * g->n;
     bytes = n * sizeof(float);
@@ -135,8 +133,6 @@ void smem_gemm_teardown(struct smem_case *c)
 {
     struct smem_gemm *g = c->priv;
 
-    if (!g)
-        return;
     if (g->cublas)
         cublasDestroy((cublasHandle_t)g->cublas);
     smem_gpu_input_release(c->inputs, g->a, g->h_a);
@@ -144,8 +140,6 @@ void smem_gemm_teardown(struct smem_case *c)
     cudaFree(g->c);
     smem_output_buffer_release(c->inputs, g->h_c, g->h_c_kept);
     free(g->maps);
-    free(g);
-    c->priv = NULL;
 }
 
 #endif

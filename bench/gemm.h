@@ -39,14 +39,19 @@ struct smem_gemm {
     struct smem_tensor_map *maps;   /* sgemm_tma: the tensor maps of A and B (two), or NULL */
 };
 
-/* Allocates c->priv as a struct smem_gemm for the case's n; SMEM_ESKIP when they do not fit. */
+/* Fills c->priv, a struct smem_gemm (SMEM_GEMM_STATE), for the case's n; SMEM_ESKIP when the
+ * matrices do not fit. */
 int smem_gemm_setup(struct smem_case *c);
 
 /* Checks C against the fp64 host reference on sampled elements, and every element for the poison. */
 int smem_gemm_verify(struct smem_case *c);
 
-/* Frees c->priv's struct smem_gemm (and its cuBLAS handle), however far setup got. */
+/* Gives back the buffers of c->priv's struct smem_gemm (and its cuBLAS handle), however far setup got. */
 void smem_gemm_teardown(struct smem_case *c);
+
+/* The private state and teardown of a descriptor whose setup is (or begins with) smem_gemm_setup's,
+ * inside its SMEM_GPU_OPS. */
+#define SMEM_GEMM_STATE .priv_size = sizeof(struct smem_gemm), .teardown = smem_gemm_teardown
 #endif
 
 #endif

@@ -83,5 +83,5 @@ const struct smem_bench smem_global_read_bench = {
     .plan = global_read_plan,
     .metrics = global_read_metrics,
     SMEM_GPU_OPS(.kernel = global_read_kernel, .setup = global_read_setup, .launch = global_read_launch,
-                 .verify = global_read_verify, .teardown = smem_io_teardown)
+                 .verify = global_read_verify, SMEM_IO_STATE)
 };

@@ -218,11 +218,9 @@ void smem_output_buffer_release(struct smem_gpu_inputs *in, void *p, bool kept)
 
 int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill fill)
 {
-    struct smem_io *io = calloc(1, sizeof(*io));
+    struct smem_io *io = c->priv;
     int rc;
 
-    if (!(c->priv = io))
-        return SMEM_ENOMEM;
     io->n_in = n_in;
     io->n_out = n_out;
     if (n_in && (rc = smem_gpu_random(c->inputs, n_in, fill, c->seed, &io->in, &io->h_in)))
@@ -245,13 +243,9 @@ void smem_io_teardown(struct smem_case *c)
 {
     struct smem_io *io = c->priv;
 
-    if (!io)
-        return;
     smem_gpu_input_release(c->inputs, io->in, io->h_in);
     cudaFree(io->out);
     smem_output_buffer_release(c->inputs, io->h_out, io->h_out_kept);
-    free(io);
-    c->priv = NULL;
 }
 
 #endif

@@ -65,15 +65,20 @@ struct smem_io {
     size_t n_in, n_out;     /* 4-byte elements */
 };
 
-/* Allocates c->priv as a struct smem_io with n_in random inputs (none where n_in is 0: an output
- * only) and n_out poisoned outputs. */
+/* Fills c->priv, a struct smem_io (SMEM_IO_STATE), with n_in random inputs (none where n_in is 0:
+ * an output only) and n_out poisoned outputs. */
 int smem_io_setup(struct smem_case *c, size_t n_in, size_t n_out, enum smem_fill fill);
 
 /* Copies the device output into h_out. */
 int smem_io_fetch(struct smem_io *io);
 
-/* Frees c->priv's struct smem_io, however far its setup got. */
+/* Gives back the buffers of c->priv's struct smem_io, however far its setup got (the driver frees
+ * the struct itself). */
 void smem_io_teardown(struct smem_case *c);
+
+/* The private state and teardown of a descriptor whose setup is smem_io_setup's, inside its
+ * SMEM_GPU_OPS: the state's size and the teardown that gives its buffers back, named together. */
+#define SMEM_IO_STATE .priv_size = sizeof(struct smem_io), .teardown = smem_io_teardown
 
 #endif
 

@@ -70,5 +70,5 @@ const struct smem_bench smem_latency_bench = {
     .check_work = 256,   /* eight unrolled passes of the chase */
     .metrics = latency_metrics,
     SMEM_GPU_OPS(.kernel = latency_kernel, .setup = latency_setup, .launch = latency_launch,
-                 .verify = smem_chase_verify, .teardown = smem_chase_teardown)
+                 .verify = smem_chase_verify, SMEM_CHASE_STATE)
 };

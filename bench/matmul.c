@@ -49,5 +49,5 @@ const struct smem_bench smem_matmul_bench = {
     .metrics = smem_gemm_metrics,
     .baseline = &smem_vs_cublas,
     SMEM_GPU_OPS(.kernel = matmul_kernel, .setup = smem_gemm_setup, .launch = matmul_launch, .verify = smem_gemm_verify,
-                 .teardown = smem_gemm_teardown)
+                 SMEM_GEMM_STATE)
 };

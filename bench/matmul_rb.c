@@ -55,5 +55,5 @@ const struct smem_bench smem_matmul_rb_bench = {
     .metrics = smem_gemm_metrics,
     .baseline = &smem_vs_cublas,
     SMEM_GPU_OPS(.kernel = matmul_rb_kernel, .setup = smem_gemm_setup, .launch = matmul_rb_launch,
-                 .verify = smem_gemm_verify, .teardown = smem_gemm_teardown)
+                 .verify = smem_gemm_verify, SMEM_GEMM_STATE)
 };

@@ -105,13 +105,11 @@ static int reduction_reference(const float *h_in, size_t n, size_t threads, unsi
 
 static int reduction_setup(struct smem_case *c)
 {
-    struct reduction_state *s = calloc(1, sizeof(*s));
+    struct reduction_state *s = c->priv;
     size_t n = (size_t)c->plan->work, threads = (size_t)c->grid * c->plan->block;
     unsigned block = (unsigned)c->plan->block;
     int rc = SMEM_OK;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     if ((rc = smem_gpu_random(c->inputs, n, SMEM_FILL_SMALL_INTS, c->seed, (void **)&s->in, (void **)&s->h_in)))
         return rc;
     if (!(last_ref.n == n && last_ref.threads == threads && last_ref.block == block && last_ref.seed == c->seed) &&
@@ -152,12 +150,8 @@ static void reduction_teardown(struct smem_case *c)
 {
     struct reduction_state *s = c->priv;
 
-    if (!s)
-        return;
     smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -173,6 +167,6 @@ const struct smem_bench smem_reduction_bench = {
     .plan = reduction_plan,
     .metrics = reduction_metrics,
     .baseline = &smem_vs_copy,
-    SMEM_GPU_OPS(.kernel = reduction_kernel, .setup = reduction_setup, .launch = reduction_launch,
-                 .verify = reduction_verify, .teardown = reduction_teardown)
+    SMEM_GPU_OPS(.kernel = reduction_kernel, .priv_size = sizeof(struct reduction_state), .setup = reduction_setup,
+                 .launch = reduction_launch, .verify = reduction_verify, .teardown = reduction_teardown)
 };

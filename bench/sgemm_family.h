@@ -59,7 +59,7 @@ int smem_sgemm_run(struct smem_case *c);
 #if SMEM_HAVE_CUDA
 #define SMEM_SGEMM_GPU_OPS                                                                                 \
     .kernel = smem_sgemm_kernel, .setup = smem_sgemm_setup, .launch = smem_sgemm_run,                      \
-    .verify = smem_gemm_verify, .teardown = smem_gemm_teardown,
+    .verify = smem_gemm_verify, SMEM_GEMM_STATE,
 #else
 #define SMEM_SGEMM_GPU_OPS
 #endif

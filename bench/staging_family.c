@@ -142,12 +142,6 @@ void smem_staging_ref(const uint32_t *in, uint32_t tile_words, uint32_t tiles_pe
     smem_parallel_for(grid, ref_blocks, &j, NULL, 0);
 }
 
-struct staging_state {
-    uint32_t tiles_per_block;
-    uint32_t *in, *out;         /* device */
-    uint32_t *h_in, *h_out, *h_ref;
-};
-
 /* Tiles in flight per block: the plan's dynamic allocation holds exactly that many. */
 static int stages(const struct smem_case *c)
 {
@@ -156,7 +150,7 @@ static int stages(const struct smem_case *c)
 
 void smem_staging_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
 {
-    const struct staging_state *s = c->priv;
+    const struct smem_staging *s = c->priv;
     double bytes = s ? (double)c->grid * s->tiles_per_block * (double)smem_axis_value(c, "transfer_bytes") : 0;
 
     smem_metrics_add(m, "gbytes_per_s", "GB/s", t->seconds > 0 ? bytes / t->seconds / 1e9 : 0, 0,
@@ -180,13 +174,11 @@ const void *smem_staging_kernel(const struct smem_case *c)
 
 int smem_staging_setup(struct smem_case *c)
 {
-    struct staging_state *s = calloc(1, sizeof(*s));
+    struct smem_staging *s = c->priv;
     const uint64_t tile = (uint64_t)smem_axis_value(c, "transfer_bytes"), total = (uint64_t)c->plan->work;
     size_t n_in, n_out = (size_t)c->grid * SMEM_STAGING_BLOCK;
     int rc = SMEM_OK;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     /* the same number of tiles for every block, so no block finishes a tile behind the others */
     s->tiles_per_block = (uint32_t)(total / tile / c->grid);
     if (s->tiles_per_block < 1)
@@ -210,7 +202,7 @@ fail:
 
 int smem_staging_run(struct smem_case *c)
 {
-    struct staging_state *s = c->priv;
+    struct smem_staging *s = c->priv;
     int rc = SMEM_OK;
 
     SMEM_CUDA_CHECK(smem_staging_launch(c->plan->variant, width(c), c->grid, c->plan->dyn_smem, s->in,
@@ -223,7 +215,7 @@ fail:
 
 int smem_staging_verify(struct smem_case *c)
 {
-    struct staging_state *s = c->priv;
+    struct smem_staging *s = c->priv;
     size_t n_out = (size_t)c->grid * SMEM_STAGING_BLOCK;
     int rc = SMEM_OK;
 
@@ -237,16 +229,12 @@ fail:
 
 void smem_staging_teardown(struct smem_case *c)
 {
-    struct staging_state *s = c->priv;
+    struct smem_staging *s = c->priv;
 
-    if (!s)
-        return;
     smem_gpu_input_release(c->inputs, s->in, s->h_in);
     cudaFree(s->out);
     free(s->h_out);
     free(s->h_ref);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif

@@ -62,6 +62,14 @@ size_t smem_staging_device_defaults(const struct smem_device *dev, const char *a
 void smem_staging_ref(const uint32_t *in, uint32_t tile_words, uint32_t tiles_per_block, unsigned grid,
                       unsigned block, uint32_t *out);
 
+/* A case's private state (c->priv): the tiles each block consumes, the input, the output and the
+ * host reference of the hashes. */
+struct smem_staging {
+    uint32_t tiles_per_block;
+    uint32_t *in, *out;         /* device */
+    uint32_t *h_in, *h_out, *h_ref;
+};
+
 /* GB/s staged, and the pipeline depth. */
 void smem_staging_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
 
@@ -73,8 +81,8 @@ int smem_staging_run(struct smem_case *c);
 int smem_staging_verify(struct smem_case *c);
 void smem_staging_teardown(struct smem_case *c);
 #define SMEM_STAGING_GPU_OPS                                                                              \
-    .kernel = smem_staging_kernel, .setup = smem_staging_setup, .launch = smem_staging_run,               \
-    .verify = smem_staging_verify, .teardown = smem_staging_teardown,
+    .kernel = smem_staging_kernel, .priv_size = sizeof(struct smem_staging), .setup = smem_staging_setup, \
+    .launch = smem_staging_run, .verify = smem_staging_verify, .teardown = smem_staging_teardown,
 #else
 #define SMEM_STAGING_GPU_OPS
 #endif

@@ -56,5 +56,5 @@ const struct smem_bench smem_static_bench = {
     .plan = static_plan,
     .metrics = smem_stream_metrics,
     SMEM_GPU_OPS(.kernel = static_kernel, .setup = smem_stream_setup, .launch = smem_stream_launch,
-                 .verify = smem_stream_verify, .teardown = smem_io_teardown)
+                 .verify = smem_stream_verify, SMEM_IO_STATE)
 };

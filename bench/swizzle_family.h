@@ -48,7 +48,7 @@ int smem_swz_tile_run(struct smem_case *c);
 int smem_swz_tile_verify(struct smem_case *c);
 #define SMEM_SWZ_TILE_GPU_OPS                                                                         \
     .kernel = smem_swz_tile_kernel, .setup = smem_swz_tile_setup, .launch = smem_swz_tile_run,        \
-    .verify = smem_swz_tile_verify, .teardown = smem_io_teardown,
+    .verify = smem_swz_tile_verify, SMEM_IO_STATE,
 #else
 #define SMEM_SWZ_TILE_GPU_OPS
 #endif

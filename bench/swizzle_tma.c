@@ -74,13 +74,11 @@ static const void *kernel(const struct smem_case *c)
 
 static int setup(struct smem_case *c)
 {
-    struct tma_state *s = calloc(1, sizeof(*s));
+    struct tma_state *s = c->priv;
     uint64_t total = (uint64_t)c->plan->work, tiles, rows;
     size_t n_out = (size_t)c->grid * SMEM_SWZ_BLOCK;
     int swz = (int)smem_axis_value(c, "swizzle_bytes"), drv = 0, rc = SMEM_OK, e;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     tiles = total / SMEM_SWZ_TMA_TILE;
     s->tiles_per_block = (uint32_t)(tiles / c->grid);
     if (s->tiles_per_block < 1)
@@ -183,13 +181,9 @@ static void teardown(struct smem_case *c)
 {
     struct tma_state *s = c->priv;
 
-    if (!s)
-        return;
     smem_gpu_input_release(c->inputs, s->in, s->h_in);    /* an input kept for later points */
     cudaFree(s->out);
     free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 #endif
 
@@ -208,5 +202,6 @@ const struct smem_bench smem_swizzle_tma_bench = {
     .plan = plan,
     .metrics = metrics,
     .baseline = &smem_vs_read,
-    SMEM_GPU_OPS(.kernel = kernel, .setup = setup, .launch = run, .verify = verify, .teardown = teardown)
+    SMEM_GPU_OPS(.kernel = kernel, .priv_size = sizeof(struct tma_state), .setup = setup, .launch = run,
+                 .verify = verify, .teardown = teardown)
 };

@@ -127,14 +127,12 @@ static double from_bf16(uint16_t h)
 
 static int setup(struct smem_case *c)
 {
-    struct wgmma_state *s = calloc(1, sizeof(*s));
+    struct wgmma_state *s = c->priv;
     const size_t na = (size_t)SMEM_WGMMA_GROUPS * SMEM_WGMMA_M * SMEM_WGMMA_K, nb = SMEM_WGMMA_N * SMEM_WGMMA_K;
     const size_t n_out = (size_t)c->grid * SMEM_WGMMA_GROUPS * SMEM_WGMMA_M * SMEM_WGMMA_N;
     uint64_t state = c->seed;
     int built = 0, rc = SMEM_OK;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     SMEM_CUDA_CHECK(cudaMalloc((void **)&s->built, sizeof(int)));
     SMEM_CUDA_CHECK(smem_wgmma_probe(s->built, c->stream));
     SMEM_CUDA_CHECK(cudaMemcpyAsync(&built, s->built, sizeof(int), cudaMemcpyDeviceToHost, (cudaStream_t)c->stream));
@@ -218,8 +216,6 @@ static void teardown(struct smem_case *c)
 {
     struct wgmma_state *s = c->priv;
 
-    if (!s)
-        return;
     cudaFree(s->a);
     cudaFree(s->b);
     cudaFree(s->out);
@@ -227,8 +223,6 @@ static void teardown(struct smem_case *c)
     free(s->h_a);
     free(s->h_b);
     free(s->h_out);
-    free(s);
-    c->priv = NULL;
 }
 #endif
 
@@ -247,5 +241,6 @@ const struct smem_bench smem_swizzle_wgmma_bench = {
     .plan = plan,
     .metrics = metrics,
     .baseline = &vs_128,
-    SMEM_GPU_OPS(.kernel = kernel, .setup = setup, .launch = run, .verify = verify, .teardown = teardown)
+    SMEM_GPU_OPS(.kernel = kernel, .priv_size = sizeof(struct wgmma_state), .setup = setup, .launch = run,
+                 .verify = verify, .teardown = teardown)
 };

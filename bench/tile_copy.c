@@ -122,5 +122,5 @@ const struct smem_bench smem_tile_copy_bench = {
     .metrics = smem_transpose_metrics,
     .baseline = &smem_vs_copy,
     SMEM_GPU_OPS(.kernel = tile_copy_kernel, .setup = tile_copy_setup, .launch = tile_copy_run,
-                 .verify = tile_copy_verify, .teardown = smem_io_teardown)
+                 .verify = tile_copy_verify, SMEM_IO_STATE)
 };

@@ -104,5 +104,5 @@ const struct smem_bench smem_transpose_bench = {
     .model_metrics = transpose_model,
     .baseline = &smem_vs_copy,
     SMEM_GPU_OPS(.kernel = smem_transpose_kernel, .setup = smem_transpose_setup, .launch = smem_transpose_run,
-                 .verify = smem_transpose_verify, .teardown = smem_io_teardown)
+                 .verify = smem_transpose_verify, SMEM_IO_STATE)
 };

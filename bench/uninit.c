@@ -50,13 +50,11 @@ SMEM_KERNEL(uninit, smem_uninit_peek_fn())
 
 static int uninit_setup(struct smem_case *c)
 {
-    struct uninit_state *s = calloc(1, sizeof(*s));
+    struct uninit_state *s = c->priv;
     size_t words = (size_t)c->plan->work * c->grid;
     struct cudaFuncAttributes peek;
     int rc = SMEM_OK;
 
-    if (!(c->priv = s))
-        return SMEM_ENOMEM;
     /* the fill kernel gets the limit the driver gave the peek kernel (so --no-optin holds for both) */
     SMEM_CUDA_CHECK(cudaFuncGetAttributes(&peek, smem_uninit_peek_fn()));
     SMEM_CUDA_CHECK(cudaFuncSetAttribute(smem_uninit_fill_fn(), cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -101,14 +99,10 @@ static void uninit_teardown(struct smem_case *c)
 {
     struct uninit_state *s = c->priv;
 
-    if (!s)
-        return;
     cudaFree(s->dump);
     cudaFree(s->stale);
     free(s->h_dump);
     free(s->h_stale);
-    free(s);
-    c->priv = NULL;
 }
 
 #endif
@@ -137,6 +131,6 @@ const struct smem_bench smem_uninit_bench = {
     .kernel_file = "uninit",
     .plan = uninit_plan,
     .metrics = uninit_metrics,
-    SMEM_GPU_OPS(.kernel = uninit_kernel, .setup = uninit_setup, .launch = uninit_launch, .verify = uninit_verify,
-                 .teardown = uninit_teardown)
+    SMEM_GPU_OPS(.kernel = uninit_kernel, .priv_size = sizeof(struct uninit_state), .setup = uninit_setup,
+                 .launch = uninit_launch, .verify = uninit_verify, .teardown = uninit_teardown)
 };

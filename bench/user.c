@@ -268,13 +268,11 @@ static int user_setup(struct smem_case *c)
     const char *names[SMEM_MAX_AXES + 16];
     double vals[SMEM_MAX_AXES + 16];
     struct smem_user_vars v;
-    struct user_priv *p = calloc(1, sizeof(*p));
+    struct user_priv *p = c->priv;
     size_t free_b = 0, total_b = 0, need = 0;
     int rc = SMEM_OK;
     void *h = NULL;
 
-    if (!(c->priv = p))
-        return SMEM_ENOMEM;
     vars_of(c->values, c->dev, names, vals, &v);
     for (size_t i = 0; i < d->n_args; i++) {
         const struct smem_user_arg *a = &d->args[i];
@@ -554,11 +552,9 @@ static void user_teardown(struct smem_case *c)
 {
     struct user_priv *p = c->priv;
 
-    if (p && !U.hung)   /* after a hang every call would wait for the kernel that never ends */
+    if (!U.hung)    /* after a hang every call would wait for the kernel that never ends */
         for (size_t i = 0; i < SMEM_USER_MAX_ARGS; i++)
             cudaFree(p->dev[i]);
-    free(p);
-    c->priv = NULL;
 }
 #endif
 
@@ -608,8 +604,8 @@ int smem_user_bench_make(const struct smem_user_kernel *k, const struct smem_ben
         .kernel_file = k->file && *k->file ? k->file : d->function,
         .plan = user_plan,
         .metrics = user_metrics,
-        SMEM_GPU_OPS(.kernel = user_kernel, .setup = user_setup, .launch = user_launch, .verify = user_verify,
-                     .teardown = user_teardown)
+        SMEM_GPU_OPS(.kernel = user_kernel, .priv_size = sizeof(struct user_priv), .setup = user_setup,
+                     .launch = user_launch, .verify = user_verify, .teardown = user_teardown)
     };
     *out = &U.bench;
     return SMEM_OK;

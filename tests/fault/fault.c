@@ -32,11 +32,17 @@ static const void *fault_kernel(const struct smem_case *c)
     return smem_fault_fn();
 }
 
+/* A case's private state: the 32 words the kernel writes (one per thread). */
+struct fault_state {
+    int *out;
+};
+
 static int fault_setup(struct smem_case *c)
 {
+    struct fault_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(cudaMalloc(&c->priv, 32 * sizeof(int)));
+    SMEM_CUDA_CHECK(cudaMalloc((void **)&s->out, 32 * sizeof(int)));
     return SMEM_OK;
 fail:
     return rc;
@@ -44,9 +50,10 @@ fail:
 
 static int fault_launch(struct smem_case *c)
 {
+    struct fault_state *s = c->priv;
     int rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(smem_fault_launch(c->priv, c->plan->variant, c->stream));
+    SMEM_CUDA_CHECK(smem_fault_launch(s->out, c->plan->variant, c->stream));
     return SMEM_OK;
 fail:
     return rc;
@@ -54,9 +61,10 @@ fail:
 
 static int fault_verify(struct smem_case *c)
 {
+    struct fault_state *s = c->priv;
     int h[32], rc = SMEM_OK;
 
-    SMEM_CUDA_CHECK(cudaMemcpy(h, c->priv, sizeof(h), cudaMemcpyDeviceToHost));
+    SMEM_CUDA_CHECK(cudaMemcpy(h, s->out, sizeof(h), cudaMemcpyDeviceToHost));
     for (int i = 0; i < 32; i++)
         if (h[i] != 1) {
             smem_fmt(c->reason, sizeof(c->reason), "element %d not written", i);
@@ -75,8 +83,9 @@ static void fault_metrics(const struct smem_case *c, const struct smem_timing *t
 
 static void fault_teardown(struct smem_case *c)
 {
-    cudaFree(c->priv);
-    c->priv = NULL;
+    struct fault_state *s = c->priv;
+
+    cudaFree(s->out);
 }
 
 const struct smem_bench smem_fault_bench = {
@@ -88,6 +97,7 @@ const struct smem_bench smem_fault_bench = {
     .variation = SMEM_VARIATION_MEASURED(1.0, 1.0, 0.0),
     .plan = fault_plan,
     .kernel = fault_kernel,
+    .priv_size = sizeof(struct fault_state),
     .setup = fault_setup,
     .launch = fault_launch,
     .verify = fault_verify,
