@@ -14,6 +14,12 @@
 #include "gpus.h"
 #include "smem.h"
 #include "sweep.h"
+#if SMEM_HAVE_CUDA
+#include "chase.h"
+#include "gemm.h"
+#include "gpu_inputs.h"
+#include "staging_family.h"
+#endif
 
 #ifndef SMEM_SOURCE_ROOT
 #error "the unit tests need SMEM_SOURCE_ROOT (tests/meson.build)"
@@ -145,6 +151,71 @@ Test(variation, every_benchmark_declares_a_measured_variation)
     changed.variation.layout_pct = 1.0;
     cr_assert_lt(smem_bench_check(registry_with("dsm_atomics", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
     cr_assert(strstr(why, "dsm_atomics"), "%s", why);
+}
+
+/* What is wrong with b's private state, or NULL: the driver allocates priv_size bytes for setup to
+ * fill, so a size without a setup is a mistake, and so, in a CUDA build, is a setup without one
+ * (every benchmark keeps its buffers in c->priv: its setup would write through NULL, on a GPU only)
+ * or a shared setup's teardown with another size than the shared state's (SMEM_IO_STATE and the
+ * like: the shared setup would write past a smaller one). A build without CUDA has neither. */
+static const char *state_problem(const struct smem_bench *b)
+{
+    if (b->priv_size && !b->setup)
+        return "private state without a setup to fill it";
+#if SMEM_HAVE_CUDA
+    static const struct {
+        void (*teardown)(struct smem_case *c);
+        size_t size;
+    } shared[] = {
+        { smem_chase_teardown, sizeof(struct smem_chase) },
+        { smem_gemm_teardown, sizeof(struct smem_gemm) },
+        { smem_io_teardown, sizeof(struct smem_io) },
+        { smem_staging_teardown, sizeof(struct smem_staging) },
+    };
+
+    if (!b->setup)
+        return "no setup in a CUDA build";
+    if (!b->priv_size)
+        return "a setup without private state (.priv_size in its SMEM_GPU_OPS)";
+    for (size_t k = 0; k < SMEM_ARRAY_LEN(shared); k++)
+        if (b->teardown == shared[k].teardown && b->priv_size != shared[k].size)
+            return "a shared setup's teardown with another size than its state's (SMEM_IO_STATE and the like)";
+#else
+    if (b->setup || b->priv_size)
+        return "GPU operations or private state in a build without CUDA (outside SMEM_GPU_OPS)";
+#endif
+    return NULL;
+}
+
+Test(state, every_benchmark_has_the_private_state_its_setup_fills)
+{
+    size_t with_state = 0;
+
+    for (size_t i = 0; i < smem_n_benches; i++) {
+        const char *problem = state_problem(smem_benches[i]);
+        cr_expect_null(problem, "%s: %s", smem_benches[i]->name, problem);
+        with_state += smem_benches[i]->priv_size > 0;
+    }
+    cr_assert_eq(with_state, SMEM_HAVE_CUDA ? smem_n_benches : 0);
+}
+
+Test(state, a_planted_mistake_is_caught)
+{
+    changed = *smem_bench_find("reduction");
+    changed.setup = NULL;
+    changed.priv_size = 64;
+    cr_assert(state_problem(&changed) && strstr(state_problem(&changed), "without a setup"));
+#if SMEM_HAVE_CUDA
+    changed = *smem_bench_find("reduction");
+    changed.priv_size = 0;
+    cr_assert(state_problem(&changed) && strstr(state_problem(&changed), "without private state"));
+    changed = *smem_bench_find("gather");
+    changed.priv_size = sizeof(struct smem_io) / 2;
+    cr_assert(state_problem(&changed) && strstr(state_problem(&changed), "another size"));
+    changed = *smem_bench_find("latency");
+    changed.priv_size = sizeof(struct smem_io);
+    cr_assert(state_problem(&changed) && strstr(state_problem(&changed), "another size"));
+#endif
 }
 
 /* Every default and quick point of every benchmark plans on every model (or is skipped with a
