@@ -432,8 +432,9 @@ def check(doc, path="<document>"):
 # Axes a benchmark gained after files were written, with the value its one kernel had before: a point
 # of an older file reads (and keys, and compares) as the same point of a newer one, so a CI baseline
 # survives the new axis. The values are the descriptors' (an axis's "before", bench/bench.h), which
-# smembench --list prints; older_axes.json, beside this module, is their snapshot (installed with it,
-# checked against the program by tests/scripts/test_fig_generic.py): {bench: {axis: value}}.
+# smembench --list --json gives; older_axes.json, beside this module, is their snapshot (installed with
+# it, so that reading a file needs no smembench program; checked against the program by
+# tests/scripts/test_fig_generic.py): {bench: {axis: value}}.
 OLDER_AXES_FILE = os.path.join(_HERE, "older_axes.json")
 
 
