@@ -17,6 +17,9 @@
  * together. */
 #include "arch.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #define PG_T27 "CUDA C++ Programming Guide 13.0, Table 27 (Technical Specifications per Compute Capability)"
 #define PG13 "CUDA Programming Guide (CUDA 13), 5.1 Compute Capabilities, Tables 30-32"
 #define OCC "cuda_occupancy.h (CUDA 13.0), cudaOccAlignUpShmemSizeVoltaPlus / cudaOccMaxBlocksPerMultiprocessor"
@@ -180,4 +183,41 @@ size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *ou
             put(out, max, &n, (struct smem_published){ "bf16_dense_flop_per_clk_sm", "FLOP/clk/SM",
                                                        tensor_rates[i].flop_per_clk, NULL, 0, tensor_rates[i].source });
     return n;
+}
+
+const char *smem_arch_code_path(int cc_major, int cc_minor, const char *gpu_code, int force_jit)
+{
+    int cc = cc_major * 10 + cc_minor, sass = 0, ptx = 0, native = 0;
+    const char *p = gpu_code ? gpu_code : "";
+
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char item[32] = "";
+        int v = 0;
+        char suffix = 0;
+
+        if (n < sizeof(item))
+            memcpy(item, p, n);
+        if (sscanf(item, "sm_%d%c", &v, &suffix) >= 1) {
+            /* a cubin runs on its major's later minors (sm_100f family code too); architecture-specific
+             * sm_90a code on 9.0 alone */
+            if (v / 10 == cc_major && (suffix == 'a' ? v == cc : v % 10 <= cc_minor))
+                sass = 1;
+        } else if (sscanf(item, "compute_%d", &v) == 1) {
+            if (v <= cc)
+                ptx = 1;
+        } else if (!strncmp(item, "native", 6)) {
+            native = 1;
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    if (force_jit)
+        return ptx ? "ptx_jit" : "none";
+    if (sass)
+        return "sass";
+    if (ptx)
+        return "ptx_jit";
+    return native ? "unknown" : "none";
 }

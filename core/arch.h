@@ -92,4 +92,14 @@ struct smem_published {
  * published; the count. */
 size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *out, size_t max);
 
+/* How a device of compute capability major.minor runs a binary whose device code is gpu_code (its
+ * -Dgpu_arch targets, comma-separated: sm_90, sm_90a, compute_80, native), by the CUDA compatibility
+ * rules (CUDA C++ Programming Guide 13.0, 1.3.4 "Binary Compatibility" and 1.3.5 "PTX
+ * Compatibility"): "sass" where a cubin of its major and a minor at most its own exists (an
+ * architecture-specific sm_XYa only on XY itself), else "ptx_jit" where PTX of a compute capability
+ * at most its own does (the driver compiles it at load time); "ptx_jit" too under
+ * CUDA_FORCE_PTX_JIT=1 (force_jit) when there is PTX; "none" when nothing of the binary runs there;
+ * "unknown" for a build for the GPUs of its machine that did not say which (native). */
+const char *smem_arch_code_path(int cc_major, int cc_minor, const char *gpu_code, int force_jit);
+
 #endif

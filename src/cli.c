@@ -32,12 +32,14 @@ enum {
     OPT_KERNEL,
     OPT_LAUNCH,
     OPT_WATCHDOG,
+    OPT_JSON,
 };
 
 static const struct option long_options[] = {
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
     { "list", no_argument, NULL, 'l' },
+    { "json", no_argument, NULL, OPT_JSON },
     { "sweep", required_argument, NULL, 's' },
     { "bench", required_argument, NULL, 'b' },
     { "axis", required_argument, NULL, 'a' },
@@ -104,6 +106,7 @@ void smem_cli_usage(FILE *f)
           "      --cold               flush L2 before every sample (kernels that read global memory)\n"
           "  -q, --quiet              no table, no progress\n"
           "  -l, --list               list benchmarks, axes, defaults and sweeps\n"
+          "      --json               with --list: the same as one JSON document, for scripts\n"
           "  -V, --version            print the version\n"
           "  -h, --help               print this help\n"
           "\n"
@@ -293,6 +296,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
         case 'h': o->help = true; break;
         case 'V': o->version = true; break;
         case 'l': o->list = true; break;
+        case OPT_JSON: o->json = true; break;
         case 'q': o->quiet = true; break;
         case OPT_QUICK: o->quick = true; break;
         case OPT_FORCE: o->force = true; break;
@@ -422,6 +426,10 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (o->kernel && o->bench) {
         smem_error("--kernel and --bench cannot be combined; --kernel runs the user kernel's own sweeps");
+        return SMEM_EINVAL;
+    }
+    if (o->json && (!o->list || o->kernel)) {
+        smem_error("--json changes what --list prints; give it with --list (the benchmarks and sweeps)");
         return SMEM_EINVAL;
     }
     if (o->help || o->version || o->list || (o->predict && !strcmp(o->predict, "list")))

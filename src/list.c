@@ -2,7 +2,10 @@
  * column as wide as its longest entry. */
 #include "list.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include <cjson/cJSON.h>
 
 #include "bench.h"
 #include "gpus.h"
@@ -58,7 +61,114 @@ void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size
         cells[0] = sweeps[i].name;
         cells[1] = summary;
         smem_cols_print(f, &cols, "  ", cells);
+        if (sweeps[i].every)
+            continue;
+        /* its benchmarks, as their descriptors name it */
+        fprintf(f, "    benchmarks:");
+        for (size_t k = 0, n = 0; k < n_benches; k++)
+            if (smem_sweep_has(&sweeps[i], benches[k]))
+                fprintf(f, "%s %s", n++ ? "," : "", benches[k]->name);
+        fprintf(f, "\n");
     }
+}
+
+static cJSON *int_array(const int64_t *v, size_t n)
+{
+    cJSON *a = cJSON_CreateArray();
+
+    for (size_t i = 0; a && i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+    return a;
+}
+
+static cJSON *axis_json(const struct smem_axis *ax)
+{
+    cJSON *o = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(o, "name", ax->name);
+    cJSON_AddStringToObject(o, "unit", ax->unit);
+    cJSON_AddStringToObject(o, "help", ax->help);
+    cJSON_AddItemToObject(o, "defaults", int_array(ax->defaults, ax->n_defaults));
+    cJSON_AddItemToObject(o, "quick", ax->quick ? int_array(ax->quick, ax->n_quick) : cJSON_CreateNull());
+    cJSON_AddNumberToObject(o, "min", (double)ax->min);
+    cJSON_AddNumberToObject(o, "max", (double)ax->max);
+    cJSON_AddBoolToObject(o, "defaults_only", ax->defaults_only);
+    cJSON_AddBoolToObject(o, "from_device", ax->from_device);
+    if (ax->before)
+        cJSON_AddNumberToObject(o, "before", (double)*ax->before);
+    else
+        cJSON_AddNullToObject(o, "before");
+    return o;
+}
+
+static cJSON *bench_json(const struct smem_bench *b)
+{
+    cJSON *o = cJSON_CreateObject(), *axes, *sweeps, *v;
+
+    cJSON_AddStringToObject(o, "name", b->name);
+    cJSON_AddStringToObject(o, "summary", b->summary);
+    if (b->kernel_file)
+        cJSON_AddStringToObject(o, "kernel_file", b->kernel_file);
+    else
+        cJSON_AddNullToObject(o, "kernel_file");
+    cJSON_AddNumberToObject(o, "min_cc", b->min_cc);
+    if (b->min_cc_feature)
+        cJSON_AddStringToObject(o, "min_cc_feature", b->min_cc_feature);
+    else
+        cJSON_AddNullToObject(o, "min_cc_feature");
+    cJSON_AddBoolToObject(o, "predictable", b->predictable);
+    sweeps = cJSON_AddArrayToObject(o, "sweeps");
+    for (size_t k = 0; k < SMEM_MAX_BENCH_SWEEPS && b->sweeps[k]; k++)
+        cJSON_AddItemToArray(sweeps, cJSON_CreateString(b->sweeps[k]));
+    axes = cJSON_AddArrayToObject(o, "axes");
+    for (size_t a = 0; a < b->n_axes; a++)
+        cJSON_AddItemToArray(axes, axis_json(&b->axes[a]));
+    v = cJSON_AddObjectToObject(o, "variation");
+    cJSON_AddNumberToObject(v, "run_pct", b->variation.run_pct);
+    cJSON_AddNumberToObject(v, "unit_pct", b->variation.unit_pct);
+    cJSON_AddNumberToObject(v, "layout_pct", b->variation.layout_pct);
+    cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
+    return o;
+}
+
+int smem_list_benches_json_of(FILE *f, const struct smem_bench *const *benches, size_t n_benches,
+                              const struct smem_sweep *sweeps, size_t n_sweeps)
+{
+    cJSON *doc = cJSON_CreateObject(), *arr;
+    char *text;
+    int rc;
+
+    if (!doc)
+        return SMEM_ENOMEM;
+    arr = cJSON_AddArrayToObject(doc, "benchmarks");
+    for (size_t i = 0; i < n_benches; i++)
+        cJSON_AddItemToArray(arr, bench_json(benches[i]));
+    arr = cJSON_AddArrayToObject(doc, "sweeps");
+    for (size_t i = 0; i < n_sweeps; i++) {
+        const struct smem_sweep *sw = &sweeps[i];
+        cJSON *o = cJSON_CreateObject(), *members;
+        cJSON_AddStringToObject(o, "name", sw->name);
+        cJSON_AddStringToObject(o, "summary", sw->summary);
+        cJSON_AddBoolToObject(o, "predictable", smem_sweep_predictable(sw));
+        cJSON_AddBoolToObject(o, "predicts", smem_sweep_predicts(sw));
+        members = cJSON_AddArrayToObject(o, "benchmarks");
+        for (size_t k = 0; k < n_benches; k++)
+            if (smem_sweep_has(sw, benches[k]))
+                cJSON_AddItemToArray(members, cJSON_CreateString(benches[k]->name));
+        cJSON_AddItemToArray(arr, o);
+    }
+    text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    if (!text)
+        return SMEM_ENOMEM;
+    rc = fprintf(f, "%s\n", text) < 0 ? SMEM_EIO : SMEM_OK;
+    free(text);
+    return rc;
+}
+
+int smem_list_benches_json(FILE *f)
+{
+    return smem_list_benches_json_of(f, smem_benches, smem_n_benches, smem_sweeps, smem_n_sweeps);
 }
 
 void smem_list_benches(FILE *f)

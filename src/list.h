@@ -17,6 +17,14 @@ void smem_list_benches(FILE *f);
 void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size_t n_benches,
                           const struct smem_sweep *sweeps, size_t n_sweeps);
 
+/* --list --json: the same as one JSON document ({"benchmarks": [...], "sweeps": [...]}, each sweep
+ * with its benchmarks); SMEM_OK, SMEM_ENOMEM or SMEM_EIO. */
+int smem_list_benches_json(FILE *f);
+
+/* The same for any descriptors and sweeps. */
+int smem_list_benches_json_of(FILE *f, const struct smem_bench *const *benches, size_t n_benches,
+                              const struct smem_sweep *sweeps, size_t n_sweeps);
+
 /* The built-in GPU models for --predict. */
 void smem_list_models(FILE *f);
 

@@ -118,6 +118,8 @@ static int parse(int argc, char **argv, struct smem_options *o)
         printf("smembench %s (commit %s, schema %s)\n", SMEM_VERSION, SMEM_GIT, SMEM_SCHEMA);
     else if (o->list && o->kernel)
         return list_kernels(o);
+    else if (o->list && o->json)
+        return smem_list_benches_json(stdout) ? SMEM_EXIT_FAILED : SMEM_EXIT_OK;
     else if (o->list)
         smem_list_benches(stdout);
     else if (o->predict && !strcmp(o->predict, "list"))
@@ -131,41 +133,49 @@ static int parse(int argc, char **argv, struct smem_options *o)
     return SMEM_EXIT_OK;
 }
 
-/* A user kernel's plan: without dev what needs no device, with it the kernel and its points. */
-static int plan_kernel(struct job *j, const struct smem_device *dev)
+/* The request of the command line, as the planner takes it. */
+static struct smem_plan_request plan_request(const struct job *j)
 {
-    int rc;
-
-    if (!dev)
-        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : SMEM_OK;
-    free(j->points);
-    j->points = NULL;
-    if ((rc = smem_kernel_open(&j->kj, dev, j->predict, j->o.watchdog_s)))
-        return rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : rc == SMEM_ENODEV ? SMEM_EXIT_NODEV : SMEM_EXIT_FAILED;
-    if ((rc = smem_kernel_points(&j->kj, &j->o, dev, &j->points, &j->n)))
-        return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
-    return SMEM_OK;
+    return (struct smem_plan_request){ .sweeps = j->o.sweeps, .n_sweeps = j->o.n_sweeps, .bench = j->o.bench,
+                                       .overrides = j->o.overrides, .n_overrides = j->o.n_overrides,
+                                       .quick = j->o.quick, .predict = j->predict };
 }
 
-/* The points of the request; with dev, the benchmarks' device-specific defaults (several devices:
- * device 0's). Without dev it only checks: the whole plan is checked before a GPU is touched. */
+/* Everything about the plan that needs no device, checked before a GPU is touched: the benchmarks,
+ * the axes and their values, the point count (a user kernel: its file, launch and axes). */
+static int check_plan(struct job *j)
+{
+    struct smem_plan_request req = plan_request(j);
+    size_t n;
+    int rc;
+
+    if (j->o.kernel)
+        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : SMEM_OK;
+    if ((rc = smem_plan_check(&req, &n)) == SMEM_ENOMEM) {
+        smem_error("out of memory while planning the run");
+        return SMEM_EXIT_FAILED;
+    }
+    return rc ? usage_error() : SMEM_OK;
+}
+
+/* The points of the run, built once the device is known: the benchmarks' defaults are its own
+ * (several devices: device 0's); a user kernel is opened and its points read from its file. */
 static int plan(struct job *j, const struct smem_device *dev)
 {
     int rc;
 
-    if (j->o.kernel)
-        return plan_kernel(j, dev);
-    j->req = (struct smem_plan_request){ .sweeps = j->o.sweeps, .n_sweeps = j->o.n_sweeps, .bench = j->o.bench,
-                                         .overrides = j->o.overrides, .n_overrides = j->o.n_overrides,
-                                         .quick = j->o.quick, .predict = j->predict };
-    free(j->points);
-    j->points = NULL;
+    if (j->o.kernel) {
+        if ((rc = smem_kernel_open(&j->kj, dev, j->predict, j->o.watchdog_s)))
+            return rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : rc == SMEM_ENODEV ? SMEM_EXIT_NODEV : SMEM_EXIT_FAILED;
+        if ((rc = smem_kernel_points(&j->kj, &j->o, dev, &j->points, &j->n)))
+            return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
+        return SMEM_OK;
+    }
+    j->req = plan_request(j);
     if ((rc = smem_sweep_expand(&j->req, &j->points, &j->n, dev))) {
-        if (rc == SMEM_ENOMEM) {
+        if (rc == SMEM_ENOMEM)
             smem_error("out of memory while planning the run");
-            return SMEM_EXIT_FAILED;
-        }
-        return dev ? SMEM_EXIT_USAGE : usage_error();
+        return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
     }
     return SMEM_OK;
 }
@@ -453,9 +463,9 @@ int main(int argc, char **argv)
     j.predict = j.o.predict != NULL;
     if (!j.o.order_seed_given)
         j.o.order_seed = order_seed_now();  /* every process its own order; the file records it */
-    if ((status = plan(&j, NULL)) ||            /* the whole plan, checked before a GPU is touched */
+    if ((status = check_plan(&j)) ||            /* the whole request, checked before a GPU is touched */
         (status = open_devices(&j)) ||          /* the GPUs, or a model in predict mode */
-        (status = plan(&j, &j.runs[0].dev)) ||  /* again, with the device's own defaults */
+        (status = plan(&j, &j.runs[0].dev)) ||  /* the points, once, with the device's own defaults */
         (status = choose_output(&j)) ||         /* checked before anything runs */
         (status = run(&j)) ||                   /* one host thread and stream per device */
         (status = derive(&j)))                  /* baselines; the spread between devices */

@@ -151,6 +151,14 @@ static cJSON *device_record(const struct smem_device *d)
         cJSON_AddStringToObject(dev, "cc", cc);
     }
     cJSON_AddNumberToObject(dev, "sm_count", d->sm_count);
+    if (d->is_model) {
+        cJSON_AddNullToObject(dev, "kernel_code");
+    } else {
+        /* how this device runs the built-in kernels: their cubin, or PTX the driver JIT-compiled */
+        const char *force = getenv("CUDA_FORCE_PTX_JIT");
+        cJSON_AddStringToObject(dev, "kernel_code",
+                                smem_arch_code_path(d->cc_major, d->cc_minor, SMEM_GPU_CODE, force && !strcmp(force, "1")));
+    }
     json_opt_int(dev, "clock_khz", d->clock_khz ? d->clock_khz : -1);
     json_opt_int(dev, "mem_clock_khz", d->mem_clock_khz ? d->mem_clock_khz : -1);
     json_opt_int(dev, "mem_bus_width_bits", d->mem_bus_width_bits ? d->mem_bus_width_bits : -1);
@@ -197,6 +205,31 @@ static cJSON *device_record(const struct smem_device *d)
     return dev;
 }
 
+/* The build that wrote the file: the device code it carries (meson -Dgpu_arch), whether that is PTX
+ * alone, the nvcc that compiled it and the build type; a PTX build's file must not read as a native
+ * one's. */
+static void add_build(cJSON *tool)
+{
+    cJSON *b = cJSON_AddObjectToObject(tool, "build"), *code = cJSON_AddArrayToObject(b, "gpu_code");
+    const char *p = SMEM_GPU_CODE;
+    bool sass = false;
+
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        char item[32];
+        smem_fmt(item, sizeof(item), "%.*s", (int)n, p);
+        cJSON_AddItemToArray(code, cJSON_CreateString(item));
+        sass |= !strncmp(item, "sm_", 3) || !strcmp(item, "native");
+        p += n + (p[n] == ',');
+    }
+    cJSON_AddBoolToObject(b, "ptx_only", SMEM_GPU_CODE[0] && !sass);
+    if (SMEM_NVCC_VERSION[0])
+        cJSON_AddStringToObject(b, "nvcc", SMEM_NVCC_VERSION);
+    else
+        cJSON_AddNullToObject(b, "nvcc");
+    cJSON_AddStringToObject(b, "buildtype", SMEM_BUILDTYPE);
+}
+
 cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device *d)
 {
     static cJSON_Hooks hooks = { json_malloc, free };
@@ -213,6 +246,7 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddStringToObject(tool, "name", "smembench");
     cJSON_AddStringToObject(tool, "version", SMEM_VERSION);
     cJSON_AddStringToObject(tool, "git", SMEM_GIT);
+    add_build(tool);
 #if SMEM_TEST_SLOWDOWN_PCT
     /* a test build whose bandwidth kernel does this much more work than it counts (meson option
      * test_slowdown_pct): its figures are not the device's, and the file says so */

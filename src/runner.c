@@ -316,23 +316,13 @@ static int probe_residency(const struct smem_device *d, const struct smem_plan *
     return SMEM_OK;
 }
 
-/* Everything before a trial's setup: the plan, the kernel's attributes (set again for every trial:
- * another point may have set the same function's since), occupancy and the grid. The first trial
- * records the occupancy and probes the residency; a full wave counts the blocks the probe saw
- * resident where it saw any (the API can count more than the hardware holds: a grid of its count
- * then ends in a partial wave whose blocks land differently from launch to launch), and the later
- * trials launch the first's grid. SMEM_ESKIP with the reason in r, a negative code after
- * fail_point, or SMEM_OK. */
-static int prepare(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
-                   struct smem_case *c, struct smem_plan *plan, struct smem_result *r, bool first)
+/* The point's plan, without the GPU: the hardware it needs, its geometry (under --check the short
+ * work), recorded on the first trial. SMEM_ESKIP with the reason for a point that cannot run. */
+static int plan_point(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
+                      struct smem_plan *plan, struct smem_result *r, bool first)
 {
     const struct smem_bench *b = pt->bench;
-    struct smem_func f;
-    struct smem_prediction pr;
-    const void *fn;
-    int rc, blocks;
 
-    smem_cuda_clear();
     if (lacks_feature(b, d, r->reason, sizeof(r->reason)) ||
         b->plan(pt, d, plan, r->reason, sizeof(r->reason)) == SMEM_ESKIP)
         return SMEM_ESKIP;
@@ -340,30 +330,35 @@ static int prepare(const struct smem_device *d, const struct smem_point *pt, con
         plan->work = b->check_work;
     if (first)
         result_plan(r, plan);
-    if (!plan->block) {
-        c->grid = 0;    /* a library call: no kernel of ours, no occupancy to report */
-        return SMEM_OK;
-    }
-    memset(&f, 0, sizeof(f));
-    memset(&pr, 0, sizeof(pr));
-    fn = b->kernel(c);
-    if ((rc = smem_occupancy_func(fn, &f)))
+    return SMEM_OK;
+}
+
+/* The kernel as compiled against the plan (code for the device's architecture, its static shared
+ * memory within the opt-in ceiling), then its attributes set and, for a cluster plan, the clusters
+ * resident at once. */
+static int set_kernel(const struct smem_device *d, const struct smem_run_settings *s, struct smem_case *c,
+                      const struct smem_plan *plan, const void *fn, struct smem_func *f, struct smem_result *r)
+{
+    const struct smem_bench *b = c->bench;
+    int rc;
+
+    if ((rc = smem_occupancy_func(fn, f)))
         return fail_point(r, rc, c, "reading the kernel's attributes");
-    if (b->min_cc && f.ptx_version && f.ptx_version < b->min_cc) {
+    if (b->min_cc && f->ptx_version && f->ptx_version < b->min_cc) {
         /* the device has the hardware, this binary's code for it does not (compute_80 PTX on a 9.0) */
         smem_fmt(r->reason, sizeof(r->reason), "needs compute capability %d.%d code (%s); this binary's kernel was "
                  "compiled from compute_%d PTX: build with -Dgpu_arch=all or for this device", b->min_cc / 10,
-                 b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f.ptx_version);
+                 b->min_cc % 10, b->min_cc_feature ? b->min_cc_feature : "its hardware", f->ptx_version);
         return SMEM_ESKIP;
     }
-    if ((int64_t)(plan->dyn_smem + f.static_smem) > d->smem_per_block_optin) {
+    if ((int64_t)(plan->dyn_smem + f->static_smem) > d->smem_per_block_optin) {
         /* the compiled kernel's own static shared memory (barriers, say) is more than the plan assumed */
         smem_fmt(r->reason, sizeof(r->reason), "%zu dynamic and %zu static bytes of shared memory exceed the opt-in "
-                 "ceiling of %lld bytes per block on %s", plan->dyn_smem, f.static_smem,
+                 "ceiling of %lld bytes per block on %s", plan->dyn_smem, f->static_smem,
                  (long long)d->smem_per_block_optin, d->name);
         return SMEM_ESKIP;
     }
-    if ((rc = set_attributes(d, fn, plan, s->no_optin, f.static_smem)))
+    if ((rc = set_attributes(d, fn, plan, s->no_optin, f->static_smem)))
         return fail_point(r, rc, c, "setting the kernel's attributes");
     if (plan->cluster) {
         rc = smem_occupancy_clusters(fn, plan->cluster, plan->block, plan->dyn_smem, &c->clusters, r->reason,
@@ -378,10 +373,21 @@ static int prepare(const struct smem_device *d, const struct smem_point *pt, con
      * waves of 1024-thread blocks of the cluster sweep) */
     if (s->check && plan->cluster && !plan->grid && c->clusters > 2)
         c->clusters = 2;
-    if (!first) {
-        c->grid = r->grid;
-        return SMEM_OK;
-    }
+    return SMEM_OK;
+}
+
+/* The first trial's occupancy, with the attributes set: the kernel's resources, the calculator's
+ * blocks per SM and the model's prediction, the residency probe's measured count, and from them
+ * the grid (a full wave of what is resident, as measured where the probe saw another count). */
+static int measure_occupancy(const struct smem_device *d, const struct smem_run_settings *s, struct smem_case *c,
+                             const struct smem_plan *plan, const void *fn, struct smem_result *r)
+{
+    struct smem_func f;
+    struct smem_prediction pr;
+    int rc, blocks;
+
+    memset(&f, 0, sizeof(f));
+    memset(&pr, 0, sizeof(pr));
     if ((rc = smem_occupancy_func(fn, &f)))
         return fail_point(r, rc, c, "reading the kernel's attributes");
     r->regs = f.regs;
@@ -407,6 +413,38 @@ static int prepare(const struct smem_device *d, const struct smem_point *pt, con
                               : (unsigned)d->sm_count * (unsigned)blocks;
     r->grid = c->grid;
     return SMEM_OK;
+}
+
+/* Everything before a trial's setup: the plan, the kernel's attributes (set again for every trial:
+ * another point may have set the same function's since), occupancy and the grid. The first trial
+ * records the occupancy and probes the residency; a full wave counts the blocks the probe saw
+ * resident where it saw any (the API can count more than the hardware holds: a grid of its count
+ * then ends in a partial wave whose blocks land differently from launch to launch), and the later
+ * trials launch the first's grid. SMEM_ESKIP with the reason in r, a negative code after
+ * fail_point, or SMEM_OK. */
+static int prepare(const struct smem_device *d, const struct smem_point *pt, const struct smem_run_settings *s,
+                   struct smem_case *c, struct smem_plan *plan, struct smem_result *r, bool first)
+{
+    struct smem_func f;
+    const void *fn;
+    int rc;
+
+    smem_cuda_clear();
+    if ((rc = plan_point(d, pt, s, plan, r, first)))
+        return rc;
+    if (!plan->block) {
+        c->grid = 0;    /* a library call: no kernel of ours, no occupancy to report */
+        return SMEM_OK;
+    }
+    memset(&f, 0, sizeof(f));
+    fn = pt->bench->kernel(c);
+    if ((rc = set_kernel(d, s, c, plan, fn, &f, r)))
+        return rc;
+    if (!first) {
+        c->grid = r->grid;   /* a later trial runs the first one's grid */
+        return SMEM_OK;
+    }
+    return measure_occupancy(d, s, c, plan, fn, r);
 }
 
 /* The case's private state and the benchmark's setup (smem_case_open: out of memory for the state

@@ -311,8 +311,10 @@ static int add_sweep(const char *name, bool predict, const struct smem_bench **b
     return SMEM_OK;
 }
 
-int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **points, size_t *n,
-                      const struct smem_device *dev)
+/* The plan of a request: with points, its points (allocated); without, only its checks (the
+ * benchmarks, the axis names, every value list and the point count), nothing built. */
+static int expand(const struct smem_plan_request *r, struct smem_point **points, size_t *n,
+                  const struct smem_device *dev)
 {
     const struct smem_bench *benches[64];
     const char *owner[64];
@@ -322,7 +324,8 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
     size_t counts[SMEM_MAX_AXES];
     int rc = SMEM_EINVAL;
 
-    *points = NULL;
+    if (points)
+        *points = NULL;
     *n = 0;
     if (r->bench) {
         const struct smem_bench *b = smem_bench_find(r->bench);
@@ -399,6 +402,10 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
             smem_error("the plan has more than %d points; narrow it with --axis", SMEM_MAX_POINTS);
             goto fail;
         }
+        if (!points) {
+            total += combos;
+            continue;
+        }
         if (total + combos > cap) {
             struct smem_point *grown;
             cap = (total + combos) * 2;
@@ -423,11 +430,23 @@ int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **poi
         }
     }
     free(vals);
-    *points = out;
+    if (points)
+        *points = out;
     *n = total;
     return SMEM_OK;
 fail:
     free(vals);
     free(out);
     return rc;
+}
+
+int smem_plan_check(const struct smem_plan_request *r, size_t *n)
+{
+    return expand(r, NULL, n, NULL);
+}
+
+int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **points, size_t *n,
+                      const struct smem_device *dev)
+{
+    return expand(r, points, n, dev);
 }

@@ -64,6 +64,11 @@ struct smem_plan_request {
     bool predict;               /* only benchmarks of predictable sweeps */
 };
 
+/* Checks a request without building its plan or touching a device: the benchmarks and sweeps, the
+ * axis names, every --axis list and the point count with the static defaults (in *n). Prints one
+ * line on bad input: SMEM_EINVAL, or SMEM_ENOMEM. */
+int smem_plan_check(const struct smem_plan_request *r, size_t *n);
+
 /* Expands a request into points (allocated; free with free()). Prints one line on bad input.
  * With dev, an axis that is not overridden takes the benchmark's device-specific defaults. */
 int smem_sweep_expand(const struct smem_plan_request *r, struct smem_point **points, size_t *n,

@@ -27,6 +27,7 @@ def header(files, docs, md, names=("base", "new")):
     rows += [("driver / runtime", *each(lambda d: f"{fmt(d['device'].get('driver_version'))} / "
                                                   f"{fmt(d['device'].get('runtime_version'))}")),
              ("commit", *each(lambda d: fmt(d["tool"].get("git")))),
+             ("build", *each(lambda d: reader.build_text(d))),
              ("date", *each(lambda d: fmt(d["run"].get("started")))),
              ("host", *each(lambda d: fmt(d["run"].get("host")))),
              ("mode, sweep", *each(lambda d: f"{fmt(d['run'].get('mode'))}, {fmt(d['run'].get('sweep'))}")),

@@ -432,8 +432,9 @@ def check(doc, path="<document>"):
 # Axes a benchmark gained after files were written, with the value its one kernel had before: a point
 # of an older file reads (and keys, and compares) as the same point of a newer one, so a CI baseline
 # survives the new axis. The values are the descriptors' (an axis's "before", bench/bench.h), which
-# smembench --list prints; older_axes.json, beside this module, is their snapshot (installed with it,
-# checked against the program by tests/scripts/test_fig_generic.py): {bench: {axis: value}}.
+# smembench --list --json gives; older_axes.json, beside this module, is their snapshot (installed with
+# it, so that reading a file needs no smembench program; checked against the program by
+# tests/scripts/test_fig_generic.py): {bench: {axis: value}}.
 OLDER_AXES_FILE = os.path.join(_HERE, "older_axes.json")
 
 
@@ -744,6 +745,48 @@ def device_label(doc):
 
 def run_date(doc):
     return doc["run"]["started"][:10]
+
+
+# How a device ran the built-in kernels (device.kernel_code), in words.
+CODE_PATHS = {"sass": "its cubin", "ptx_jit": "PTX JIT-compiled by the driver", "none": "no code for it",
+              "unknown": "a native build's code"}
+
+
+def build(doc):
+    """The build that wrote the file (tool.build: gpu_code, ptx_only, nvcc, buildtype), or None for a
+    file written before builds were recorded."""
+    b = doc["tool"].get("build")
+    return b if isinstance(b, dict) else None
+
+
+def build_text(doc, device=None):
+    """The build and how the device ran it, for a header: "sm_90, nvcc 13.0.88, release; ran its
+    cubin", "compute_80 (PTX only), ...; ran PTX JIT-compiled by the driver", or "not recorded"."""
+    b = build(doc)
+    if not b:
+        return "not recorded (a file before 2026-12-02)"
+    code = ", ".join(b.get("gpu_code") or []) or "no device code"
+    parts = [code + (" (PTX only)" if b.get("ptx_only") else "")]
+    if b.get("nvcc"):
+        parts.append(f"nvcc {b['nvcc']}")
+    parts.append(str(b.get("buildtype")))
+    path = (device or doc["device"]).get("kernel_code")
+    return ", ".join(parts) + (f"; ran {CODE_PATHS.get(path, path)}" if path else "")
+
+
+def code_label(doc, device=None):
+    """A short label of how the device ran the kernels, for series that differ by it: "PTX JIT
+    (compute_80)", "cubin (sm_90)"; "" for a model or a file that does not say."""
+    b, path = build(doc), (device or doc["device"]).get("kernel_code")
+    if not b or not path:
+        return ""
+    ptx = [c for c in b.get("gpu_code") or [] if c.startswith("compute_")]
+    sass = [c for c in b.get("gpu_code") or [] if c.startswith("sm_")]
+    if path == "ptx_jit":
+        return "PTX JIT" + (f" ({', '.join(ptx)})" if ptx else "")
+    if path == "sass":
+        return "cubin" + (f" ({', '.join(sass)})" if sass else "")
+    return path
 
 
 # A user kernel's built-in axes (smembench --kernel), in the order its points list them; the launch

@@ -238,7 +238,8 @@ def settings_text(settings):
 def runs_section(loaded):
     cols = (("file", "text"), ("device", "text"), ("cc", "text"), ("SMs", "num"), ("SM clock (MHz)", "num"),
             ("smem/SM, opt-in/block (KiB)", "text"), ("driver / runtime", "text"),
-            ("mode", "text"), ("sweep", "text"), ("started (UTC)", "text"), ("commit", "text"), ("points", "text"))
+            ("mode", "text"), ("sweep", "text"), ("started (UTC)", "text"), ("commit", "text"), ("build", "text"),
+            ("points", "text"))
     rows, notes, spread = [], [], []
     for path, doc in loaded:
         run = doc["run"]
@@ -255,7 +256,7 @@ def runs_section(loaded):
                 num_cell(d.get("sm_count")), num_cell(clock, "{:.0f}"), text_cell(smem), text_cell(drv),
                 text_cell(run.get("mode")), text_cell(run.get("sweep")),
                 text_cell(str(run.get("started", "")).replace("T", " ").rstrip("Z")),
-                text_cell(doc["tool"].get("git")),
+                text_cell(doc["tool"].get("git")), text_cell(reader.build_text(doc, d)),
                 text_cell(", ".join(f"{v} {k}" for k, v in sorted(counts.items())))]) + "</tr>")
         extra = [f"<dt>host</dt><dd>{esc(run.get('host'))}</dd>",
                  f"<dt>command</dt><dd><code>{esc(' '.join(run.get('argv') or []))}</code></dd>",

@@ -104,8 +104,8 @@ def _settings(doc):
 
 def _attributes(group):
     """Functions giving what may tell the series of group apart, in the order they are tried: the
-    axes a series was split on, --quick or not, the sweep, the other settings that differ, the
-    commit, the date, the start time, the file name."""
+    axes a series was split on, --quick or not, the sweep, the other settings that differ, how the
+    kernels ran (a cubin or JIT-compiled PTX), the commit, the date, the start time, the file name."""
     keys = sorted({k for s in group for k in _settings(s.doc)})
     differ = [k for k in keys if len({repr(_settings(s.doc).get(k)) for s in group}) > 1]
 
@@ -128,6 +128,7 @@ def _attributes(group):
             quick,
             sweep,
             settings,
+            lambda s: reader.code_label(s.doc),
             lambda s: str(s.doc["tool"].get("git") or ""),
             lambda s: reader.run_date(s.doc),
             started,

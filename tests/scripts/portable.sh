@@ -105,6 +105,15 @@ for line in off:
 missing = [b for b in figures if not compared.get(b)]
 for b in missing:
     print(f"not ok: no {b} point ran under both builds, nothing compared")
+# each file says how its kernels ran (tool.build, device.kernel_code): the JIT file must not read as
+# the native one
+code = (native["device"].get("kernel_code"), jit["device"].get("kernel_code"))
+if code != ("sass", "ptx_jit"):
+    missing.append("kernel_code")
+    print(f"not ok: device.kernel_code native {code[0]!r}, {label} {code[1]!r}; expected 'sass', 'ptx_jit'")
+if mode == "ptx" and not (jit["tool"].get("build") or {}).get("ptx_only"):
+    missing.append("ptx_only")
+    print(f"not ok: the {label}'s tool.build is {jit['tool'].get('build')!r}, not ptx_only")
 print(f"{label} on {jit['device']['name']} (cc {jit['device']['cc']}): {len(jit['results'])} points, "
       f"{len(jit['results']) - len(bad) - len(skipped) - len(library)} ok and verified, {len(skipped)} skipped, "
       f"{len(library)} library calls not loadable, {len(bad)} not ok; "

@@ -1,6 +1,7 @@
 """The TAP harness of the script tests: register tests with @test, raise Skip for one that cannot
 run here (reported as '# SKIP reason', never as passed), and run(cleanup) prints the plan and one
 line a test and returns the exit status."""
+import re
 import sys
 
 TESTS = []
@@ -31,3 +32,13 @@ def run(cleanup=None):
     if cleanup is not None:
         cleanup()
     return 1 if failed else 0
+
+
+# plot's line per figure on stderr ("PROG: NAME.png: the benchmarks drawn there") and its line naming
+# what it drew nowhere: what a test sets aside before asserting what else a command printed
+FIGURE_LINE = re.compile(r"^[^:\n]+: (?:[^\s:]+\.(?:png|svg|pdf)|drawn in no figure): .*\n?", re.M)
+
+
+def without_figure_lines(err):
+    """stderr less plot's lines naming what each figure drew."""
+    return FIGURE_LINE.sub("", err)

@@ -67,6 +67,8 @@ CASES = [
     S(["--quiet"], 2, "nothing to run"),
     S(["--help", "--frobnicate"], 2, 'unknown option "--frobnicate"'),
     S(["--list", "extra"], 2, 'unexpected argument "extra"'),
+    S(["--json"], 2, "--json changes what --list prints"),
+    S(["--sweep", "carveout", "--json"], 2, "--json changes what --list prints"),
     S(["--sweep", "bank", "extra"], 2, 'unexpected argument "extra"'),
     S(["--sweep", "carvout"], 2, 'unknown sweep "carvout"'),
     S(["--sweep", ""], 2, "for --sweep"),

@@ -233,19 +233,27 @@ def plot_names_a_benchmark_it_draws_nowhere():
 @test
 def older_files_axis_values_are_the_descriptors():
     """reader.ADDED_AXES (python/smembench/older_axes.json, installed with the reader) says what the
-    descriptors say: --list's 'files before this axis: V', for every benchmark and axis that has one."""
+    descriptors say: every axis's "before" in smembench --list --json, and --list's text agrees."""
     if not SMEMBENCH:
         raise Skip("no smembench program given")
+    p = subprocess.run([SMEMBENCH, "--list", "--json"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    said = {}
+    for b in json.loads(p.stdout)["benchmarks"]:
+        for ax in b["axes"]:
+            if ax["before"] is not None:
+                said.setdefault(b["name"], {})[ax["name"]] = ax["before"]
     p = subprocess.run([SMEMBENCH, "--list"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
-    said, bench = {}, None
+    printed, bench = {}, None
     for line in p.stdout.splitlines():
         m = re.match(r"^  ([a-z0-9_]+) ", line)
         if m:
             bench = m.group(1)
         m = re.match(r"^    --axis ([a-z0-9_]+)=.*; files before this axis: (-?[0-9]+)$", line)
         if m:
-            said.setdefault(bench, {})[m.group(1)] = int(m.group(2))
+            printed.setdefault(bench, {})[m.group(1)] = int(m.group(2))
+    assert printed == said, (printed, said)
     assert said, "--list names no axis with a value for older files"
     assert reader.ADDED_AXES == said, (reader.ADDED_AXES, said)
     with open(reader.OLDER_AXES_FILE) as f:

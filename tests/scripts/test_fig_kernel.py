@@ -25,18 +25,10 @@ RESULTS = os.path.join(ROOT, "results")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
-from tap import Skip, test  # noqa: E402
+from tap import without_figure_lines, Skip, test  # noqa: E402
 from smembench import plot, reader  # noqa: E402
 from smembench.figures import kernel as kfig  # noqa: E402
 
-# plot's line per figure on stderr ("PROG: NAME.png: the benchmarks drawn there") and its line of
-# benchmarks drawn nowhere: what it says on success, left out where a test wants nothing else
-FIGURE_LINE = re.compile(r"^[^:\n]+: (?:[^\s:]+\.(?:png|svg|pdf)|drawn in no figure): .*\n?", re.M)
-
-
-def without_figure_lines(err):
-    """stderr less plot's lines naming what each figure drew."""
-    return FIGURE_LINE.sub("", err)
 
 
 FIXTURE = os.path.join(HERE, "fixtures", "kernel_row_softmax.json")

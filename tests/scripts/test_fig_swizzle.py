@@ -9,7 +9,6 @@ the plot command writing swizzle.png, and nothing drawn for files without the sw
 import copy
 import math
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -19,18 +18,10 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
-from tap import test  # noqa: E402
+from tap import without_figure_lines, test  # noqa: E402
 from smembench import plot, reader  # noqa: E402
 from smembench.figures import swizzle  # noqa: E402
 
-# plot's line per figure on stderr ("PROG: NAME.png: the benchmarks drawn there") and its line of
-# benchmarks drawn nowhere: what it says on success, left out where a test wants nothing else
-FIGURE_LINE = re.compile(r"^[^:\n]+: (?:[^\s:]+\.(?:png|svg|pdf)|drawn in no figure): .*\n?", re.M)
-
-
-def without_figure_lines(err):
-    """stderr less plot's lines naming what each figure drew."""
-    return FIGURE_LINE.sub("", err)
 
 
 H200 = os.path.join(ROOT, "results", "swizzle", "nvidia-h200_20261130_swizzle.json")

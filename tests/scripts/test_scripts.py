@@ -16,22 +16,14 @@ import tempfile
 import time
 import xml.dom.minidom
 
-# plot's line per figure on stderr ("PROG: NAME.png: the benchmarks drawn there") and its line of
-# benchmarks drawn nowhere: what it says on success, left out where a test wants nothing else
-FIGURE_LINE = re.compile(r"^[^:\n]+: (?:[^\s:]+\.(?:png|svg|pdf)|drawn in no figure): .*\n?", re.M)
-
-
-def without_figure_lines(err):
-    """stderr less plot's lines naming what each figure drew."""
-    return FIGURE_LINE.sub("", err)
-
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 SCRIPTS = os.path.join(ROOT, "scripts")
 PYDIR = os.path.join(ROOT, "python")
 sys.path.insert(0, PYDIR)
+sys.path.insert(0, HERE)
 from smembench import reader  # noqa: E402
+from tap import without_figure_lines  # noqa: E402
 
 RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
 TESTS = []
@@ -1797,10 +1789,6 @@ def python_m_smembench_runs_each_command_and_names_the_tools():
     rc, out, err = m("trend", "--frobnicate")
     assert rc == 2 and err.strip() == "smembench: the following arguments are required: FILE_OR_DIR, -o; see " \
                                       "smembench-trend --help", err
-
-
-class Skip(Exception):
-    """A test that cannot run here."""
 
 
 def main():

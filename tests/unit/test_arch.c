@@ -218,3 +218,25 @@ Test(published, a_value_nobody_published_is_left_out)
     cr_assert_eq(find(p, n, "carveout_steps_kib")->n_list, 2);
     cr_assert_eq(smem_arch_published(8, 8, p, SMEM_ARCH_MAX_PUBLISHED), 0);
 }
+
+Test(arch, code_path_follows_cuda_binary_and_ptx_compatibility)
+{
+    /* the H200 (9.0) under the builds this project makes */
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_90", 0), "sass");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "compute_80", 0), "ptx_jit", "the portable PTX-only build");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_80,sm_86,compute_80", 0), "ptx_jit",
+                     "an sm_80 cubin does not run on 9.0: another major");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_75,sm_80,sm_90,sm_100,compute_75,compute_120", 0), "sass");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_75,sm_90,compute_75", 1), "ptx_jit", "CUDA_FORCE_PTX_JIT=1");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_90", 1), "none", "forced JIT without PTX runs nothing");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_100,compute_100", 0), "none", "PTX of a later cc does not run");
+    /* minors: a cubin runs on its major's later minors, sm_XYa code on XY alone */
+    cr_assert_str_eq(smem_arch_code_path(8, 6, "sm_80", 0), "sass");
+    cr_assert_str_eq(smem_arch_code_path(8, 0, "sm_86", 0), "none");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "sm_90a", 0), "sass");
+    cr_assert_str_eq(smem_arch_code_path(10, 3, "sm_100a", 0), "none");
+    cr_assert_str_eq(smem_arch_code_path(10, 3, "sm_100f", 0), "sass");
+    cr_assert_str_eq(smem_arch_code_path(12, 0, "sm_120,compute_120", 0), "sass");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "native (nvcc -arch=native)", 0), "unknown");
+    cr_assert_str_eq(smem_arch_code_path(9, 0, "", 0), "none");
+}

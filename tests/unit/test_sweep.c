@@ -188,6 +188,46 @@ Test(sweep, rejects_unknown_names, .init = cr_redirect_stderr)
     cr_assert_lt(smem_sweep_expand(&r4, &p, &n, NULL), 0);
 }
 
+Test(sweep, check_rejects_what_expansion_rejects_and_counts_its_points, .init = cr_redirect_stderr)
+{
+    /* the check before a GPU is touched builds nothing, yet refuses every request the expansion
+     * refuses and counts the points the expansion builds (static defaults, no device) */
+    const char *bad[] = { "carvout" }, *sw[] = { "carveout" }, *all[] = { "all" }, *bank[] = { "bank" };
+    struct smem_override unknown[] = { { "stride", "1" } }, width[] = { { "width_bytes", "4,5" } },
+                         many[] = { { "stride_elems", "1:64" }, { "width_bytes", "4,8,16" } };
+    const struct smem_plan_request bad_ones[] = {
+        { .sweeps = bad, .n_sweeps = 1 },
+        { .bench = "nosuch" },
+        { .sweeps = sw, .n_sweeps = 1, .overrides = unknown, .n_overrides = 1 },
+        { 0 },
+        { .bench = "bandwidth", .overrides = width, .n_overrides = 1 },
+        { .sweeps = bank, .n_sweeps = 1, .predict = true },
+    };
+    const struct smem_plan_request good[] = {
+        { .sweeps = sw, .n_sweeps = 1 },
+        { .sweeps = all, .n_sweeps = 1 },
+        { .sweeps = all, .n_sweeps = 1, .quick = true },
+        { .sweeps = all, .n_sweeps = 1, .predict = true },
+        { .bench = "bank", .overrides = many, .n_overrides = 2 },
+    };
+    struct smem_point *p;
+    size_t n, counted;
+
+    for (size_t i = 0; i < SMEM_ARRAY_LEN(bad_ones); i++) {
+        cr_assert_lt(smem_plan_check(&bad_ones[i], &counted), 0, "bad request %zu passed the check", i);
+        cr_assert_lt(smem_sweep_expand(&bad_ones[i], &p, &n, NULL), 0);
+    }
+    for (size_t i = 0; i < SMEM_ARRAY_LEN(good); i++) {
+        cr_assert_eq(smem_plan_check(&good[i], &counted), 0, "request %zu", i);
+        cr_assert_eq(smem_sweep_expand(&good[i], &p, &n, NULL), 0);
+        cr_assert_gt(n, 0);
+        cr_assert_eq(counted, n, "request %zu: the check counts %zu points, the plan has %zu", i, counted, n);
+        free(p);
+    }
+    cr_assert_eq(smem_plan_check(&good[4], &counted), 0);
+    cr_assert_eq(counted, 64 * 3, "bank: 64 strides x 3 widths");
+}
+
 Test(sweep, rejects_a_width_that_is_not_4_8_or_16, .init = cr_redirect_stderr)
 {
     struct smem_override o[] = { { "width_bytes", "4,5" } };

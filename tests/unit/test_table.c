@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <cjson/cJSON.h>
 
 #include "list.h"
+#include "smem.h"
 #include "result.h"
 #include "table.h"
 
@@ -217,6 +219,98 @@ Test(table, list_columns_fit_long_names)
         rows++;
     }
     cr_assert_eq(rows, 4);
+    free(o.text);
+}
+
+Test(table, list_names_the_benchmarks_of_each_sweep)
+{
+    /* a sweep's benchmarks come from the descriptors that name it, not from its summary */
+    static const struct smem_bench in_x = { .name = "member", .summary = "in x", .axes = short_axes, .n_axes = 1,
+                                            .sweeps = { "x" } };
+    const struct smem_bench *benches[] = { &short_bench, &in_x, &long_bench };
+    const struct smem_sweep sweeps[] = { { "all", "every benchmark", true }, { "x", "a sweep", false } };
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    size_t i = 0;
+
+    cr_assert_not_null(f);
+    smem_list_benches_of(f, benches, 3, sweeps, 2);
+    lines(&o, f);
+    while (i < o.n && strncmp(o.line[i], "  x ", 4))
+        i++;
+    cr_assert_lt(i + 1, o.n, "no line for the sweep x");
+    cr_assert_str_eq(o.line[i + 1], "    benchmarks: member");
+    for (size_t k = 0; k < o.n; k++)
+        if (!strncmp(o.line[k], "  all ", 6))
+            cr_assert(k + 1 == o.n || strncmp(o.line[k + 1], "    benchmarks:", 15),
+                      "\"all\" lists no benchmarks: it holds every one");
+    free(o.text);
+}
+
+/* The string item name of every element of array a, comma-joined. */
+static void names_of(const cJSON *a, char *buf, size_t len)
+{
+    const cJSON *e;
+
+    buf[0] = 0;
+    cJSON_ArrayForEach(e, a)
+        smem_append(buf, len, ",", "%s", cJSON_IsString(e) ? e->valuestring
+                                                           : cJSON_GetStringValue(cJSON_GetObjectItem(e, "name")));
+}
+
+Test(table, list_json_is_the_registry)
+{
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    const cJSON *benches, *sweeps, *e;
+    cJSON *doc;
+    char got[2048], want[2048];
+    size_t i = 0;
+
+    cr_assert_not_null(f);
+    cr_assert_eq(smem_list_benches_json(f), 0);
+    fclose(f);
+    doc = cJSON_Parse(o.text);
+    cr_assert_not_null(doc, "--list --json is not JSON: %.200s", o.text);
+    benches = cJSON_GetObjectItem(doc, "benchmarks");
+    sweeps = cJSON_GetObjectItem(doc, "sweeps");
+    cr_assert_eq((size_t)cJSON_GetArraySize(benches), smem_n_benches);
+    cJSON_ArrayForEach(e, benches) {
+        const struct smem_bench *b = smem_benches[i++];
+        const cJSON *axes = cJSON_GetObjectItem(e, "axes"), *ax;
+        size_t a = 0;
+        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(e, "name")), b->name);
+        cr_assert_eq((size_t)cJSON_GetArraySize(axes), b->n_axes, "%s", b->name);
+        cJSON_ArrayForEach(ax, axes) {
+            const struct smem_axis *d = &b->axes[a++];
+            const cJSON *before = cJSON_GetObjectItem(ax, "before");
+            cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(ax, "name")), d->name);
+            cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(ax, "unit")), d->unit);
+            cr_assert_eq((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(ax, "defaults")), d->n_defaults);
+            cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(ax, "max")), (double)d->max);
+            if (d->before)
+                cr_assert_eq(cJSON_GetNumberValue(before), (double)*d->before, "%s.%s", b->name, d->name);
+            else
+                cr_assert(cJSON_IsNull(before), "%s.%s has no value for older files", b->name, d->name);
+        }
+        cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(e, "variation"), "unit_pct")),
+                     b->variation.unit_pct);
+    }
+    cr_assert_eq((size_t)cJSON_GetArraySize(sweeps), smem_n_sweeps);
+    i = 0;
+    cJSON_ArrayForEach(e, sweeps) {
+        const struct smem_sweep *sw = &smem_sweeps[i++];
+        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(e, "name")), sw->name);
+        want[0] = 0;
+        for (size_t k = 0; k < smem_n_benches; k++)
+            if (smem_sweep_has(sw, smem_benches[k]))
+                smem_append(want, sizeof(want), ",", "%s", smem_benches[k]->name);
+        names_of(cJSON_GetObjectItem(e, "benchmarks"), got, sizeof(got));
+        cr_assert_str_eq(got, want, "sweep %s", sw->name);
+        cr_assert_eq(cJSON_IsTrue(cJSON_GetObjectItem(e, "predicts")), smem_sweep_predicts(sw), "sweep %s", sw->name);
+    }
+    cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sweeps, 0), "name")), "all");
+    cJSON_Delete(doc);
     free(o.text);
 }
 
