@@ -7,8 +7,7 @@ set -uo pipefail
 tag=${1:?tag}; procs=${2:-3}
 dest=${OUT:-arch-session}
 mkdir -p "$dest/w/atomics"; dest=$(cd "$dest" && pwd); out=$dest/w   # the device tool returns 8 files: one archive
-log() { echo "== $(date -u +%T) $*" | tee -a "$out/session.log"; }
-t() { local s=$(date +%s.%N); "$@"; local rc=$?; log "rc $rc in $(awk "BEGIN{printf \"%.1f\", $(date +%s.%N) - $s}") s: $*"; return $rc; }
+source "$(dirname "$0")/session_lib.sh"
 nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version,clocks.sm,temperature.gpu,power.draw \
   --format=csv 2>&1 | tee -a "$out/session.log"
 if [ ! -f build-gpu/build.ninja ]; then

@@ -1,8 +1,12 @@
 """The TAP harness of the script tests: register tests with @test, raise Skip for one that cannot
 run here (reported as '# SKIP reason', never as passed), and run(cleanup) prints the plan and one
 line a test and returns the exit status."""
+import atexit
+import os
 import re
+import shutil
 import sys
+import tempfile
 
 TESTS = []
 
@@ -42,3 +46,31 @@ FIGURE_LINE = re.compile(r"^[^:\n]+: (?:[^\s:]+\.(?:png|svg|pdf)|drawn in no fig
 def without_figure_lines(err):
     """stderr less plot's lines naming what each figure drew."""
     return FIGURE_LINE.sub("", err)
+
+
+def report(results):
+    """Prints checks already made as TAP, each (name, its problems: empty when it passed) with its
+    problems as comments under it; the exit code, 1 when any failed."""
+    print(f"1..{len(results)}")
+    failed = 0
+    for i, (name, errors) in enumerate(results, 1):
+        if errors:
+            failed += 1
+            print(f"not ok {i} - {name}")
+            for e in errors:
+                print(f"# {e}")
+        else:
+            print(f"ok {i} - {name}")
+    return 1 if failed else 0
+
+
+def fake_tree(files, prefix="smemtree"):
+    """A made-up source tree, {relative path: text}, removed at exit: where a check of the real
+    tree is shown to catch a planted violation."""
+    root = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, root, True)
+    for rel, text in files.items():
+        os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
+        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
+            f.write(text)
+    return root

@@ -9,12 +9,12 @@ Then the same check on made-up sources: a clean one passes, and each planted
 violation is caught.
 
 usage: test_case_state.py SOURCE_ROOT"""
-import atexit
 import os
 import re
-import shutil
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap  # noqa: E402
 
 FOLDERS = ["bench", "tests/fault"]
 FRAMEWORK = "bench/bench.c"     # smem_case_open and smem_case_close: the one place that may
@@ -103,14 +103,7 @@ def check(root):
 
 
 def fake_tree(files):
-    """A made-up source tree: {relative path: text}."""
-    root = tempfile.mkdtemp(prefix="smemstate")
-    atexit.register(shutil.rmtree, root, True)
-    for rel, text in files.items():
-        os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
-        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
-            f.write(text)
-    return root
+    return tap.fake_tree(files, "smemstate")
 
 
 CLEAN = {
@@ -188,17 +181,7 @@ def main():
                         [] if caught and all(p.startswith(planted_file + ":") for p in problems)
                         else [f"expected {expect!r}, and nothing outside {planted_file}; saw {problems}"]))
 
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, (name, errors) in enumerate(results, 1):
-        if errors:
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for e in errors:
-                print(f"# {e}")
-        else:
-            print(f"ok {i} - {name}")
-    return 1 if failed else 0
+    return tap.report(results)
 
 
 if __name__ == "__main__":

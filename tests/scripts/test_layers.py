@@ -20,12 +20,12 @@ library module one; checked on made-up packages with a planted violation each to
 
 usage: test_layers.py SOURCE_ROOT"""
 import ast
-import atexit
 import os
 import re
-import shutil
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tap  # noqa: E402
 
 # folder -> layer rank; a file may include its own rank or below
 LAYERS = {"core": 0, "kernels": 1, "bench": 2, "tests/fault": 2, "src": 3, "include": 3}
@@ -161,14 +161,7 @@ SRC_CLEAN = {
 
 
 def fake_tree(files):
-    """A made-up source tree: {relative path: text}."""
-    root = tempfile.mkdtemp(prefix="smemlayers")
-    atexit.register(shutil.rmtree, root, True)
-    for rel, text in files.items():
-        os.makedirs(os.path.join(root, os.path.dirname(rel)), exist_ok=True)
-        with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
-            f.write(text)
-    return root
+    return tap.fake_tree(files, "smemlayers")
 
 
 CLEAN = {
@@ -388,17 +381,7 @@ def main():
         results.append((f"a planted violation in src/ is caught: {what}", [] if caught else [f"not caught; saw {problems}"]))
 
     results += python_results(root)
-    print(f"1..{len(results)}")
-    failed = 0
-    for i, (name, errors) in enumerate(results, 1):
-        if errors:
-            failed += 1
-            print(f"not ok {i} - {name}")
-            for e in errors:
-                print(f"# {e}")
-        else:
-            print(f"ok {i} - {name}")
-    return 1 if failed else 0
+    return tap.report(results)
 
 
 if __name__ == "__main__":
