@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "report_json.h"
 #include "smem.h"
 #include "sweep.h"
 
@@ -577,10 +578,7 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
         char abs[4096];
         cJSON_AddStringToObject(k, "path", realpath(j->file, abs) ? abs : j->file);
     }
-    if (j->sha256[0])
-        cJSON_AddStringToObject(k, "sha256", j->sha256);
-    else
-        cJSON_AddNullToObject(k, "sha256");   /* sha256sum could not be run */
+    smem_json_string(k, "sha256", j->sha256);   /* null: sha256sum could not be run */
     cJSON_AddStringToObject(k, "kind", j->registered >= 0 ? "registered" : smem_code_kind_name(j->kind));
     cJSON_AddStringToObject(k, "function", j->desc.function);
     res = cJSON_AddObjectToObject(k, "resources");
@@ -603,10 +601,7 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
     cJSON_AddItemToObject(k, "description", desc ? desc : cJSON_CreateNull());
     base = strrchr(j->desc.path, '/');
     cJSON_AddStringToObject(k, "description_file", base ? base + 1 : j->desc.path);
-    if (j->desc_sha256[0])
-        cJSON_AddStringToObject(k, "description_sha256", j->desc_sha256);
-    else
-        cJSON_AddNullToObject(k, "description_sha256");
+    smem_json_string(k, "description_sha256", j->desc_sha256);
     smem_user_verdict(&v);
     ver = cJSON_AddObjectToObject(k, "verification");
     cJSON_AddNumberToObject(ver, "groups", (double)v.groups);

@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "gpus.h"
+#include "report_json.h"
 #include "smem.h"
 #include "sweep.h"
 #include "table.h"
@@ -107,15 +108,9 @@ static cJSON *bench_json(const struct smem_bench *b)
 
     cJSON_AddStringToObject(o, "name", b->name);
     cJSON_AddStringToObject(o, "summary", b->summary);
-    if (b->kernel_file)
-        cJSON_AddStringToObject(o, "kernel_file", b->kernel_file);
-    else
-        cJSON_AddNullToObject(o, "kernel_file");
+    smem_json_string(o, "kernel_file", b->kernel_file);
     cJSON_AddNumberToObject(o, "min_cc", b->min_cc);
-    if (b->min_cc_feature)
-        cJSON_AddStringToObject(o, "min_cc_feature", b->min_cc_feature);
-    else
-        cJSON_AddNullToObject(o, "min_cc_feature");
+    smem_json_string(o, "min_cc_feature", b->min_cc_feature);
     cJSON_AddBoolToObject(o, "predictable", b->predictable);
     sweeps = cJSON_AddArrayToObject(o, "sweeps");
     for (size_t k = 0; k < SMEM_MAX_BENCH_SWEEPS && b->sweeps[k]; k++)

@@ -23,6 +23,13 @@ cJSON *smem_json_number(cJSON *obj, const char *key, double v)
     return cJSON_AddNumberToObject(obj, key, v);
 }
 
+cJSON *smem_json_string(cJSON *obj, const char *key, const char *s)
+{
+    if (!s || !*s)
+        return cJSON_AddNullToObject(obj, key);
+    return cJSON_AddStringToObject(obj, key, s);
+}
+
 /* cJSON reports no failed allocation in its Add functions: a document missing a member would still
  * print. Its allocations come through here, so that one failure fails the write. */
 static bool json_alloc_failed;
@@ -151,13 +158,12 @@ static cJSON *device_record(const struct smem_device *d)
         cJSON_AddStringToObject(dev, "cc", cc);
     }
     cJSON_AddNumberToObject(dev, "sm_count", d->sm_count);
-    if (d->is_model) {
-        cJSON_AddNullToObject(dev, "kernel_code");
-    } else {
-        /* how this device runs the built-in kernels: their cubin, or PTX the driver JIT-compiled */
+    {
+        /* how this device runs the built-in kernels: their cubin, or PTX the driver JIT-compiled;
+         * null for a model, which runs nothing */
         const char *force = getenv("CUDA_FORCE_PTX_JIT");
-        cJSON_AddStringToObject(dev, "kernel_code",
-                                smem_arch_code_path(d->cc_major, d->cc_minor, SMEM_GPU_CODE, force && !strcmp(force, "1")));
+        smem_json_string(dev, "kernel_code", d->is_model ? NULL
+                         : smem_arch_code_path(d->cc_major, d->cc_minor, SMEM_GPU_CODE, force && !strcmp(force, "1")));
     }
     json_opt_int(dev, "clock_khz", d->clock_khz ? d->clock_khz : -1);
     json_opt_int(dev, "mem_clock_khz", d->mem_clock_khz ? d->mem_clock_khz : -1);
@@ -175,18 +181,9 @@ static cJSON *device_record(const struct smem_device *d)
     cJSON_AddNumberToObject(dev, "warp_size", d->warp_size);
     json_opt_int(dev, "driver_version", d->is_model ? -1 : d->driver_version);
     json_opt_int(dev, "runtime_version", d->is_model ? -1 : d->runtime_version);
-    if (d->pci_bus_id[0])
-        cJSON_AddStringToObject(dev, "pci_bus_id", d->pci_bus_id);
-    else
-        cJSON_AddNullToObject(dev, "pci_bus_id");
-    if (d->uuid[0])
-        cJSON_AddStringToObject(dev, "uuid", d->uuid);
-    else
-        cJSON_AddNullToObject(dev, "uuid");
-    if (d->driver_release[0])
-        cJSON_AddStringToObject(dev, "driver_release", d->driver_release);
-    else
-        cJSON_AddNullToObject(dev, "driver_release");
+    smem_json_string(dev, "pci_bus_id", d->pci_bus_id);
+    smem_json_string(dev, "uuid", d->uuid);
+    smem_json_string(dev, "driver_release", d->driver_release);
     cJSON_AddItemToObject(dev, "gpc", gpc_record(d));
     smem_json_number(dev, "measured_clock_mhz", d->measured_clock_mhz > 0 ? d->measured_clock_mhz : NAN);
     if (d->nvml_start.ok) {
@@ -223,10 +220,7 @@ static void add_build(cJSON *tool)
         p += n + (p[n] == ',');
     }
     cJSON_AddBoolToObject(b, "ptx_only", SMEM_GPU_CODE[0] && !sass);
-    if (SMEM_NVCC_VERSION[0])
-        cJSON_AddStringToObject(b, "nvcc", SMEM_NVCC_VERSION);
-    else
-        cJSON_AddNullToObject(b, "nvcc");
+    smem_json_string(b, "nvcc", SMEM_NVCC_VERSION);
     cJSON_AddStringToObject(b, "buildtype", SMEM_BUILDTYPE);
 }
 
@@ -262,10 +256,7 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddStringToObject(r, "host", host);
     /* under Slurm the node name, which tells nodes apart where their hostnames do not */
     node = getenv("SLURMD_NODENAME");
-    if (node && *node)
-        cJSON_AddStringToObject(r, "node", node);
-    else
-        cJSON_AddNullToObject(r, "node");
+    smem_json_string(r, "node", node);
     cJSON_AddStringToObject(r, "mode", run->mode);
     cJSON_AddStringToObject(r, "sweep", run->sweep);
     cJSON_AddBoolToObject(r, "interrupted", false);
@@ -387,10 +378,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     for (size_t a = 0; a < b->n_axes; a++)
         cJSON_AddNumberToObject(params, b->axes[a].name, (double)r->point->values[a]);
     cJSON_AddStringToObject(o, "status", smem_point_status_name(r->status));
-    if (r->reason[0])
-        cJSON_AddStringToObject(o, "reason", r->reason);
-    else
-        cJSON_AddNullToObject(o, "reason");
+    smem_json_string(o, "reason", r->reason);
 
     launch = cJSON_AddObjectToObject(o, "launch");
     json_opt_int(launch, "grid", r->grid ? (long long)r->grid : -1);
@@ -442,10 +430,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     json_opt_int(occ, "measured", r->occ.measured);
     json_opt_int(occ, "warps_per_sm", r->occ.warps_per_sm);
     smem_json_number(occ, "occupancy_pct", r->occ.warps_per_sm >= 0 ? r->occ.occupancy_pct : NAN);
-    if (r->occ.limiter[0])
-        cJSON_AddStringToObject(occ, "limiter", r->occ.limiter);
-    else
-        cJSON_AddNullToObject(occ, "limiter");
+    smem_json_string(occ, "limiter", r->occ.limiter);
     json_opt_int(occ, "effective_carveout", r->occ.effective_carveout_pct);
     json_opt_int(occ, "smem_config_requested_bytes", r->occ.smem_config_requested);
     json_opt_int(occ, "smem_config_predicted_bytes", r->occ.smem_config_predicted);

@@ -47,6 +47,9 @@ void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why);
 /* Adds a number, or null when v is not finite. */
 cJSON *smem_json_number(cJSON *obj, const char *key, double v);
 
+/* Adds a string, or null when s is NULL or empty (a name, reason or version that does not exist). */
+cJSON *smem_json_string(cJSON *obj, const char *key, const char *s);
+
 /* Writes doc. Returns SMEM_OK (o->path is the name written), or SMEM_EIO / SMEM_ENOMEM after one line
  * naming the cause; then nothing was written, except where an explicit -o name appeared during the run
  * and the results went to the next free numbered name, which the line gives. */
