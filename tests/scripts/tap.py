@@ -74,3 +74,22 @@ def fake_tree(files, prefix="smemtree"):
         with open(os.path.join(root, rel), "w", encoding="utf-8") as f:
             f.write(text)
     return root
+
+
+SOURCE_EXTENSIONS = (".c", ".h", ".cu", ".cuh")
+
+
+def source_files(root, folders, extensions=SOURCE_EXTENSIONS):
+    """{relative path: text} of the C and CUDA files directly in each folder of root (a folder that
+    does not exist has none), in folder order, each folder's files sorted."""
+    out = {}
+    for folder in folders:
+        base = os.path.join(root, folder)
+        if not os.path.isdir(base):
+            continue
+        for name in sorted(os.listdir(base)):
+            if name.endswith(extensions):
+                rel = f"{folder}/{name}"
+                with open(os.path.join(root, rel), encoding="utf-8") as f:
+                    out[rel] = f.read()
+    return out

@@ -18,7 +18,6 @@ import tap  # noqa: E402
 
 FOLDERS = ["bench", "tests/fault"]
 FRAMEWORK = "bench/bench.c"     # smem_case_open and smem_case_close: the one place that may
-EXTENSIONS = (".c", ".h", ".cu", ".cuh")
 
 # comments become as many newlines (the line numbers stay), string and character literals empty ones
 LEXEMES = re.compile(r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
@@ -75,17 +74,7 @@ def problems_of(rel, text):
 
 def sources(root):
     """{relative path: text} of the benchmark sources."""
-    out = {}
-    for folder in FOLDERS:
-        base = os.path.join(root, folder)
-        if not os.path.isdir(base):
-            continue
-        for name in sorted(os.listdir(base)):
-            if name.endswith(EXTENSIONS):
-                rel = f"{folder}/{name}"
-                with open(os.path.join(root, rel), encoding="utf-8") as f:
-                    out[rel] = f.read()
-    return out
+    return tap.source_files(root, FOLDERS)
 
 
 def check(root):

@@ -30,24 +30,13 @@ import tap  # noqa: E402
 # folder -> layer rank; a file may include its own rank or below
 LAYERS = {"core": 0, "kernels": 1, "bench": 2, "tests/fault": 2, "src": 3, "include": 3}
 INCLUDE_DIRS = ["core", "kernels", "bench", "src", "include"]
-EXTENSIONS = (".c", ".h", ".cu", ".cuh")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def scan(root):
     """{file: [(line, included name)]} for every source file of the layers, paths relative to root."""
-    files = {}
-    for folder in LAYERS:
-        base = os.path.join(root, folder)
-        if not os.path.isdir(base):
-            continue
-        for name in sorted(os.listdir(base)):
-            if name.endswith(EXTENSIONS):
-                rel = f"{folder}/{name}"
-                with open(os.path.join(root, rel), encoding="utf-8") as f:
-                    text = f.read()
-                files[rel] = [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in INCLUDE.finditer(text)]
-    return files
+    return {rel: [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in INCLUDE.finditer(text)]
+            for rel, text in tap.source_files(root, LAYERS).items()}
 
 
 def layer(rel):
