@@ -141,6 +141,12 @@ static struct smem_plan_request plan_request(const struct job *j)
                                        .quick = j->o.quick, .predict = j->predict };
 }
 
+static int out_of_memory_planning(void)
+{
+    smem_error("out of memory while planning the run");
+    return SMEM_EXIT_FAILED;
+}
+
 /* Everything about the plan that needs no device, checked before a GPU is touched: the benchmarks,
  * the axes and their values, the point count (a user kernel: its file, launch and axes). */
 static int check_plan(struct job *j)
@@ -151,10 +157,8 @@ static int check_plan(struct job *j)
 
     if (j->o.kernel)
         return smem_kernel_check(&j->o, &j->kj) ? usage_error() : SMEM_OK;
-    if ((rc = smem_plan_check(&req, &n)) == SMEM_ENOMEM) {
-        smem_error("out of memory while planning the run");
-        return SMEM_EXIT_FAILED;
-    }
+    if ((rc = smem_plan_check(&req, &n)) == SMEM_ENOMEM)
+        return out_of_memory_planning();
     return rc ? usage_error() : SMEM_OK;
 }
 
@@ -172,12 +176,9 @@ static int plan(struct job *j, const struct smem_device *dev)
         return SMEM_OK;
     }
     j->req = plan_request(j);
-    if ((rc = smem_sweep_expand(&j->req, &j->points, &j->n, dev))) {
-        if (rc == SMEM_ENOMEM)
-            smem_error("out of memory while planning the run");
-        return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
-    }
-    return SMEM_OK;
+    if ((rc = smem_sweep_expand(&j->req, &j->points, &j->n, dev)) == SMEM_ENOMEM)
+        return out_of_memory_planning();
+    return rc ? SMEM_EXIT_USAGE : SMEM_OK;
 }
 
 /* Whether everything asked for runs in predict mode. */
