@@ -71,8 +71,11 @@ def to_dataframe(files: _frame.Sources, long: bool = False) -> "pandas.DataFrame
     Wide (the default): one row per point and device (a several-device file's devices are rows
     with their device_index, not one name). Columns, snake_case, units never in a name:
       file (None for a document given without its path), host, commit, version, started (UTC
-      datetime), mode, sweep, device, device_index (the CUDA index), cc, uuid, pci_bus_id, bench,
-      point, status, reason, verified;
+      datetime), mode, sweep, device, device_index (the CUDA index), cc, uuid, pci_bus_id,
+      build_gpu_code, build_ptx_only, build_nvcc, build_type (tool.build: the binary's device code,
+      "sm_90,compute_80", PTX only or not, nvcc, the build type), kernel_code (how the device ran it:
+      sass, ptx_jit, none, unknown; the build columns are missing for a file before 2026-12-02),
+      bench, point, status, reason, verified;
       time_min, time_q1, time_median, time_q3, time_max, time_mean, time_stdev (ns per launch,
       empty for a point without a timing), robust_spread (a fraction: 1.4826 MAD / median),
       samples (their count), batch (launches per sample), throttled (samples left out under the
@@ -83,7 +86,8 @@ def to_dataframe(files: _frame.Sources, long: bool = False) -> "pandas.DataFrame
       occupancy_pct), then one column per metric by its name (metric_<name> where the name is
       taken by a column above).
     dtypes: Int64 (nullable) for integers and counts, boolean for flags, datetime64[ns, UTC] for
-    started, category for mode, sweep, device, cc, bench, status and occupancy_limiter, float64
+    started, category for mode, sweep, device, cc, build_gpu_code, build_type, kernel_code, bench,
+    status and occupancy_limiter, float64
     for other numbers. df.attrs["units"] maps a column to its unit ("ns", "GB/s", "%", ...),
     df.attrs["better"] a metric to "higher" or "lower".
 

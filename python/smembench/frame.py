@@ -22,10 +22,12 @@ Sources = Union[Source, Iterable[Source]]
 # the columns every wide frame has, in this order; param_<axis>, launch_*, occupancy_* and the
 # metrics follow (see wide())
 IDENTITY = ("file", "host", "commit", "version", "started", "mode", "sweep", "device", "device_index", "cc",
-            "uuid", "pci_bus_id", "bench", "kernel", "point", "status", "reason", "verified")
+            "uuid", "pci_bus_id", "build_gpu_code", "build_ptx_only", "build_nvcc", "build_type", "kernel_code",
+            "bench", "kernel", "point", "status", "reason", "verified")
 TIMES = ("time_min", "time_q1", "time_median", "time_q3", "time_max", "time_mean", "time_stdev")
 TIMING = TIMES + ("robust_spread", "samples", "batch", "throttled", "clock", "trials", "trial_spread")
-CATEGORIES = ("mode", "sweep", "device", "cc", "bench", "kernel", "status", "occupancy_limiter")
+CATEGORIES = ("mode", "sweep", "device", "cc", "build_gpu_code", "build_type", "kernel_code", "bench", "kernel",
+              "status", "occupancy_limiter")
 # units of the fixed columns that have one (metrics take theirs from the file)
 UNITS = dict({t: "ns" for t in TIMES}, robust_spread="1", clock="MHz", trial_spread="1",
              launch_grid="blocks", launch_block="threads", launch_static_smem="B", launch_dynamic_smem="B",
@@ -100,12 +102,24 @@ def _device_columns(doc: dict, r: dict) -> dict:
             "cc": dev.get("cc"), "uuid": dev.get("uuid"), "pci_bus_id": dev.get("pci_bus_id")}
 
 
+def _build_columns(doc: dict, r: dict) -> dict:
+    """The build that wrote the file (tool.build) and how this point's device ran it
+    (device.kernel_code: sass, ptx_jit, none, unknown); missing for a file before builds were
+    recorded. gpu_code is one label, "sm_90,compute_80", so that it groups as a category."""
+    b = reader.build(doc) or {}
+    code = b.get("gpu_code")
+    return {"build_gpu_code": ",".join(code) if code is not None else None, "build_ptx_only": b.get("ptx_only"),
+            "build_nvcc": b.get("nvcc"), "build_type": b.get("buildtype"),
+            "kernel_code": reader.device_of(doc, r).get("kernel_code")}
+
+
 def _identity(path: Optional[str], doc: dict, r: dict) -> dict:
     run = doc["run"]
     row = {"file": path, "host": run.get("host"), "commit": doc["tool"].get("git"),
            "version": doc["tool"].get("version"), "started": run.get("started"), "mode": run.get("mode"),
            "sweep": r.get("sweep") or run.get("sweep")}
     row.update(_device_columns(doc, r))
+    row.update(_build_columns(doc, r))
     # a user kernel's point (smembench --kernel): the code file its function (bench) came from
     row.update(bench=r["bench"], kernel=(doc["kernel"].get("file") if reader.user_point(doc, r) else None),
                point=reader.point_name(r), status=r.get("status"), reason=r.get("reason"), verified=r.get("verified"))
@@ -163,7 +177,7 @@ def _column(pd, name: str, values: list):
         return pd.Series(values, dtype="category")
     if _bools(values):
         return pd.Series(values, dtype="boolean")
-    if _ints(values) and name not in ("file", "host", "commit", "version", "uuid", "point", "reason"):
+    if _ints(values) and name not in ("file", "host", "commit", "version", "uuid", "point", "reason", "build_nvcc"):
         return pd.Series(values, dtype="Int64")
     vals = [v for v in values if v is not None]
     if vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
@@ -174,6 +188,7 @@ def _column(pd, name: str, values: list):
 # the dtype of a fixed column where no row has a value (a file before trials, or no row at all)
 EMPTY = dict({k: "Int64" for k in TIMES + ("samples", "batch", "throttled", "trials", "device_index")},
              robust_spread="float64", clock="float64", trial_spread="float64", verified="boolean",
+             build_ptx_only="boolean", build_nvcc="object",
              started="datetime64[ns, UTC]", **{k: "category" for k in CATEGORIES})
 
 

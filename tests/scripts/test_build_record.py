@@ -127,6 +127,39 @@ def an_unknown_code_path_is_refused():
     assert refused(bad, "gpu_code"), "a gpu_code entry outside the schema's pattern was accepted"
 
 
+@test
+def the_dataframe_has_the_build_columns():
+    """The real H200 files of one binary run from its cubin and JIT-compiled (results/contract/),
+    beside a file from before builds were recorded: the frame's build columns tell them apart."""
+    try:
+        import pandas
+    except ImportError:
+        raise Skip("no pandas")
+    import smembench
+    sass = os.path.join(ROOT, "results", "contract", "nvidia-h200_20261202_bandwidth-latency_37a9db0_sass.json")
+    jit = os.path.join(ROOT, "results", "contract", "nvidia-h200_20261202_bandwidth-latency_37a9db0_jit.json")
+    df = smembench.to_dataframe([sass, jit, OLD])
+    by_file = df.groupby("file", observed=True)
+    for f, doc in ((sass, reader.load(sass)), (jit, reader.load(jit))):
+        rows = by_file.get_group(f)
+        b = doc["tool"]["build"]
+        assert set(rows["build_gpu_code"].astype(str)) == {",".join(b["gpu_code"])}, set(rows["build_gpu_code"])
+        assert set(rows["build_nvcc"]) == {b["nvcc"]} and set(rows["build_type"].astype(str)) == {b["buildtype"]}
+        assert list(rows["build_ptx_only"].unique()) == [b["ptx_only"]], rows["build_ptx_only"].unique()
+        assert set(rows["kernel_code"].astype(str)) == {doc["device"]["kernel_code"]}, set(rows["kernel_code"])
+    assert set(by_file.get_group(sass)["kernel_code"].astype(str)) == {"sass"}
+    assert set(by_file.get_group(jit)["kernel_code"].astype(str)) == {"ptx_jit"}
+    old = by_file.get_group(OLD)
+    for c in ("build_gpu_code", "build_ptx_only", "build_nvcc", "build_type", "kernel_code"):
+        assert old[c].isna().all(), f"{c} of a file that recorded no build: {set(old[c])}"
+    assert str(df["build_gpu_code"].dtype) == "category" and str(df["kernel_code"].dtype) == "category"
+    assert str(df["build_ptx_only"].dtype) == "boolean" and str(df["build_type"].dtype) == "category"
+    # the point of the columns: one pivot puts the cubin and the JIT run of each point side by side
+    piv = df[df["kernel_code"].notna()].pivot_table(index="point", columns="kernel_code", values="time_median",
+                                                     observed=True, aggfunc="first")
+    assert set(piv.columns) == {"sass", "ptx_jit"} and len(piv) == len(reader.load(sass)["results"]), piv.shape
+
+
 def main():
     return tap.run()
 
