@@ -954,6 +954,22 @@ def series_are_named_by_what_differs_not_by_the_start_time():
 
 
 @test
+def two_units_of_one_model_read_apart_by_their_uuid():
+    """Issue 35: the gpu0 and gpu1 runs of one host read the same ("NVIDIA H200, --sweep all, 20:14:08
+    UTC" twice, told apart only by the file name). The unit (a short uuid) now comes before the sweep,
+    the commit and the time."""
+    files = [os.path.join(RESULTS, "units", f"nvidia-h200_20261130_all_gpu{g}_r{r}.json") for g in (0, 1) for r in (1, 2)]
+    got = labels(files)
+    units = [reader.load(f)["device"]["uuid"][:12] for f in files]
+    assert len(set(units)) == 2, units
+    assert got == [f"NVIDIA H200, {u}, {t}" for u, t in zip(units, ["20:14:08 UTC", "20:15:32 UTC"] * 2)], got
+    # one unit's runs: the uuid is shared, so it is not repeated in every label
+    assert labels(files[:2]) == ["NVIDIA H200, 20:14:08 UTC", "NVIDIA H200, 20:15:32 UTC"], labels(files[:2])
+    # a model's prediction has no uuid: nothing is added for it
+    assert reader.unit_label({"name": "x"}) == "" and reader.unit_label({"uuid": units[0] + "-aaaa"}) == units[0]
+
+
+@test
 def format_and_dpi_choose_the_images():
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")
