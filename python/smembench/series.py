@@ -104,9 +104,9 @@ def _settings(doc):
 
 def _attributes(group):
     """Functions giving what may tell the series of group apart, in the order they are tried: the
-    axes a series was split on, the GPU unit (a short uuid: two GPUs of one model, one host's gpu0
-    and gpu1 among them, never read the same), --quick or not, the sweep, the other settings that
-    differ, how the kernels ran (a cubin or JIT-compiled PTX), the commit, the date, the start time,
+    axes a series was split on, --quick or not, the sweep, the other settings that differ, the GPU
+    unit (a short uuid: two GPUs of one model, one host's gpu0 and gpu1 among them, never read the
+    same), how the kernels ran (a cubin or JIT-compiled PTX), the commit, the date, the start time,
     the file name."""
     keys = sorted({k for s in group for k in _settings(s.doc)})
     differ = [k for k in keys if len({repr(_settings(s.doc).get(k)) for s in group}) > 1]
@@ -127,10 +127,10 @@ def _attributes(group):
         t = str(s.doc["run"].get("started") or "")
         return t[11:19] + " UTC" if len(t) >= 19 else ""
     return [lambda s: _axes_text(s.fixed),
-            lambda s: reader.unit_label(s.doc["device"]),
             quick,
             sweep,
             settings,
+            lambda s: reader.unit_label(s.doc["device"]),
             lambda s: reader.code_label(s.doc),
             lambda s: str(s.doc["tool"].get("git") or ""),
             lambda s: reader.run_date(s.doc),

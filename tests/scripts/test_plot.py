@@ -956,7 +956,7 @@ def series_are_named_by_what_differs_not_by_the_start_time():
 @test
 def two_units_of_one_model_read_apart_by_their_uuid():
     """Issue 35: the gpu0 and gpu1 runs of one host read the same ("NVIDIA H200, --sweep all, 20:14:08
-    UTC" twice, told apart only by the file name). The unit (a short uuid) now comes before the sweep,
+    UTC" twice, told apart only by the file name). The unit (a short uuid) now comes before the build,
     the commit and the time."""
     files = [os.path.join(RESULTS, "units", f"nvidia-h200_20261130_all_gpu{g}_r{r}.json") for g in (0, 1) for r in (1, 2)]
     got = labels(files)
