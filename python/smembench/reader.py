@@ -743,6 +743,13 @@ def device_label(doc):
     return doc["device"]["name"]
 
 
+def unit_label(device):
+    """The GPU unit a device record names, short: its uuid's first 12 characters ("GPU-53e5ebc9"), as
+    nvidia-smi -L prints a unit; "" for a record without one (a model's prediction)."""
+    u = device.get("uuid")
+    return u[:12] if isinstance(u, str) and u else ""
+
+
 def run_date(doc):
     return doc["run"]["started"][:10]
 

@@ -1,11 +1,15 @@
 """What a figure draws as one line or one bar group: a series is one file (one device of it) and the
-values of the axes it holds fixed. Series are never merged across files: two files of one GPU and one
-day are two series, labelled by what tells them apart (sweep, settings, extra axes, commit; the start
-time only where nothing else differs). Where a file varies an axis the figure does not plot (a
+values of the axes it holds fixed, or the runs of one GPU unit and one build (aggregate). Two files of
+one GPU and one day are two series, labelled by what tells them apart (unit, sweep, settings, extra
+axes, commit; the start time only where nothing else differs); AGGREGATE_FROM or more runs of one
+unit, build, commit and settings are one series, the median of the runs at each point with the
+runs' range as a band (never an overlay of a line per run). Where a file varies an axis the figure does not plot (a
 footprint run with --axis tile_bytes=8192,49152,100000), its points are split into a series per value
 (split; never a predict-mode file, whose predictions do not depend on the axes a figure leaves out)."""
+import copy
 import math
 import os
+import statistics
 
 from smembench import inputs
 from smembench import reader
@@ -15,11 +19,12 @@ from smembench import tool
 class Series:
     """One device's points from one file, with the axis values it was split on (fixed)."""
 
-    def __init__(self, doc, path, index=0, label=None, fixed=None):
+    def __init__(self, doc, path, index=0, label=None, fixed=None, runs=None):
         self.doc = doc
         self.path = path
         self.index = index
         self.fixed = dict(fixed or {})     # axis -> value this series holds (split)
+        self.runs = runs        # the series of the runs it is the median of (aggregate), or None
         self.label = label or reader.device_label(doc)
         self.short = self.label     # the label less the device every series of the figure shares
         self._by_bench = None
@@ -40,7 +45,7 @@ class Series:
     def only(self, keep):
         """The same series (label, index) over the points for which keep(point) holds."""
         doc = dict(self.doc, results=[r for r in self.doc["results"] if keep(r)])
-        return Series(doc, self.path, self.index, self.label, self.fixed)
+        return Series(doc, self.path, self.index, self.label, self.fixed, self.runs)
 
     @property
     def model(self):
@@ -51,6 +56,84 @@ class Series:
 def time_us(r):
     t = reader.stats(r).get("median")
     return t / 1e3 if isinstance(t, (int, float)) and math.isfinite(t) and t > 0 else None
+
+
+# how many runs of one unit, build, commit and settings become one series (a median and a band): two
+# runs overlay readably (and a figure comparing two runs means to show both); three or more are a
+# wall of lines that hides the one unit that differs
+AGGREGATE_FROM = 3
+# settings that differ from run to run by design and tell nothing apart: the seed of the order the
+# points ran in (--order random draws one per run)
+PER_RUN = ("order_seed",)
+
+
+def _run_key(s):
+    """What runs of one series share: the GPU unit (model, uuid, position), the build and how it ran,
+    the commit, the mode, the sweep, the settings and the axes the series was split on."""
+    d, run = s.doc, s.doc["run"]
+    dev = d["device"]
+    return (dev.get("name"), dev.get("uuid"), dev.get("ordinal"), repr(d["tool"].get("build")), dev.get("kernel_code"),
+            d["tool"].get("git"), run.get("mode"), run.get("sweep"), repr(sorted((k, v) for k, v in (run.get("settings") or {}).items() if k not in PER_RUN)),
+            repr(sorted(s.fixed.items())))
+
+
+def _median_record(members):
+    """One point from the same point of several runs: the first run's record with the median of the
+    runs' median times and of each metric; runs keeps the count and each run's record (for bands)."""
+    r = copy.deepcopy(members[0])
+    meds = [m for m in (reader.stats(x).get("median") for x in members) if isinstance(m, (int, float))]
+    st = (r.get("time_ns") or {}).get("stats")
+    if isinstance(st, dict) and meds:
+        st.update(median=statistics.median(meds), min=min(meds), max=max(meds))
+        st.pop("q1", None), st.pop("q3", None)
+    for name, m in (r.get("metrics") or {}).items():
+        vals = [v for v in (reader.metric(x, name) for x in members) if v is not None]
+        if isinstance(m, dict) and vals:
+            m["value"] = statistics.median(vals)
+    r["runs"] = {"count": len(members), "members": members}
+    return r
+
+
+def _aggregate(group, index):
+    """The runs of one unit and build as one series: at each point the median of the runs (a point of
+    one run only is that run's); members(r) gives the runs' records of a point."""
+    by, order = {}, []
+    for s in group:
+        for r in s.doc["results"]:
+            k = reader.point_key(r)
+            if k not in by:
+                order.append(k)
+            by.setdefault(k, []).append(r)
+    results = []
+    for k in order:
+        ok = [r for r in by[k] if r["status"] in ("ok", "predicted")]
+        results.append(_median_record(ok) if len(ok) > 1 else (ok or by[k])[0])
+    return Series(dict(group[0].doc, results=results), group[0].path, index, fixed=group[0].fixed, runs=list(group))
+
+
+def members(r):
+    """The runs' records of an aggregated point, or [r] for a point of one run."""
+    runs = r.get("runs") if isinstance(r, dict) else None
+    return runs["members"] if isinstance(runs, dict) and runs.get("members") else [r]
+
+
+def aggregate(series):
+    """The series with each AGGREGATE_FROM or more runs of one unit, build, commit and settings made
+    one Aggregate (at the place of its first run); predict-mode files are never aggregated (a model
+    gives the same answer every run)."""
+    groups = {}
+    for s in series:
+        if s.doc["run"].get("mode") != "predict" and s.doc["device"].get("uuid"):
+            groups.setdefault(_run_key(s), []).append(s)
+    out, done = [], set()
+    for s in series:
+        g = groups.get(_run_key(s)) if s.doc["run"].get("mode") != "predict" and s.doc["device"].get("uuid") else None
+        if not g or len(g) < AGGREGATE_FROM:
+            out.append(s)
+        elif id(g) not in done:
+            done.add(id(g))
+            out.append(_aggregate(g, len(out)))
+    return out
 
 
 def make_series(loaded):
@@ -86,7 +169,7 @@ def split(series, drawn):
             continue
         for key in sorted(groups, key=lambda k: [(a, str(type(v)), v if v is not None else 0) for a, v in k]):
             doc = dict(s.doc, results=groups[key])
-            out.append(Series(doc, s.path, s.index, s.label, dict(s.fixed, **dict(key))))
+            out.append(Series(doc, s.path, s.index, s.label, dict(s.fixed, **dict(key)), s.runs))
     return out
 
 
@@ -104,9 +187,11 @@ def _settings(doc):
 
 def _attributes(group):
     """Functions giving what may tell the series of group apart, in the order they are tried: the
-    axes a series was split on, --quick or not, the sweep, the other settings that differ, how the
-    kernels ran (a cubin or JIT-compiled PTX), the commit, the date, the start time, the file name."""
-    keys = sorted({k for s in group for k in _settings(s.doc)})
+    axes a series was split on, --quick or not, the sweep, the other settings that differ, the GPU
+    unit (a short uuid: two GPUs of one model, one host's gpu0 and gpu1 among them, never read the
+    same), how the kernels ran (a cubin or JIT-compiled PTX), the commit, the date, the start time,
+    the file name."""
+    keys = sorted({k for s in group for k in _settings(s.doc) if k not in PER_RUN})
     differ = [k for k in keys if len({repr(_settings(s.doc).get(k)) for s in group}) > 1]
 
     def quick(s):
@@ -128,6 +213,7 @@ def _attributes(group):
             quick,
             sweep,
             settings,
+            lambda s: reader.unit_label(s.doc["device"]),
             lambda s: reader.code_label(s.doc),
             lambda s: str(s.doc["tool"].get("git") or ""),
             lambda s: reader.run_date(s.doc),
@@ -158,8 +244,11 @@ def _disambiguate(group, depth=0):
 def relabel(series):
     """Copies of the series of one figure, indexed in order and labelled by device plus what tells
     apart those that read the same (so a label is as short as its company allows)."""
-    out = [Series(s.doc, s.path, i, fixed=s.fixed) for i, s in enumerate(series)]
+    out = [Series(s.doc, s.path, i, fixed=s.fixed, runs=s.runs) for i, s in enumerate(series)]
     _disambiguate(out)
+    for s in out:   # what the line is: the median of the runs, their range the band around it
+        if s.runs:
+            s.label = f"{s.label}, median of {len(s.runs)} runs"
     devices = {reader.device_label(s.doc) for s in out}
     for s in out:   # where every series is of one device (the figure's title names it), the rest
         d = reader.device_label(s.doc)

@@ -954,6 +954,74 @@ def series_are_named_by_what_differs_not_by_the_start_time():
 
 
 @test
+def two_units_of_one_model_read_apart_by_their_uuid():
+    """Issue 35: the gpu0 and gpu1 runs of one host read the same ("NVIDIA H200, --sweep all, 20:14:08
+    UTC" twice, told apart only by the file name). The unit (a short uuid) now comes before the build,
+    the commit and the time."""
+    files = [os.path.join(RESULTS, "units", f"nvidia-h200_20261130_all_gpu{g}_r{r}.json") for g in (0, 1) for r in (1, 2)]
+    got = labels(files)
+    units = [reader.load(f)["device"]["uuid"][:12] for f in files]
+    assert len(set(units)) == 2, units
+    assert got == [f"NVIDIA H200, {u}, {t}" for u, t in zip(units, ["20:14:08 UTC", "20:15:32 UTC"] * 2)], got
+    # one unit's runs: the uuid is shared, so it is not repeated in every label
+    assert labels(files[:2]) == ["NVIDIA H200, 20:14:08 UTC", "NVIDIA H200, 20:15:32 UTC"], labels(files[:2])
+    # a model's prediction has no uuid: nothing is added for it
+    assert reader.unit_label({"name": "x"}) == "" and reader.unit_label({"uuid": units[0] + "-aaaa"}) == units[0]
+
+
+@test
+def runs_of_one_unit_and_build_are_one_median_line_with_a_band():
+    """Issue 35: several files overlay a line per run (26-39 legend entries a carveout panel). Now
+    three or more runs of one unit, build, commit and settings are one series: at each point the
+    median of the runs, their range drawn as a band; two runs, other units and models still overlay."""
+    import statistics
+    from smembench import series as series_mod
+    from smembench.figures import common as fc
+    files = sorted(glob.glob(os.path.join(RESULTS, "units", "nvidia-h200_20261130_all_gpu*_r*.json")))
+    assert len(files) == 10, files
+    loaded = plot.load(files, lambda t: None)
+    made = series_mod.relabel(series_mod.aggregate(plot.make_series(loaded)))
+    units = sorted({reader.load(f)["device"]["uuid"][:12] for f in files})
+    assert sorted(s.label for s in made) == [f"NVIDIA H200, {u}, median of 5 runs" for u in units], \
+        [s.label for s in made]
+    s = made[0]
+    runs = [doc for path, doc in loaded if doc["device"]["uuid"] == s.doc["device"]["uuid"]]
+    pts = s.timed("footprint")
+    assert pts and all(r["runs"]["count"] == 5 for r in pts), len(pts)
+    for r in pts:
+        same = [x for d in runs for x in d["results"] if reader.point_key(x) == reader.point_key(r)]
+        meds = [reader.median_ns(x) for x in same]
+        assert reader.median_ns(r) == statistics.median(meds), (reader.point_name(r), meds)
+        vals = [reader.metric(x, "gbytes_per_s") for x in same]
+        assert reader.metric(r, "gbytes_per_s") == statistics.median(vals)
+    x, y = fc.xy(pts, lambda r: r["params"]["carveout_pct"], lambda r: reader.median_ns(r))
+    lo, hi = y.band
+    for xv, l, h in zip(x, lo, hi):
+        meds = [reader.median_ns(q) for d in runs for q in d["results"]
+                if q["bench"] == "footprint" and q["params"]["carveout_pct"] == xv]
+        assert (l, h) == (min(meds), max(meds)), (xv, l, h, meds)
+    # the figure draws it: one line per unit and kernel, each with its band
+    plt, figs = figures_of(files)
+    ax = figs["carveout"].axes[0]
+    labels_ = [ln.get_label() for ln in ax.get_lines() if not ln.get_label().startswith("_")]
+    assert len(labels_) == 4 and all("median of 5 runs" in t for t in labels_), labels_
+    assert len(ax.collections) >= 4, "a band for each median line"
+    close(plt, figs)
+    # two runs of a unit overlay; a model's prediction and another commit are never folded in
+    two = series_mod.aggregate(plot.make_series(plot.load(files[:2], lambda t: None)))
+    assert len(two) == 2 and not any(t.runs for t in two)
+    with tempfile.TemporaryDirectory() as d:
+        docs = [json.load(open(f)) for f in files[:5]]
+        docs[4]["tool"]["git"] = "0000000"
+        paths = []
+        for i, doc in enumerate(docs):
+            paths.append(os.path.join(d, f"{i}.json"))
+            json.dump(doc, open(paths[-1], "w"))
+        made = series_mod.aggregate(plot.make_series(plot.load(paths, lambda t: None)))
+        assert [len(t.runs or [t]) for t in made] == [4, 1], [len(t.runs or [t]) for t in made]
+
+
+@test
 def format_and_dpi_choose_the_images():
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a"), os.path.join(d, "b")

@@ -57,11 +57,30 @@ def metric(r, name):
     return reader.metric(r, name)
 
 
+class Values(list):
+    """The y values of a line; band: (lows, highs) of the runs it is the median of (an aggregated
+    series: series.aggregate), or None."""
+    band = None
+
+
 def xy(pts, fx, fy):
     """(x, y) lists of the points where both exist, sorted by x; a pair that repeats is drawn once
-    (a predict file repeats each occupancy for every value of the axes it does not depend on)."""
+    (a predict file repeats each occupancy for every value of the axes it does not depend on). Where
+    the points are medians of several runs, y.band holds the runs' lowest and highest value at each x
+    (Panel.line draws it)."""
     pairs = sorted({(x, y) for x, y in ((fx(r), fy(r)) for r in pts) if x is not None and y is not None})
-    return [p[0] for p in pairs], [p[1] for p in pairs]
+    ys = Values(p[1] for p in pairs)
+    if any(isinstance(r.get("runs"), dict) for r in pts):
+        from smembench.series import members
+        rng = {}
+        for r in pts:
+            x = fx(r)
+            vals = [v for v in (fy(m) for m in members(r)) if v is not None]
+            if x is not None and vals:
+                lo, hi = rng.get(x, (min(vals), max(vals)))
+                rng[x] = (min(lo, *vals), max(hi, *vals))
+        ys.band = ([rng.get(p[0], (p[1], p[1]))[0] for p in pairs], [rng.get(p[0], (p[1], p[1]))[1] for p in pairs])
+    return [p[0] for p in pairs], ys
 
 
 class Panel:
@@ -87,7 +106,12 @@ class Panel:
         kw.setdefault("linestyle", linestyle(style))
         kw.setdefault("marker", marker(style))
         kw.setdefault("markersize", 4)
-        return self.ax.plot(x, y, label=label, **kw)[0]
+        line = self.ax.plot(x, y, label=label, **kw)[0]
+        band = getattr(y, "band", None)
+        if band is not None:    # the runs' range around their median, in the line's colour
+            self.ax.fill_between(x, band[0], band[1], color=line.get_color(), alpha=0.2, linewidth=0,
+                                 zorder=line.get_zorder() - 0.5)
+        return line
 
     def points(self, x, y, label, style=0, **kw):
         kw.setdefault("color", self.next_color())
