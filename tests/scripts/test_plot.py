@@ -794,6 +794,42 @@ def files_of_one_day_are_never_merged():
 
 
 @test
+def the_cluster_figure_draws_only_what_was_measured():
+    """Issue 35: the clusters-resident panel drew the API's answer as steps between cluster sizes 1
+    and 2 (where no cluster exists) under log2 ticks of 1024/512/128/64 beside values of
+    1056/528/132/66, and the H800 anchor at size 2 (181 cycles, one value) was a bar of no height."""
+    doc = reader.load(DAY["cluster"])
+    sms = doc["device"]["sm_count"]
+    plt, figs = figures_of([DAY["cluster"]])
+    fig = figs["cluster"]
+    fig.canvas.draw()
+    by = {ax.get_title(): ax for ax in fig.axes}
+    occ = by["Clusters resident at once"]
+    measured = {r["params"]["cluster_size"] for r in doc["results"] if r["bench"] == "cluster_occupancy"}
+    for ln in occ.get_lines():
+        xs = [x for x in ln.get_xdata() if x == x]
+        assert set(xs) <= measured and len(xs) == len(set(xs)), f"{ln.get_label()}: x {xs} beyond {measured}"
+        assert ln.get_linestyle() == "None", f"{ln.get_label()} joins cluster sizes with a line"
+    ticks = [float(t.get_text().split()[0]) for t in occ.get_yticklabels() if t.get_text()]
+    drawn = {v for ln in occ.get_lines() for v in ln.get_ydata()}
+    assert sms in ticks and 8 * sms in drawn and 8 * sms in ticks, (ticks, sms)
+    assert not [t for t in ticks if t >= 32 and t % sms and sms % t], f"ticks beside the counts: {ticks}"
+    # each measured series in the colour of the API's answer it checks
+    lines = occ.get_lines()
+    for api, meas in zip(lines[::2], lines[1::2]):
+        assert api.get_label().startswith("API") and meas.get_label().startswith("measured")
+        assert api.get_color() == meas.get_color(), (api.get_label(), api.get_color(), meas.get_color())
+    lat = by["DSM load latency"]
+    anchors = [ln for ln in lat.get_lines() if ln.get_color() == "dimgray"]
+    assert anchors, "the H800 anchors are drawn"
+    for ln in anchors:
+        ys = list(ln.get_ydata())
+        assert len(ys) == 1 and ln.get_marker() not in ("None", "", None) or max(ys) > min(ys), \
+            f"an anchor of no height: {list(ln.get_xdata())}, {ys}"
+    close(plt, figs)
+
+
+@test
 def overlays_of_one_gpu_model_keep_absolute_times():
     with tempfile.TemporaryDirectory() as d:
         slow = json.load(open(DAY["all"]))
