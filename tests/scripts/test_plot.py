@@ -10,6 +10,7 @@ import copy
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -827,6 +828,34 @@ def the_cluster_figure_draws_only_what_was_measured():
         assert len(ys) == 1 and ln.get_marker() not in ("None", "", None) or max(ys) > min(ys), \
             f"an anchor of no height: {list(ln.get_xdata())}, {ys}"
     close(plt, figs)
+
+
+@test
+def the_staging_figure_keeps_one_colour_per_kernel_and_readable_ticks():
+    """Issue 35: staging's last tick read "226.875K" and a colour meant a (kernel, width) pair, so
+    that a panel without one of them shifted the others. Now a colour is a kernel in every panel and
+    the width is the line style; a size that is no whole KiB has one decimal."""
+    from smembench.figures import staging
+    with tempfile.TemporaryDirectory() as d:
+        q = day_file("quick_staging", d)
+        plt, figs = figures_of([DAY["staging"], q])
+        fig = figs["staging"]
+        fig.canvas.draw()
+        colour, style = {}, {}
+        for ax in fig.axes:
+            ticks = [t.get_text() for t in ax.get_xticklabels()]
+            assert ticks and all(re.fullmatch(r"\d+(\.\d)?K", t) for t in ticks), ticks
+            for ln in ax.get_lines():
+                lab = ln.get_label()
+                kernel = next((k for k, v in staging.KERNELS.items() if lab.startswith(v[0] + ",") or lab == v[0]), None)
+                if kernel is None:
+                    continue
+                assert colour.setdefault(kernel, ln.get_color()) == ln.get_color(), f"{ax.get_title()}: {lab}"
+                width = lab.rsplit(", ", 1)[-1] if lab != staging.KERNELS[kernel][0] else ""
+                assert style.setdefault(width, ln.get_linestyle()) == ln.get_linestyle(), f"{lab}: another style"
+        assert len(set(colour.values())) == len(colour) == 3, colour
+        close(plt, figs)
+    assert staging.kib(232320) == "226.9K" and staging.kib(65536) == "64K"
 
 
 @test
