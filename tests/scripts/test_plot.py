@@ -859,6 +859,26 @@ def the_staging_figure_keeps_one_colour_per_kernel_and_readable_ticks():
 
 
 @test
+def the_bank_model_is_a_bar_at_each_stride_not_a_comb_of_risers():
+    """Issue 35: the bank model was a step line with a riser between every two strides where it
+    alternates (a comb between integer strides that the model does not define)."""
+    doc = reader.load(H200["bandwidth-latency-bank"])
+    plt, figs = figures_of([H200["bandwidth-latency-bank"]])
+    fig = figs["bank"]
+    for ax in fig.axes:
+        w = int(ax.get_title().split("-")[0])
+        want = {(r["params"]["stride_elems"], reader.metric(r, "predicted_slowdown")) for r in doc["results"]
+                if r["bench"] == "bank" and r["status"] == "ok" and r["params"]["width_bytes"] == w}
+        model = [ln for ln in ax.get_lines() if ln.get_label() == "bank model"]
+        assert len(model) == 1, [ln.get_label() for ln in ax.get_lines()]
+        xs, ys = list(model[0].get_xdata()), list(model[0].get_ydata())
+        assert model[0].get_linestyle() == "None", f"{w}-byte panel: the model's values are joined by risers"
+        assert len(xs) == len(set(xs)) and all(x == x for x in xs), f"{w}-byte panel: x {xs}"
+        assert set(zip(xs, ys)) == want, f"{w}-byte panel: the model drawn is not the file's"
+    close(plt, figs)
+
+
+@test
 def overlays_of_one_gpu_model_keep_absolute_times():
     with tempfile.TemporaryDirectory() as d:
         slow = json.load(open(DAY["all"]))
