@@ -10,6 +10,7 @@ import copy
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -791,6 +792,90 @@ def files_of_one_day_are_never_merged():
             for lab, xs, _ in drawn_lines(ax):
                 assert len(xs) == len(set(xs)), f"{ax.get_title()}: {lab} has two points at one size"
         close(plt, figs)
+
+
+@test
+def the_cluster_figure_draws_only_what_was_measured():
+    """Issue 35: the clusters-resident panel drew the API's answer as steps between cluster sizes 1
+    and 2 (where no cluster exists) under log2 ticks of 1024/512/128/64 beside values of
+    1056/528/132/66, and the H800 anchor at size 2 (181 cycles, one value) was a bar of no height."""
+    doc = reader.load(DAY["cluster"])
+    sms = doc["device"]["sm_count"]
+    plt, figs = figures_of([DAY["cluster"]])
+    fig = figs["cluster"]
+    fig.canvas.draw()
+    by = {ax.get_title(): ax for ax in fig.axes}
+    occ = by["Clusters resident at once"]
+    measured = {r["params"]["cluster_size"] for r in doc["results"] if r["bench"] == "cluster_occupancy"}
+    for ln in occ.get_lines():
+        xs = [x for x in ln.get_xdata() if x == x]
+        assert set(xs) <= measured and len(xs) == len(set(xs)), f"{ln.get_label()}: x {xs} beyond {measured}"
+        assert ln.get_linestyle() == "None", f"{ln.get_label()} joins cluster sizes with a line"
+    ticks = [float(t.get_text().split()[0]) for t in occ.get_yticklabels() if t.get_text()]
+    drawn = {v for ln in occ.get_lines() for v in ln.get_ydata()}
+    assert sms in ticks and 8 * sms in drawn and 8 * sms in ticks, (ticks, sms)
+    assert not [t for t in ticks if t >= 32 and t % sms and sms % t], f"ticks beside the counts: {ticks}"
+    # each measured series in the colour of the API's answer it checks
+    lines = occ.get_lines()
+    for api, meas in zip(lines[::2], lines[1::2]):
+        assert api.get_label().startswith("API") and meas.get_label().startswith("measured")
+        assert api.get_color() == meas.get_color(), (api.get_label(), api.get_color(), meas.get_color())
+    lat = by["DSM load latency"]
+    anchors = [ln for ln in lat.get_lines() if ln.get_color() == "dimgray"]
+    assert anchors, "the H800 anchors are drawn"
+    for ln in anchors:
+        ys = list(ln.get_ydata())
+        assert len(ys) == 1 and ln.get_marker() not in ("None", "", None) or max(ys) > min(ys), \
+            f"an anchor of no height: {list(ln.get_xdata())}, {ys}"
+    close(plt, figs)
+
+
+@test
+def the_staging_figure_keeps_one_colour_per_kernel_and_readable_ticks():
+    """Issue 35: staging's last tick read "226.875K" and a colour meant a (kernel, width) pair, so
+    that a panel without one of them shifted the others. Now a colour is a kernel in every panel and
+    the width is the line style; a size that is no whole KiB has one decimal."""
+    from smembench.figures import staging
+    with tempfile.TemporaryDirectory() as d:
+        q = day_file("quick_staging", d)
+        plt, figs = figures_of([DAY["staging"], q])
+        fig = figs["staging"]
+        fig.canvas.draw()
+        colour, style = {}, {}
+        for ax in fig.axes:
+            ticks = [t.get_text() for t in ax.get_xticklabels()]
+            assert ticks and all(re.fullmatch(r"\d+(\.\d)?K", t) for t in ticks), ticks
+            for ln in ax.get_lines():
+                lab = ln.get_label()
+                kernel = next((k for k, v in staging.KERNELS.items() if lab.startswith(v[0] + ",") or lab == v[0]), None)
+                if kernel is None:
+                    continue
+                assert colour.setdefault(kernel, ln.get_color()) == ln.get_color(), f"{ax.get_title()}: {lab}"
+                width = lab.rsplit(", ", 1)[-1] if lab != staging.KERNELS[kernel][0] else ""
+                assert style.setdefault(width, ln.get_linestyle()) == ln.get_linestyle(), f"{lab}: another style"
+        assert len(set(colour.values())) == len(colour) == 3, colour
+        close(plt, figs)
+    assert staging.kib(232320) == "226.9K" and staging.kib(65536) == "64K"
+
+
+@test
+def the_bank_model_is_a_bar_at_each_stride_not_a_comb_of_risers():
+    """Issue 35: the bank model was a step line with a riser between every two strides where it
+    alternates (a comb between integer strides that the model does not define)."""
+    doc = reader.load(H200["bandwidth-latency-bank"])
+    plt, figs = figures_of([H200["bandwidth-latency-bank"]])
+    fig = figs["bank"]
+    for ax in fig.axes:
+        w = int(ax.get_title().split("-")[0])
+        want = {(r["params"]["stride_elems"], reader.metric(r, "predicted_slowdown")) for r in doc["results"]
+                if r["bench"] == "bank" and r["status"] == "ok" and r["params"]["width_bytes"] == w}
+        model = [ln for ln in ax.get_lines() if ln.get_label() == "bank model"]
+        assert len(model) == 1, [ln.get_label() for ln in ax.get_lines()]
+        xs, ys = list(model[0].get_xdata()), list(model[0].get_ydata())
+        assert model[0].get_linestyle() == "None", f"{w}-byte panel: the model's values are joined by risers"
+        assert len(xs) == len(set(xs)) and all(x == x for x in xs), f"{w}-byte panel: x {xs}"
+        assert set(zip(xs, ys)) == want, f"{w}-byte panel: the model drawn is not the file's"
+    close(plt, figs)
 
 
 @test

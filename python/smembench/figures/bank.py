@@ -1,5 +1,5 @@
 """bank: the measured slowdown against stride for each access width, with the bank model drawn over
-the measured strides only."""
+the measured strides only, as a bar at each (the model has no value between two strides)."""
 from smembench.figures import common as c
 
 NAME = "bank"
@@ -35,9 +35,11 @@ def draw(plt, series, note):
             x, m = c.xy(pts, stride, lambda r: c.metric(r, "predicted_slowdown"))
             if x and (x, m) not in models:   # the model once where files agree on it
                 models.append((x, m))
-                p.steps(x, m, "bank model" + (f" (strides of {s.short})" if several and len(models) > 1 else ""),
-                        resolution=1, color=c.REF_COLORS[2 + len(models) - 1], linestyle="-", marker="_",
-                        markersize=10, linewidth=1.2, zorder=1)
+                # the model exists at whole strides only: a bar at each, no risers between two
+                # strides (a comb of them when the model alternates, as it does between odd and even)
+                p.points(x, m, "bank model" + (f" (strides of {s.short})" if several and len(models) > 1 else ""),
+                         color=c.REF_COLORS[2 + len(models) - 1], marker="_", markersize=12,
+                         markeredgewidth=2, zorder=1)
         for s in have:
             pts = [r for r in s.timed("bank") if c.param(r, "width_bytes") == w]
             x, v = c.xy(pts, stride, lambda r: c.metric(r, "slowdown"))

@@ -49,8 +49,10 @@ def _lines(s):
         out.setdefault("sync", []).append((f"{threads:g} threads per block", x, y, "line"))
     for smem in sorted({c.param(r, "smem_bytes") for r in s.timed("cluster_occupancy")} - {None}):
         pts = [r for r in s.timed("cluster_occupancy") if c.param(r, "smem_bytes") == smem]
+        # the API's answer at the measured sizes only: a step line would claim values between sizes
+        # (1 to 2, 8 to 16) that no cluster of the sweep has
         x, y = c.xy(pts, size, lambda r: c.metric(r, "clusters_api"))
-        out.setdefault("occupancy", []).append((f"API, {smem / 1024:g} KiB per block", x, y, "steps"))
+        out.setdefault("occupancy", []).append((f"API, {smem / 1024:g} KiB per block", x, y, "api"))
         x, y = c.xy(pts, size, lambda r: c.metric(r, "clusters_measured"))
         out.setdefault("occupancy", []).append((f"measured, {smem / 1024:g} KiB per block", x, y, "points"))
     return {k: [v for v in lines if v[1]] for k, lines in out.items()}
@@ -63,6 +65,29 @@ PANELS = (  # key, title, y label
     ("sync", "cluster.sync()", "cycles per cluster.sync()"),
     ("occupancy", "Clusters resident at once", "clusters"),
 )
+
+
+def _sm_ticks(ax, series):
+    """Ticks of the clusters-resident axis at the SM count times powers of two (1056, 528 ... 132, 66
+    on 132 SMs: one cluster per SM is a tick), the counts a cluster of 2^k blocks can reach, instead
+    of powers of two that sit beside those counts (1024 under 1056). The device's sm_count; where
+    the figure's GPUs differ in it, the plain powers of two stay."""
+    from matplotlib.ticker import NullFormatter, NullLocator
+    sms = {s.doc["device"].get("sm_count") for s in series}
+    counts = [v for ln in ax.get_lines() for v in ln.get_ydata() if v == v and v > 0]
+    if len(sms) != 1 or not counts or not isinstance(next(iter(sms)), int):
+        return
+    sm = next(iter(sms))
+    lo, hi = min(counts), max(counts)
+    ticks = [sm * 2.0 ** k for k in range(-12, 13) if lo / 2 <= sm * 2.0 ** k <= hi * 1.01
+             and float(sm * 2.0 ** k).is_integer()]
+    # below the last whole multiple (33 on 132 SMs), powers of two: a count there is not a fraction of SMs
+    ticks += [2.0 ** k for k in range(0, 13) if lo / 2 <= 2.0 ** k < min(ticks or [hi]) / 1.5]
+    ticks.sort()
+    ax.set_yticks(ticks, [f"{t:g}" + (f" (1 per SM)" if t == sm else "") for t in ticks])
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_minor_formatter(NullFormatter())
+    ax.set_ylim(min(ticks) / 1.3, max(hi, max(ticks)) * 1.3)
 
 
 def draw(plt, series, note):
@@ -84,21 +109,29 @@ def draw(plt, series, note):
         _, what, ylabel = next(p for p in PANELS if p[0] == key)
         p = c.Panel(ax, what)
         sizes = set()
+        api = None
         for s in have:
             for name, x, y, kind in drawn[s].get(key, ()):
                 label = name + (f"; {s.short}" if several else "")
                 sizes.update(x)
-                if kind == "steps":
-                    p.steps(x, y, label, resolution=1, monotone=True, style=s.index)
-                elif kind == "points":
-                    p.points(x, y, label, marker="x", markersize=7)
+                if kind == "api":
+                    api = p.points(x, y, label, style=s.index, markerfacecolor="none", markersize=8)
+                elif kind == "points":      # measured: the colour of the API's answer it checks
+                    kw = {"color": api.get_color()} if api is not None else {}
+                    p.points(x, y, label, marker="x", markersize=7, **kw)
+                    api = None
                 else:
                     p.line(x, y, label, style=s.index)
         if key == "latency":
             for sz, (lo, hi) in ANCHOR_REMOTE.items():
                 if sz in sizes:     # published at sizes 2 and 16: drawn where this run measured them
-                    ax.plot([sz, sz], [lo, hi], color="dimgray", linewidth=6, alpha=0.5, solid_capstyle="butt",
-                            label="H800 remote latency (Luo et al.)" if sz == min(set(ANCHOR_REMOTE) & sizes) else None)
+                    label = "H800 remote latency (Luo et al.)" if sz == min(set(ANCHOR_REMOTE) & sizes) else None
+                    if hi > lo:     # a published range: a bar over it
+                        ax.plot([sz, sz], [lo, hi], color="dimgray", linewidth=6, alpha=0.5, solid_capstyle="butt",
+                                label=label)
+                    else:           # one published value: a bar of it would have no height
+                        ax.plot([sz], [lo], color="dimgray", marker="D", markersize=7, alpha=0.6, linestyle="",
+                                label=label)
             p.ref(ANCHOR_SELF, label="H800 own block via cluster (Luo et al.)", linestyle="-.", color="black")
             ax.set_ylim(bottom=0)
         elif key == "bandwidth":
@@ -112,6 +145,7 @@ def draw(plt, series, note):
             ax.set_ylim(bottom=0)
         else:
             c.plain_log2(ax)
+            _sm_ticks(ax, have)
         c.measured_ticks(ax, sizes, lambda v: f"{v:g}")
         ax.set_ylabel(ylabel)
         ax.set_xlabel("cluster size (blocks)")

@@ -5,9 +5,12 @@ from smembench import reader
 from smembench.figures import common as c
 
 NAME = "staging"
-KERNELS = {"staging_plain": ("ld.global + st.shared", "-", "o", 1.2),
-           "staging_cp_async": ("cp.async", "--", "s", 1.2),
-           "staging_bulk": ("cp.async.bulk + mbarrier", "-", "^", 2.5)}
+# one colour per kernel, in every panel (name, colour, marker, line width); the width of each load
+# is the line style (WIDTH_STYLES), the same in every panel
+KERNELS = {"staging_plain": ("ld.global + st.shared", "tab:blue", "o", 1.2),
+           "staging_cp_async": ("cp.async", "tab:orange", "s", 1.2),
+           "staging_bulk": ("cp.async.bulk + mbarrier", "tab:green", "^", 2.5)}
+WIDTH_STYLES = {4: ":", 8: "--", 16: "-", None: "-"}
 BENCHES = tuple(KERNELS) + ("global_read",)
 DRAWN = {"staging_plain": ("transfer_bytes", "width_bytes"), "staging_cp_async": ("transfer_bytes", "width_bytes"),
          "staging_bulk": ("transfer_bytes",), "global_read": ()}
@@ -15,6 +18,13 @@ DRAWN = {"staging_plain": ("transfer_bytes", "width_bytes"), "staging_cp_async":
 
 def transfer(r):
     return c.param(r, "transfer_bytes")
+
+
+def kib(v):
+    """A transfer size in KiB for a tick or a label: "64K", "226.9K" (232,320 B, the opt-in limit less
+    a reservation, is no whole KiB; 226.875K was printed before)."""
+    k = v / 1024
+    return f"{k:g}K" if k == int(k) else f"{k:.1f}K"
 
 
 def draw(plt, series, note):
@@ -37,7 +47,6 @@ def draw(plt, series, note):
     rows = (k + cols - 1) // cols
     fig, axes = plt.subplots(rows, cols, figsize=(7.5 * cols + 1, 4.4 * rows + 0.6), squeeze=False, sharey=True,
                              layout="constrained")
-    colours = {}
     panels = []
     for i, s in enumerate(have):
         ax = axes[i // cols][i % cols]
@@ -47,23 +56,22 @@ def draw(plt, series, note):
         sizes = set()
         for (bench, w), reach in sorted(smallest.items(), key=lambda kv: (list(KERNELS).index(kv[0][0]),
                                                                           kv[0][1] or 0)):
-            name, ls, m, lw = KERNELS[bench]
+            name, col, m, lw = KERNELS[bench]
             x, y = c.xy([r for r in s.timed(bench) if c.param(r, "width_bytes") == w], transfer,
                         lambda r: c.metric(r, "pct_of_read"))
             if not x:
                 continue
             sizes.update(x)
             label = name + (f", {w} B" if w else "")
-            col = colours.setdefault(label, c.color(len(colours)))
-            p.line(x, y, label, color=col, linestyle=ls, marker=m, linewidth=lw)
+            p.line(x, y, label, color=col, linestyle=WIDTH_STYLES.get(w, "-."), marker=m, linewidth=lw)
             if reach and reach in x:
-                p.note(reach, y[x.index(reach)], f"{reach / 1024:g}K", dy=7, color=col)
+                p.note(reach, y[x.index(reach)], kib(reach), dy=7, color=col)
         p.ref(90, label="90 % (n K: the smallest transfer reaching it)", linestyle="--")
         ax.margins(y=0.15)   # room for the labels above the curves
-        c.measured_ticks(ax, sizes, lambda v: f"{v / 1024:g}K")
+        c.measured_ticks(ax, sizes, kib)
         for t in ax.get_xticklabels():
             t.set_rotation(45)
-        ax.set_xlabel("transfer per operation (bytes)")
+        ax.set_xlabel("transfer per operation (K = KiB)")
         ax.set_ylabel("% of the global read bandwidth\n(same run, same data)")
         panels.append(p)
     for ax in axes.flat[k:]:
