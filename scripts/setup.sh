@@ -5,14 +5,15 @@
 #                            atheris (pip) for the result-reader fuzzer, Chromium for the report's
 #                            browser test, man-db for the man page's, prometheus_client for the
 #                            OpenMetrics parser test, Prometheus and the Pushgateway for the
-#                            ingestion test, pandas for the CSV test, Slurm and munge for the local
-#                            cluster of the Slurm test, and actionlint (pip) for the workflow lint
+#                            ingestion test, pandas for the CSV test, seaborn for the package's samples
+#                            plot, Slurm and munge for the local cluster of the Slurm test, and
+#                            actionlint (pip) for the workflow lint
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema
       help2man python3-scipy)
 [ "${1:-}" = --dev ] && pkgs+=(clang libclang-rt-dev python3-pip chromium man-db python3-prometheus-client
-                                 prometheus prometheus-pushgateway python3-pandas slurmctld slurmd slurm-client munge)
+                                 prometheus prometheus-pushgateway python3-pandas python3-seaborn slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
