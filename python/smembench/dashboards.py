@@ -416,8 +416,8 @@ def asv_tree(inputs, commits, existing_benchmarks=None):
             def column(field):
                 col = [s.get(field) if s else None for s in stats]
                 return None if all(x is None for x in col) else col
-            row = [value, plist, None, g["started_ms"], None] + [column(f) for f in ("ci_99_a", "ci_99_b", "q_25", "q_75",
-                                                                          "number", "repeat")]
+            row = [value, plist, None, g["started_ms"], None]
+            row += [column(f) for f in ("ci_99_a", "ci_99_b", "q_25", "q_75", "number", "repeat")]
             row += [None if all(x is None for x in raw) else raw, None]
             while row and row[-1] is None:
                 row.pop()

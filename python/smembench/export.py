@@ -1,6 +1,7 @@
 """Exports smembench result files to a dashboard's format, on stdout or into a file.
 
   export.py RESULTS.json [RESULTS2.json ...] --format FORMAT [-o FILE]
+  export.py RESULTS.json [RESULTS2.json ...] --format asv -o DIR [--repo CLONE] [--branch NAME]
 
 Only performance goes to a dashboard: each point's median time and the metrics that measure how
 fast it ran, times and rates by their unit (ns, cycles, GB/s, B/clk/SM, GFLOP/s, ...) and the
@@ -35,6 +36,19 @@ descriptors. The median time of a point is always better lower.
                date (the run's start, ISO 8601 UTC), metric, value, unit, better, q1 and q3 (the
                time's quartiles in ns, on the time's row), noise (the point's robust spread,
                1.4826 MAD / median of its samples, a fraction) and samples (their count)
+  asv          airspeed velocity's results tree (-o DIR, a directory): asv.conf.json, results/
+               benchmarks.json, results/MACHINE/machine.json and results/MACHINE/COMMIT-ENV.json, which
+               `asv publish` builds its site from. A machine is a GPU unit (model and uuid, else host
+               and CUDA index), the commit the file's tool.git resolved in the git clone --repo (on
+               the first-parent history of --branch, which asv shows alone), a point's axes asv
+               parameters; the median time a "time" benchmark BENCH.time in seconds with the
+               quartiles, the 99 % interval of the median, the batch and the sample count as asv's
+               stats; each metric a "track" benchmark with its unit, BENCH.METRIC where lower is
+               better and BENCH.higher_is_better.METRIC where higher is, which the written
+               asv.conf.json keeps off asv's regressions page (asv reads every rise as one). DIR is
+               new or empty (made whole, or removed again on an error or a signal) or an asv tree
+               (its own asv.conf.json kept): the new result files are added to it, benchmarks.json
+               merged last. One point of one unit at one commit twice is an error
 
 Several files go into one export: their points one after the other. In gab and bmf, where the
 files hold more than one GPU, each name ends in the GPU's uuid (else host/gpuINDEX) in brackets;
@@ -48,8 +62,9 @@ It never replaces the input (refused even with --force), an existing smembench r
 --force), a directory, socket or link to nothing; through a link to a file, the file is replaced.
 Exit status: 0 written; 2 unusable input (a file that cannot be read or is not a valid result file,
 no timed point, a metric whose direction nothing says, one point of one GPU twice, an unknown format,
-out of memory) or an
-output that cannot or must not be written; 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143:
+out of memory; for asv a commit the clone lacks or that is off the branch, no git clone, a directory
+that is neither new, empty nor an asv tree) or an output that cannot or must not be written; 128+N a
+signal (SIGINT 130, SIGHUP 129, SIGTERM 143:
 nothing half-written is left); 70 an internal error (a bug). A reader that stops early (piped into
 head) ends the export quietly with status 0.
 """
@@ -202,7 +217,8 @@ def run(argv):
         write_asv(a, inputs)
         make = None
     else:
-        make = {"gab": lambda d: gab(d, False), "gab-smaller": lambda d: gab(d, False), "gab-bigger": lambda d: gab(d, True),
+        make = {"gab": lambda d: gab(d, False), "gab-smaller": lambda d: gab(d, False),
+                "gab-bigger": lambda d: gab(d, True),
                 "bmf": bmf, "openmetrics": openmetrics, "csv": to_csv}[a.format]
     text = make(inputs) if make else None
     for path, doc in inputs:

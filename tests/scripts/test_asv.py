@@ -182,7 +182,8 @@ def tree_is_what_asv_reads():
     d = tree()
     conf = json.load(open(os.path.join(d, "asv.conf.json")))
     assert conf["dvcs"] == "git" and os.path.samefile(os.path.join(d, conf["repo"]), ROOT), conf
-    machines = sorted(os.path.basename(os.path.dirname(p)) for p in glob.glob(os.path.join(d, "results/*/machine.json")))
+    machines = sorted(os.path.basename(os.path.dirname(p))
+                      for p in glob.glob(os.path.join(d, "results/*/machine.json")))
     assert machines == ["nvidia-h200-gpu-53e5ebc9", "nvidia-h200-gpu-cf20f41c", "nvidia-h200-vm-gpu0"], machines
     res = sorted(os.path.relpath(p, d) for p in glob.glob(os.path.join(d, "results/*/*.json"))
                  if not p.endswith("machine.json"))
