@@ -149,10 +149,12 @@ def plural(n, word):
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=()):
+def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=(), judged=None):
     """The comparison of one NEW file with BASE (or with a history: see history_base): (lines, exit
-    status)."""
+    status). judged, a list, is given the gate's rows (for the change chart)."""
     rows, found, count, failing, rc = gate(base_path, new_path, base, new, opt, history)
+    if judged is not None:
+        judged.extend(rows)
     allowed = set(opt.allow)
     md = opt.markdown
 

@@ -222,6 +222,144 @@ def uncertain_fail_unfolds_the_uncertain_groups_as_failing():
     assert small and all(b[1] for b in small), "a failing group of up to 10 points is open"
 
 
+# --- the change chart (compare.py --plot) ---------------------------------------------------------
+
+def png_texts(path):
+    """The PNG's Description (the figure's texts, one a line)."""
+    import zlib
+    data = open(path, "rb").read()
+    i, out = 8, {}
+    while i < len(data):
+        n = int.from_bytes(data[i:i + 4], "big")
+        kind, body = data[i + 4:i + 8], data[i + 8:i + 8 + n]
+        if kind == b"tEXt":
+            k, v = body.split(b"\0", 1)
+            out[k.decode()] = v.decode("latin-1")
+        elif kind == b"zTXt":
+            k, v = body.split(b"\0", 1)
+            out[k.decode()] = zlib.decompress(v[1:]).decode("latin-1")
+        elif kind == b"iTXt":
+            k, rest = body.split(b"\0", 1)
+            flag, rest = rest[0], rest[2:]
+            rest = rest.split(b"\0", 2)[2]
+            out[k.decode()] = (zlib.decompress(rest) if flag else rest).decode()
+        i += 12 + n
+    return out.get("Description", "")
+
+
+def chart(base, new, name, *extra):
+    """Runs compare.py --plot; (image array, the figure drawn again in-process, its bars, grouped, path)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.image
+    from smembench import canvas, gate, inputs
+    from smembench.figures import change
+    path = os.path.join(TMP, name)
+    rc, out, err = run(base, new, "--plot", path, *extra)
+    assert rc in (0, 1) and err == "", (rc, err[-500:])
+    plt = canvas.pyplot()
+    b, n = inputs.load(base), inputs.load(new)
+    opt = gate.options()
+    rows = gate.compare_points(b, n, opt)
+    fig, items, grouped = change.draw(plt, rows, b, n, (base, new), opt, 2.3263478740408408)
+    return matplotlib.image.imread(path), fig, items, grouped, path, rows
+
+
+def row_verdicts(img, fig, n):
+    """[set of the verdicts whose colour the image shows in each of the n rows of the chart's axes
+    (within 3 px of the row's middle)], top down: what each drawn bar is coloured as."""
+    import numpy
+    from smembench.figures import change
+    h = img.shape[0]
+    ax = fig.axes[0]
+    xa, xb = ax.get_xlim()
+    out = []
+    for i in range(n):
+        (left, y), (right, _) = ax.transData.transform([(xa, i), (xb, i)])
+        y = h - int(round(y))
+        area = img[y - 3:y + 4, int(left) + 2:int(right) - 2, :3]
+        seen = set()
+        for verdict, colour in change.VERDICT_COLORS.items():
+            rgb = numpy.array([int(colour[k:k + 2], 16) / 255 for k in (1, 3, 5)])
+            if (numpy.abs(area - rgb).max(axis=2) < 0.01).any():
+                seen.add(verdict)
+        out.append(seen)
+    return out
+
+
+@test
+def the_change_chart_of_two_units_shows_the_slower_dram_streaming_points_per_benchmark():
+    """unitA against unitB, 754 points: past 200, a bar per benchmark and verdict, under 2,500 px,
+    and it says so; footprint's 13 points (2-4.5 % slower on unitB, uncertain) an orange bar reaching
+    their median, nothing red or green (nothing slower or faster)."""
+    from smembench.figures import change
+    img, fig, items, grouped, path, rows = chart(UNIT_A1, UNIT_B1, "change_units.png")
+    h, w = img.shape[:2]
+    timed = [r for r in rows if r["kind"] == "timed"]
+    assert grouped and len(timed) == 754 and len(items) == len({(r["bench"], r["verdict"]) for r in timed})
+    assert w == 1000 and h == round(100 * (change.TOP_IN + change.BOTTOM_IN + change.PITCH_IN * len(items))) < 2500, \
+        (w, h)
+    texts = png_texts(path)
+    assert "754 points, past 200: one bar per benchmark and verdict" in texts, texts[:800]
+    assert "same (684)" in texts and "uncertain (70)" in texts and "slower (0)" in texts and "faster (0)" in texts
+    assert all(b in texts.split("\n") for b in {r["bench"] for r in timed}), "a label per benchmark"
+    ax = fig.axes[0]
+    # every bar in its verdict's colour and no other: nothing red or green (nothing slower or faster)
+    assert row_verdicts(img, fig, len(items)) == [{b["verdict"]} for b in items]
+    assert {b["verdict"] for b in items} == {"same", "uncertain"}
+    i = next(k for k, b in enumerate(items) if b["bench"] == "footprint")
+    foot = sorted(r["change"] for r in timed if r["bench"] == "footprint")
+    assert items[i]["verdict"] == "uncertain" and items[i]["n"] == 13 and items[i]["change"] == foot[6]
+    assert 0.03 < foot[6] < 0.045, foot
+    px, py = ax.transData.transform((100 * foot[6] - 0.2, i))
+    row = img[h - int(round(py)) - 2, int(px), :3]     # above the whisker, in the bar
+    assert max(abs(row - [int(change.VERDICT_COLORS["uncertain"][k:k + 2], 16) / 255 for k in (1, 3, 5)])) < 0.01, row
+    # the same bytes again; SVG by the suffix
+    again = os.path.join(TMP, "again.png")
+    assert run(UNIT_A1, UNIT_B1, "--plot", again)[0] == 0
+    assert open(again, "rb").read() == open(path, "rb").read()
+    svg = os.path.join(TMP, "change.svg")
+    assert run(UNIT_A1, UNIT_B1, "--plot", svg)[0] == 0
+    text = open(svg).read()
+    assert text.startswith("<?xml") and "<svg" in text and "footprint" in text and "past 200" in text
+
+
+@test
+def the_change_chart_of_a_slower_benchmark_has_a_red_bar_per_slower_point():
+    """bank-bandwidth run 2 with its 3 bandwidth points 5 % slower, 102 points: a bar each, 3 red
+    (slower) and 99 blue (same); the whisker of each point is its uncertainty."""
+    from smembench.figures import change
+    with open(RUN2) as f:
+        doc = json.load(f)
+    for r in doc["results"]:
+        if r["bench"] == "bandwidth":
+            scale(r, 1.05)
+    slow = os.path.join(TMP, "bandwidth_slower.json")
+    with open(slow, "w") as f:
+        json.dump(doc, f)
+    img, fig, items, grouped, path, rows = chart(RUN1, slow, "change_points.png")
+    h, w = img.shape[:2]
+    assert not grouped and len(items) == 102 and h == round(100 * (change.TOP_IN + change.BOTTOM_IN + change.PITCH_IN * 102))
+    seen = row_verdicts(img, fig, len(items))
+    assert seen == [{b["verdict"]} for b in items], [(b["name"], v) for b, v in zip(items, seen) if v != {b["verdict"]}]
+    assert [b["bench"] for b in items if b["verdict"] == "slower"] == ["bandwidth"] * 3
+    assert sum(1 for v in seen if v == {"same"}) == 99
+    assert all(b["lo"] < b["change"] < b["hi"] for b in items)
+    assert "slower (3)" in png_texts(path) and "same (99)" in png_texts(path)
+
+
+@test
+def the_change_chart_refuses_what_it_cannot_draw_in_one_line():
+    for args, want in (((UNIT_A1, UNIT_B1, "--plot", os.path.join(TMP, "x.txt")), "expected a name ending in .png"),
+                       ((UNIT_A1, UNIT_B1, UNIT_A2, "--plot", os.path.join(TMP, "x.png")), "one NEW file"),
+                       ((UNIT_A1, UNIT_B1, "--across-devices", "--plot", os.path.join(TMP, "x.png")), "cannot be"),
+                       ((UNIT_A1, UNIT_B1, "--plot", os.path.join(TMP, "none", "x.png")), "x.png")):
+        rc, out, err = run(*args)
+        lines = err.strip().split("\n")
+        assert rc == 2 and len(lines) == 1 and lines[0].startswith("smembench: ") and want in lines[0], (args, rc, err)
+    assert not os.path.exists(os.path.join(TMP, "x.png"))
+
+
 def record():
     """Writes DECISIONS from this tree's compare.py (run once, before the Markdown changed)."""
     out = {}
