@@ -65,8 +65,14 @@ line and do not fail the gate: they choose the declared variation.
 Output: a header with both files' device, commit, date, host and settings; a line per point
 (median time per launch in microseconds, change in %, noise in %, verdict); the missing, new,
 status and mismatch findings; the geometric mean of the change per benchmark and overall.
---markdown writes a compact pull-request comment: the header, only what changed (slower, faster,
-missing, new, status, mismatches), the uncertain points folded away, and the summary.
+--markdown writes a compact pull-request comment: the header, the points grouped by benchmark and
+cause (a row per group: its points, range of change, verdict and reason once; its points in a
+<details>), only what fails the gate unfolded (a group's points open up to 10), the changes that
+do not fail, the uncertain points, the geometric means and the published figures folded.
+--plot FILE.png (or .svg) also draws the change of each point against the base, a bar per point
+coloured by verdict (slower, faster, same, uncertain) with its uncertainty and the band it was
+judged with, a label per benchmark; past 200 points a bar per benchmark and verdict (the median
+change, the range as the whisker), under 2,500 px, and it says so. One NEW file.
 It is capped at 60,000 characters (GitHub takes 65,536): every heading, verdict and summary stays,
 the smallest tables whole, and the rows of a table that do not fit are folded into a line saying
 how many were left out.
