@@ -65,8 +65,14 @@ line and do not fail the gate: they choose the declared variation.
 Output: a header with both files' device, commit, date, host and settings; a line per point
 (median time per launch in microseconds, change in %, noise in %, verdict); the missing, new,
 status and mismatch findings; the geometric mean of the change per benchmark and overall.
---markdown writes a compact pull-request comment: the header, only what changed (slower, faster,
-missing, new, status, mismatches), the uncertain points folded away, and the summary.
+--markdown writes a compact pull-request comment: the header, the points grouped by benchmark and
+cause (a row per group: its points, range of change, verdict and reason once; its points in a
+<details>), only what fails the gate unfolded (a group's points open up to 10), the changes that
+do not fail, the uncertain points, the geometric means and the published figures folded.
+--plot FILE.png (or .svg) also draws the change of each point against the base, a bar per point
+coloured by verdict (slower, faster, same, uncertain) with its uncertainty and the band it was
+judged with, a label per benchmark; past 200 points a bar per benchmark and verdict (the median
+change, the range as the whisker), under 2,500 px, and it says so. One NEW file.
 It is capped at 60,000 characters (GitHub takes 65,536): every heading, verdict and summary stays,
 the smallest tables whole, and the rows of a table that do not fit are folded into a line saying
 how many were left out.
@@ -116,6 +122,7 @@ from smembench import history
 from smembench import inputs
 from smembench import reader
 from smembench import tool
+from smembench.canvas import MissingModule
 from smembench.cli import Usage
 from smembench.gate_format import across_report, gate_report, published_report
 from smembench.tables import cap_markdown
@@ -135,6 +142,10 @@ def parse_args(argv):
     ap.add_argument("--allow", type=gate.allow_list, default=[], metavar="KIND,...",
                     help=f"findings that do not fail the gate: {','.join(gate.ALLOW_KINDS)} or all")
     ap.add_argument("--markdown", action="store_true", help="compact Markdown for a pull-request comment")
+    ap.add_argument("--plot", metavar="FILE.png|FILE.svg",
+                    help="also draw the change of each point against the base, coloured by verdict, with the band "
+                         "it was judged with (a bar per benchmark and verdict past 200 points); PNG or SVG by the "
+                         "suffix; one NEW file")
     gate.add_verdict_options(ap)
     ap.add_argument("--history", action="append", default=[], metavar="PATH",
                     help="earlier result files (files or directories of them) of the same GPU model and settings: "
@@ -157,6 +168,13 @@ def parse_args(argv):
         raise Usage("--history is for the gate; it cannot be combined with --published or --across-devices")
     if a.window < 0:
         raise Usage(f"invalid value {a.window} for --window; expected 0 (all) or more")
+    if a.plot is not None:
+        if not a.plot.lower().endswith((".png", ".svg")):
+            raise Usage(f'invalid file name "{a.plot}" for --plot; expected a name ending in .png or .svg')
+        if a.published or a.across_devices:
+            raise Usage("--plot draws the gate's verdicts; it cannot be combined with --published or --across-devices")
+        if len(a.new) + (1 if a.history else 0) > 1:
+            raise Usage("--plot draws one comparison; expected one NEW file (or one with --history)")
     if a.window and not a.history:
         raise Usage("--window chooses among the --history files; expected it with --history")
     if a.history:
@@ -213,9 +231,12 @@ def compare_files(a):
             name = inputs.shown(path)
             if len(news) > 1:
                 out += ["", f"## {name}", ""] if a.markdown else [f"== {name}"]
-            report, rc = gate_report("history", name, base, new, a, points, lines)
+            judged = []
+            report, rc = gate_report("history", name, base, new, a, points, lines, judged=judged)
             out += report
             worst = max(worst, rc)
+            if a.plot:
+                plot_change(a, judged, base, new, ("history", name), [path] + paths)
         return out, worst
     judging = not a.published and not a.across_devices
     if judging:
@@ -243,13 +264,31 @@ def compare_files(a):
         if a.across_devices:
             out += across_report(base_name, path, base, new, a)
         else:
-            lines, rc = gate_report(base_name, path, base, new, a)
+            judged = []
+            lines, rc = gate_report(base_name, path, base, new, a, judged=judged)
             out += lines
             worst = max(worst, rc)
+            if a.plot:
+                plot_change(a, judged, base, new, (base_name, path), [a.base, path])
     return out, worst
+
+
+def plot_change(a, rows, base, new, names, inputs_):
+    """Writes --plot's chart (smembench.figures.change) of the gate's rows."""
+    from smembench import canvas
+    from smembench.figures import change
+    plt = canvas.pyplot()
+    _, stats = gate.scipy_stats()
+    fig, _, _ = change.draw(plt, rows, base, new, names, a, float(stats.norm.ppf(1 - a.alpha)))
+    ext = a.plot.lower().rsplit(".", 1)[-1]
+    meta = {"Description": canvas.texts(fig)} if ext == "png" else {"Date": None}
+    try:
+        tool.write_file(a.plot, lambda f: fig.savefig(f, format=ext, metadata=meta), inputs=inputs_)
+    finally:
+        plt.close(fig)
 
 
 def main(argv=None):
     return tool.run_tool(
-        lambda: tool.emit(*run(sys.argv[1:] if argv is None else argv), "the comparison"), (Usage,),
+        lambda: tool.emit(*run(sys.argv[1:] if argv is None else argv), "the comparison"), (Usage, MissingModule),
         [(RecursionError, 2, "a result file is nested too deeply to compare")])

@@ -2,6 +2,8 @@
 history in text or Markdown, the two-GPU comparison (--across-devices), and a file's measured
 figures beside the published ones of its generation (--published).
 """
+import re
+
 from smembench import reader
 from smembench.cli import Usage
 from smembench.gate import by_key, gate, geomean, settings
@@ -47,15 +49,24 @@ def us(r):
     return f"{reader.steady_median(r) / 1e3:.2f}" if r is not None and reader.timed(r) else "-"
 
 
-def verdict_text(row):
+def verdict_parts(row):
+    """(verdict, what it rests on) of a row: the verdict word (slower, faster, same, uncertain,
+    stopped, started, missing, new, not timed) and its reason and band, or the finding's text."""
     if row["kind"] == "timed":
         notes = [row["reason"]] if row["reason"] else []
         if row.get("band"):
             notes.append(f"band ±{100 * row['band']:.1f} %" + (" between units" if row.get("unit") else ""))
-        return row["verdict"] + (f" ({'; '.join(notes)})" if notes else "")
+        return row["verdict"], "; ".join(notes)
     if row["kind"] == "status":
-        return ("stopped: " if row["lost"] else "started: ") + row["text"]
-    return {"missing": "missing: ", "new": "new: ", "untimed": "not timed: "}[row["kind"]] + row["text"]
+        return ("stopped" if row["lost"] else "started"), row["text"]
+    return {"missing": "missing", "new": "new", "untimed": "not timed"}[row["kind"]], row["text"]
+
+
+def verdict_text(row):
+    word, why = verdict_parts(row)
+    if row["kind"] == "timed":
+        return word + (f" ({why})" if why else "")
+    return f"{word}: {why}"
 
 
 def point_row(row):
@@ -66,12 +77,84 @@ def point_row(row):
 
 
 POINT_HEADERS = ["point", "base (us)", "new (us)", "change", "noise (%)", "verdict"]
+GROUP_HEADERS = ["benchmark", "points", "change", "verdict", "reason"]
+NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# the order of the verdicts in the comment: what fails the gate first
+OPEN_POINTS = 10         # a failing group's points are unfolded up to this many
+VERDICT_ORDER = ("slower", "stopped", "missing", "new", "uncertain", "faster", "started", "same", "not timed")
 
 
-def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=()):
+def cause(texts):
+    """The reason of a group of points whose reasons differ in their numbers alone, said once: each
+    number as the range the group's reasons hold there ("band ±5.1-5.3 % > 5 %")."""
+    nums = [NUMBER.findall(t) for t in texts]
+    pieces = NUMBER.split(texts[0])
+    out = pieces[0]
+    for i, piece in enumerate(pieces[1:]):
+        vals = sorted({n[i] for n in nums}, key=float)
+        out += (vals[0] if len(vals) == 1 else f"{vals[0]}-{vals[-1]}") + piece
+    return out
+
+
+def group_rows(rows):
+    """The rows by benchmark and cause: [(benchmark, verdict, reason said once, rows)], a group per
+    benchmark, verdict and reason that differ in their numbers alone, in VERDICT_ORDER then by name."""
+    groups = {}
+    for r in rows:
+        word, why = verdict_parts(r)
+        if why.startswith("band ±") and "; band ±" in why:      # the band said twice: once is enough
+            why = why[:why.rindex("; band ±")]
+        groups.setdefault((r["bench"], word, NUMBER.sub("#", why)), []).append((why, r))
+    out = [(bench, word, cause([why for why, _ in members]), [r for _, r in members])
+           for (bench, word, _), members in groups.items()]
+    return sorted(out, key=lambda g: (VERDICT_ORDER.index(g[1]), g[0], g[2]))
+
+
+def change_range(rows):
+    changes = sorted(r["change"] for r in rows if r.get("change") is not None)
+    if not changes:
+        return "-"
+    return pct(changes[0]) if len(changes) == 1 or pct(changes[0]) == pct(changes[-1]) else \
+        f"{pct(changes[0])} to {pct(changes[-1])}"
+
+
+def fails(word, opt):
+    """Whether a group of this verdict fails the gate (what a reader of the comment must read)."""
+    allowed = set(opt.allow)
+    return (word == "slower" or (word == "stopped" and "status" not in allowed) or
+            (word in ("missing", "new") and word not in allowed) or
+            (word == "uncertain" and getattr(opt, "uncertain", "pass") == "fail"))
+
+
+def grouped_markdown(rows, opt):
+    """The rows as a Markdown table of their groups (GROUP_HEADERS; the verdicts that fail the gate
+    in bold), then each group's points in a <details> of its own, open where the group fails the gate
+    and has OPEN_POINTS points or fewer (past that its row says enough: 99 rows of one cause are a
+    wall), folded otherwise."""
+    groups = group_rows(rows)
+    out = table(GROUP_HEADERS, [(bench, len(members), change_range(members),
+                                 f"**{word}**" if fails(word, opt) else word, why or "-")
+                                for bench, word, why, members in groups], (1, 2), True)
+    for bench, word, why, members in groups:
+        n = len(members)
+        opened = fails(word, opt) and n <= OPEN_POINTS
+        out += ["", f"<details{' open' if opened else ''}><summary>{bench}: {plural(n, 'point')} {word}"
+                    f"{', ' + change_range(members) if change_range(members) != '-' else ''}</summary>", ""]
+        out += table(POINT_HEADERS, [point_row(r) for r in members], (1, 2, 3, 4), True)
+        out += ["", "</details>"]
+    return out, len(groups)
+
+
+def plural(n, word):
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def gate_report(base_path, new_path, base, new, opt, history=None, history_lines=(), judged=None):
     """The comparison of one NEW file with BASE (or with a history: see history_base): (lines, exit
-    status)."""
+    status). judged, a list, is given the gate's rows (for the change chart)."""
     rows, found, count, failing, rc = gate(base_path, new_path, base, new, opt, history)
+    if judged is not None:
+        judged.extend(rows)
     allowed = set(opt.allow)
     md = opt.markdown
 
@@ -106,22 +189,40 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
         out += [f"- {line}" for line in history_lines]
         for line in allowed_note:
             out.append(f"- {line}")
-        changed = [r for r in rows if (r["kind"] == "timed" and r["verdict"] in ("slower", "faster")) or
-                   r["kind"] in ("missing", "new", "status")]
-        if changed:
-            out += ["", f"**What changed** ({len(changed)} points; median time per launch, noise = robust spread "
-                        f"base / new, threshold {opt.threshold:g} %):", ""]
-            out += table(POINT_HEADERS, [point_row(r) for r in changed], (1, 2, 3, 4), True)
-        unsure = [r for r in timed_rows if r["verdict"] == "uncertain"]
-        if unsure:
-            out += ["", f"<details><summary>{len(unsure)} uncertain points (their noise or samples cannot judge a "
-                        f"{opt.threshold:g} % change)</summary>", ""]
-            out += table(POINT_HEADERS, [point_row(r) for r in unsure], (1, 2, 3, 4), True)
-            out += ["", "</details>"]
-        out += ["", f"**Summary**: {len(timed_rows)} points compared: {counts}; {others}. "
-                    "Geometric mean of the change of the median time:", ""]
+        changed = [r for r in rows if (r["kind"] == "timed" and r["verdict"] in ("slower", "faster", "uncertain"))
+                   or r["kind"] in ("missing", "new", "status")]
+        failing_rows = [r for r in changed if fails(verdict_parts(r)[0], opt)]
+        if failing_rows:
+            table_lines, n = grouped_markdown(failing_rows, opt)
+            out += ["", f"**What fails the gate** ({plural(len(failing_rows), 'point')} in {plural(n, 'group')} by "
+                        f"benchmark and cause; median time per launch, noise = robust spread base / new, threshold "
+                        f"{opt.threshold:g} %; a group's points unfolded where it has {OPEN_POINTS} or fewer):", ""]
+            out += table_lines
+        passing = [r for r in changed if r["verdict" if r["kind"] == "timed" else "kind"] != "uncertain" and
+                   not fails(verdict_parts(r)[0], opt)]
+        unsure = [r for r in changed if r["kind"] == "timed" and r["verdict"] == "uncertain" and
+                  not fails("uncertain", opt)]
+        for part, noun, what in ((passing, "point", " changed without failing the gate (faster, started, or allowed "
+                                                    "by --allow)"),
+                                 (unsure, "uncertain point", f": their noise, samples or band cannot judge a "
+                                                             f"{opt.threshold:g} % change (they do not fail the gate "
+                                                             "unless --uncertain fail)")):
+            if part:
+                table_lines, n = grouped_markdown(part, opt)
+                out += ["", f"<details><summary>{plural(len(part), noun)} in {plural(n, 'group')} by benchmark and "
+                            f"cause{what}</summary>", ""]
+                out += table_lines
+                out += ["", "</details>"]
+        out += ["", f"**Summary**: {len(timed_rows)} points compared: {counts}; {others}."]
+        g = geomean(every)
+        largest = max(summary[:-1], key=lambda s: abs(geomean(by_bench[s[0]]) or 0), default=None)
+        slower = bool(count.get("slower"))
+        out += ["", f"<details{' open' if slower else ''}><summary>Geometric mean of the change of the median time "
+                    f"per benchmark: {pct(g)} over all {len(every)} points" +
+                    (f", the largest {largest[2]} ({largest[0]})" if largest else "") + "</summary>", ""]
         out += table(["benchmark", "points", "change"], summary, (1, 2), True)
-        out += published_report([new], True)
+        out += ["", "</details>"]
+        out += published_report([new], True, fold=True)
         return out, rc
 
     out += header([base_path, new_path], [base, new], False)
@@ -258,8 +359,9 @@ def published_value(v):
     return "-" if v is None else number(v)
 
 
-def published_report(docs, md, required=None):
-    """The measured figures of each distinct device beside its generation's published ones."""
+def published_report(docs, md, required=None, fold=False):
+    """The measured figures of each distinct device beside its generation's published ones; fold
+    (Markdown): each table in a <details>, its title the summary."""
     out, seen = [], set()
     for doc in docs:
         for i, dev in enumerate(reader.devices(doc)):
@@ -277,9 +379,14 @@ def published_report(docs, md, required=None):
                 rows.append((name, published_value(pv), e.get("unit", ""), number(m[0]) if m else "-", ratio,
                              m[1] if m else "not measured in this file", e.get("source", "")))
             title = f"{dev.get('name')} (cc {dev.get('cc')}): measured beside the published figures of its generation"
-            out += ["", f"**{title}**" if md else title, ""]
+            if md and fold:
+                out += ["", f"<details><summary>{title} ({plural(len(rows), 'figure')})</summary>", ""]
+            else:
+                out += ["", f"**{title}**" if md else title, ""]
             out += table(["figure", "published", "unit", "measured", "vs published", "measured how", "source"],
                          rows, (1, 3, 4), md)
+            if md and fold:
+                out += ["", "</details>"]
     if required and not out:
         raise Usage(f"{required}: no device record has a \"published\" block of reference figures (files "
                     "written before the published table, or of a GPU it does not know)")

@@ -537,11 +537,14 @@ def markdown_lists_only_what_changed_and_the_summary():
             line.startswith("| bandwidth/")]
     assert len(rows) == 4, rows          # 3 slower + 1 missing, no "same" row
     assert all("same" not in r.split("|")[-2] for r in rows)
+    # grouped by benchmark and cause: the 3 slower bandwidth points one row, the missing point another
+    assert re.search(r"^\| bandwidth \| 3 \| \+[0-9.]+ % to \+[0-9.]+ % \| \*\*slower\*\* \|", out, re.M), out[:3000]
+    assert re.search(r"^\| bank \| 1 \| - \| \*\*missing\*\* \| ok in base, absent from new \|$", out, re.M)
     assert "**Summary**" in out and "| all | 101 |" in out
     assert "| commit | d3b4c18 | same |" in out, "equal values collapse to 'same'"
     # uncertain points are folded away
     rc, out, _ = run("compare.py", UNINIT, UNINIT, "--markdown")
-    assert rc == 0 and "<details><summary>3 uncertain points" in out and "What changed" not in out
+    assert rc == 0 and "<details><summary>3 uncertain points in 1 group" in out and "What fails" not in out
 
 
 def markdown_rows(lines):

@@ -111,7 +111,7 @@ def meson_install_puts_everything_in_place():
               "fleet_units.py", "dashboards.py", "ab_rule.py",
               os.path.join("assets", "report.css"), os.path.join("assets", "report.js"),
               "_version.py", "py.typed", "schema.json") + tuple(
-            os.path.join("figures", m + ".py") for m in ("__init__", "common", "bandwidth", "bank", "carveout",
+            os.path.join("figures", m + ".py") for m in ("__init__", "common", "bandwidth", "bank", "carveout", "change",
                                                           "cluster", "kernel", "memory", "occupancy", "staging",
                                                           "swizzle", "tile")):
         assert os.path.isfile(os.path.join(package(), f)), f
