@@ -761,7 +761,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     if baseline:
         body.append(baseline_section(baseline[0], verdicts, opt))
     body.append(runs_section(loaded))
-    body.append(generations)
+    body += [generations] if generations else []
     for w in sweeps:
         in_sweep = [s.only(lambda r, w=w, doc=s.doc: section_of(doc, r) == w) for s in series]
         body.append(sweep_section(plt, w, [s for s in in_sweep if s.doc["results"]]))
