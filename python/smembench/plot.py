@@ -24,6 +24,12 @@ staging.*    global -> shared staging (loads, cp.async, cp.async.bulk) in % of t
 swizzle.*    ldmatrix/stmatrix slowdown by tile layout (row-major, padded, 32/64/128 B swizzle) per
              row width beside the bank model's, and TMA copies (% of global read) and wgmma (% of the
              dense BF16 peak) per swizzle mode
+generations.*
+             where the files hold two or more GPU models: measured, predicted (--predict) and published
+             values of every GPU in one figure per question, a colour per GPU and a style per method:
+             blocks per SM against the KiB of shared memory the carveout gives and against the dynamic
+             allocation (the 48 KiB default, each model's opt-in ceiling), bytes per clock per SM
+             against the 128 ceiling and latency in cycles beside device.published with its source
 bench_<name>.*
              every benchmark none of the figures above draws (broadcast, uninit, one added in C), made from
              its points alone: a panel per metric (its unit, which way is better, a ceiling the points
@@ -101,7 +107,7 @@ def relabel(items, benches=None):
 def figures(plt, items, note=None, drew=None):
     """[(name, figure)] of every figure the series have points for (smembench.figures); drew, a
     dict, is given each figure's name -> the benchmarks it draws."""
-    return figures_pkg.figures(plt, items, note, drew)
+    return figures_pkg.figures(plt, items, note, drew, across=True)
 
 
 # ---------------------------------------------------------------------------------------------

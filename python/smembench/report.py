@@ -716,6 +716,29 @@ def fleet_sections(plt, loaded, threshold):
     return out
 
 
+def generations_section(plt, series):
+    """Where the files span two or more GPU models, their measured, predicted and published figures
+    in one figure per question (smembench-plot's generations figure), whatever sweep each file ran;
+    "" otherwise."""
+    drawn = figures.across_models(plt, series)
+    if not drawn:
+        return ""
+    how = {}
+    for s in series:
+        how.setdefault("predicted by the occupancy calculator" if s.doc["run"].get("mode") == "predict"
+                       else "measured", []).append(s.model)
+    parts = ['<section id="generations"><h2>Generations</h2><p class="sub">' +
+             esc("; ".join(f"{what}: {', '.join(dict.fromkeys(m))}" for what, m in how.items())) +
+             ". Each GPU one colour in every panel, the method its line style and marker, the values published for "
+             "its generation (device.published) beside them with their source.</p>"]
+    for name, fig, benches in drawn:
+        svg = svg_small(fig, f"smembench-{name}")
+        plt.close(fig)
+        parts.append(f'<figure id="fig-{esc(name)}">{svg}<figcaption>smembench-plot: {esc(name)}.svg '
+                     f"({esc(', '.join(benches))})</figcaption></figure>")
+    return "".join(parts) + "</section>"
+
+
 def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
     series = series_mod.relabel(series_mod.make_series(loaded))
@@ -731,10 +754,14 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     links += [f'<a href="#{esc(section_id(w))}">{esc(section_link(w))}</a>' for w in sweeps]
     fleets = fleet_sections(plt, loaded, threshold)
     links += [f'<a href="#{sid}">fleet</a>' for sid, _ in fleets]
+    generations = generations_section(plt, series)     # several GPU models: one figure for them all
+    if generations:
+        links.insert(links.index('<a href="#runs">devices and runs</a>') + 1, '<a href="#generations">generations</a>')
     body.append("<nav>" + "".join(links) + "</nav>")
     if baseline:
         body.append(baseline_section(baseline[0], verdicts, opt))
     body.append(runs_section(loaded))
+    body += [generations] if generations else []
     for w in sweeps:
         in_sweep = [s.only(lambda r, w=w, doc=s.doc: section_of(doc, r) == w) for s in series]
         body.append(sweep_section(plt, w, [s for s in in_sweep if s.doc["results"]]))

@@ -151,7 +151,9 @@ def fresh_predict_files_of_several_models_plot_the_staircase_and_the_carveout_st
         rc, out, err = run_plot(*files, "-o", os.path.join(d, "plots"))
         assert rc == 0, err
         names = sorted(os.path.basename(x) for x in out.split())
-        assert names == ["carveout.png", "carveout.svg", "occupancy.png", "occupancy.svg"], names
+        # four models: the generations figure too (figures/generations.py)
+        assert names == ["carveout.png", "carveout.svg", "generations.png", "generations.svg", "occupancy.png",
+                         "occupancy.svg"], names
         for fig in ("carveout", "occupancy"):
             svg = open(os.path.join(d, "plots", f"{fig}.svg")).read()
             for f in files:

@@ -8,9 +8,12 @@ record) are kernel.py's alone, a figure per function; the modules of the built-i
 see them, whatever the function is called."""
 from smembench import reader
 from smembench import series as series_mod
-from smembench.figures import bandwidth, bank, carveout, cluster, generic, kernel, memory, occupancy, staging, swizzle, tile
+from smembench.figures import bandwidth, bank, carveout, cluster, generations, generic, kernel, memory, occupancy, staging, swizzle, tile
 
 MODULES = (carveout, occupancy, bank, bandwidth, tile, memory, cluster, staging, swizzle)
+# figures across GPU models, drawn from every series at once (never per sweep: the report's sections
+# split the files by sweep) and only where the series span two or more models
+ACROSS = (generations,)
 
 
 def builtin(s):
@@ -25,15 +28,29 @@ def drawn_benches():
     return {b for m in MODULES for b in m.BENCHES}
 
 
+def across_models(plt, series, note=None):
+    """[(name, figure, the benchmarks it draws)] of the ACROSS figures, from every series at once
+    (the runs of one unit aggregated, a user kernel's points left out); none where the series hold
+    fewer than two GPU models."""
+    plain = series_mod.aggregate([builtin(s) for s in series])
+    out = []
+    for m in ACROSS:
+        have = [s for s in plain if any(s.points(b) for b in m.BENCHES)]
+        fig = m.draw(plt, series_mod.relabel(series_mod.split(have, m.DRAWN)), note or (lambda text: None))
+        if fig is not None:
+            out.append((m.NAME, fig, [b for b in m.BENCHES if any(s.points(b) for s in have)]))
+    return out
+
+
 def input_benches(series):
     """Every benchmark of the series' files, in the order their points first name them."""
     return list(dict.fromkeys(r["bench"] for s in series for r in s.doc["results"]))
 
 
-def figures(plt, series, note=None, drew=None):
+def figures(plt, series, note=None, drew=None, across=False):
     """[(name, figure)] of every figure the series have points for; note(text) hears, once each, why
     a file gave a figure nothing; drew, a dict, is given each figure's name -> the benchmarks it
-    draws."""
+    draws; across: the ACROSS figures too (plot draws them, the report has a section of its own)."""
     told = []
 
     def once(text):
@@ -51,6 +68,10 @@ def figures(plt, series, note=None, drew=None):
             out.append((m.NAME, fig))
             if drew is not None:
                 drew[m.NAME] = [b for b in m.BENCHES if any(s.points(b) for s in have)]
+    for name, fig, benches in (across_models(plt, series, once) if across else ()):
+        out.append((name, fig))
+        if drew is not None:
+            drew[name] = benches
     overridden = drawn_benches()
     for b in input_benches(plain):
         have = [s for s in plain if s.points(b)]
