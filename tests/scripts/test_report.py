@@ -184,11 +184,16 @@ def the_session_report_holds_every_sweep_point_and_reason():
         medians = sorted(float(row[3].replace(",", "")) for row in table["rows"] if row[3] != "\u2013")
         assert medians == sorted(round(r["time_ns"]["stats"]["median"] / 1e3, 2) for r in points
                                  if r["time_ns"]["stats"]["median"] is not None), name
-        bad = [r for r in points if r["status"] != "ok"]
+        bad = [r for r in points if r["status"] not in ("ok", "skipped")]
         if bad:
             rows = page.tables[f"notrun-{name}"]["rows"]
             assert [row[-1] for row in rows] == [r["reason"] for r in bad], rows
-    assert "notrun-dynamic" in page.tables and "48 KiB" in page.tables["notrun-dynamic"]["rows"][0][-1]
+        skipped = [r for r in points if r["status"] == "skipped"]
+        if skipped:
+            rows = page.tables[f"skipped-{name}"]["rows"]
+            assert sorted((row[1], int(row[0])) for row in rows) == sorted(
+                (reason, sum(1 for r in skipped if r["reason"] == reason)) for reason in {r["reason"] for r in skipped})
+    assert "skipped-dynamic" in page.tables and "48 KiB" in page.tables["skipped-dynamic"]["rows"][0][1]
     runs = page.tables["runs-table"]["rows"]
     assert [row[0] for row in runs] == [os.path.basename(f) for f in SESSION], runs
     assert all(row[1] == "NVIDIA H200" and row[3] == "132" for row in runs), runs
@@ -645,6 +650,48 @@ def the_days_report_is_under_a_megabyte():
     assert len(re.findall(r"<pattern id=", text)) >= 3 and "fill: url(#" in text
     classes = set(re.findall(r"svg \.(fs[0-9a-f]+) \{", text))
     assert classes and classes <= set(re.findall(r' class="(fs[0-9a-f]+)"', text))
+
+
+# a PTX build's swizzle sweep (24 points need sm_90 code the build does not carry) beside the JIT
+# file (all run) and a user kernel whose 28 points fail (a race): skips muted and grouped, failures red
+PTX_FILES = [os.path.join(RESULTS, "contract", "nvidia-h200_20261202_bandwidth-latency_37a9db0_jit.json"),
+             os.path.join(RESULTS, "swizzle", "nvidia-h200_20261130_swizzle_ptx80.json"),
+             os.path.join(RESULTS, "kernel", "nvidia-h200_20261202_coresident_race.json")]
+
+
+@test
+def expected_skips_are_muted_and_grouped_by_reason_and_failures_stay_red():
+    docs = [reader.load(f) for f in PTX_FILES]
+    skipped = [r for d in docs for r in d["results"] if r["status"] == "skipped"]
+    failed = [r for d in docs for r in d["results"] if r["status"] == "failed"]
+    assert len(skipped) == 24 and len(failed) == 28, (len(skipped), len(failed))
+    with tempfile.TemporaryDirectory() as d:
+        rc, out, err = report(*PTX_FILES, "-o", d)
+        assert rc == 0, err
+        text = open(os.path.join(d, "index.html"), encoding="utf-8").read()
+    page = Page(text)
+    # the skips: one folded block per sweep, a row per reason with its count; nothing of them red
+    blocks = [a for t, a in page.elements if t == "details" and "skips" in (a.get("class") or "")]
+    assert [b["id"] for b in blocks] == ["skips-swizzle"] and int(blocks[0]["data-count"]) == 24, blocks
+    assert "open" not in blocks[0], "the skips are folded"
+    rows = page.tables["skipped-swizzle"]["rows"]
+    want = {}
+    for r in skipped:
+        want[r["reason"]] = want.get(r["reason"], 0) + 1
+    assert {row[1]: int(row[0]) for row in rows} == want and len(rows) == 3, rows
+    assert [int(row[0]) for row in rows] == sorted(want.values(), reverse=True), "the largest group first"
+    sec = re.search(r'<section id="sweep-swizzle">.*?</section>', text, re.S).group(0)
+    assert 'class="bad"' not in without_svg(sec) and "notrun-swizzle" not in sec, "a skip shown as a failure"
+    # in the points table a skipped point's row is muted, its status cell too
+    skip_rows = [a for t, a, row in page.rows if t == "points-swizzle" and row[2] == "skipped"]
+    assert len(skip_rows) == 24 and all(a.get("class") == "skip" for a in skip_rows), skip_rows[:2]
+    assert len(re.findall(r'<td class="muted">skipped</td>', sec)) == 24
+    # the failures: their own table, every row, red
+    kernel = re.search(r'<section id="kernel-[^"]*">.*?</section>', text, re.S).group(0)
+    fails = re.search(r'<table class="sortable" id="(notrun-kernel-[^"]*)"', kernel).group(1)
+    assert len(page.tables[fails]["rows"]) == 28 and '<h3 class="bad">Failed points (28)</h3>' in kernel
+    assert kernel.count('<td class="bad">failed</td>') == 2 * 28, "red in the points table and the failures"
+    assert "skips-kernel" not in kernel
 
 
 def scroll_width(page_path, width):
