@@ -694,6 +694,83 @@ def expected_skips_are_muted_and_grouped_by_reason_and_failures_stay_red():
     assert "skips-kernel" not in kernel
 
 
+def measure(page_path, width):
+    """What Chromium lays out for the page in a frame `width` px wide: the page's scroll width, the
+    smallest drawn size of a figure's text (its font size times the figure's scale), every figure's box
+    within the screen, and per points table the headings whose right edge is inside its scroll box."""
+    frame = os.path.join(os.path.dirname(page_path), f"measure-{width}.html")
+    script = """
+var w = this.contentWindow, d = this.contentDocument, out = {width: d.scrollingElement.scrollWidth,
+  client: d.documentElement.clientWidth, least: 1e9, texts: 0, boxes: true, visible: {}};
+d.querySelectorAll("figure svg text").forEach(function (t) {
+  var m = t.getScreenCTM(), px = parseFloat(w.getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+  if (t.textContent.trim()) { out.least = Math.min(out.least, px); out.texts++; }
+});
+d.querySelectorAll("figure").forEach(function (f) {
+  var r = f.getBoundingClientRect();
+  if (r.left < 0 || r.right > out.client + 0.5) out.boxes = false;
+});
+d.querySelectorAll("table[id^=points-]").forEach(function (t) {
+  var box = t.parentNode.getBoundingClientRect();
+  out.visible[t.id] = Array.prototype.filter.call(t.tHead.rows[0].cells, function (th) {
+    return th.getBoundingClientRect().right <= box.right + 0.5; }).map(function (th) {
+    return th.textContent.trim(); });
+});
+document.body.setAttribute("data-out", JSON.stringify(out));"""
+    with open(frame, "w", encoding="utf-8") as f:
+        f.write(f'<!DOCTYPE html><html><body style="margin:0"><iframe id="f" src="{os.path.basename(page_path)}" '
+                f'style="width:{width}px;height:1200px;border:0"></iframe><script>document.getElementById("f").onload ='
+                f" function () {{ {script} }};</script></body></html>")
+    rc, dom, console = browse(f"file://{frame}", "--dump-dom", "--allow-file-access-from-files",
+                              "--window-size=1500,1400", "--virtual-time-budget=20000")
+    m = re.search(r'data-out="([^"]*)"', dom)
+    assert rc == 0 and m, (rc, dom[:300], console[:3])
+    import html as html_mod
+    return json.loads(html_mod.unescape(m.group(1)))
+
+
+# the H200 --sweep all file and another unit's (the contract's unit B): the page the issue measured
+TWO_UNITS = [os.path.join(RESULTS, "nvidia-h200_20261130_all.json"),
+             os.path.join(RESULTS, "contract", "nvidia-h200_20261202_all_37a9db0_unitB_p1.json")]
+
+
+@test
+def at_400_px_the_page_fits_and_figure_text_is_at_least_10_px_and_at_1400_the_columns_that_matter_show():
+    chromium()
+    d = tempfile.mkdtemp(prefix="smembench-report-")
+    try:
+        rc, out, err = report(*TWO_UNITS, "-o", d)
+        assert rc == 0, err
+        path = out.strip()
+        narrow, wide = measure(path, 400), measure(path, 1400)
+        # the text the issue saw at about 5 px: no figure's text under 10 px at either width
+        for m in (narrow, wide):
+            assert m["texts"] > 500 and m["least"] >= 9.95, (m["texts"], m["least"])
+            assert m["boxes"], "a figure's box past the screen"
+        assert narrow["width"] <= 400 and narrow["client"] <= 400, narrow["width"]
+        # at 1400 px the points table shows, without scrolling, the columns a reader compares
+        shown = wide["visible"]["points-all"]
+        need = ["bench", "parameters", "device", "status", "median (us)", "noise (%)", "of ceiling (%)", "measured",
+                "API", "predicted", "limiter", "carveout (%)"]
+        assert shown[:len(need)] == need, shown
+        assert narrow["visible"]["points-all"][0] == "bench", narrow["visible"]
+        # the carveout and configuration columns hold the file's values
+        page = Page(open(path, encoding="utf-8").read())
+        t = page.tables["points-all"]
+        head = t["head"]
+        docs = [reader.load(f) for f in TWO_UNITS]
+        want = sorted((r["bench"], report_params(r), (r.get("occupancy") or {}).get("effective_carveout"),
+                       (r.get("occupancy") or {}).get("smem_config_predicted_bytes")) for doc in docs
+                      for r in doc["results"] if r.get("sweep") == "all")
+        cv, cf = head.index("carveout (%)"), head.index("config (KiB)")
+        got = sorted((row[0], row[1], None if row[cv] == "\u2013" else int(row[cv]),
+                      None if row[cf] == "\u2013" else round(float(row[cf]) * 1024)) for row in t["rows"])
+        assert got == want, [(g, w) for g, w in zip(got, want) if g != w][:3]
+        assert sum(1 for g in got if g[2] is not None) >= 80 and sum(1 for g in got if g[3] is not None) >= 600
+    finally:
+        shutil.rmtree(d)
+
+
 def scroll_width(page_path, width):
     """(scrollWidth, clientWidth) of the page in a frame `width` px wide, read by Chromium (its own
     window cannot be narrower than 500 px)."""
