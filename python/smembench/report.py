@@ -63,6 +63,13 @@ POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), 
                  ("noise (%)", "num"), ("of ceiling (%)", "num"), ("measured", "num"), ("API", "num"),
                  ("predicted", "num"), ("limiter", "text"), ("carveout (%)", "num"), ("config (KiB)", "num"),
                  ("n", "num"), ("verified", "text"), ("trials (%)", "num"), ("metrics", "num"))
+# the point table's wide columns wrap instead of widening it; the metrics stay on one line (their
+# <br> hidden; a copy or a page without the style keeps them); a style that starts with a space is a
+# rule of its own on the cells' content
+POINT_STYLES = {"parameters": ("white-space: normal; min-width: 12em; max-width: 20em",),
+                "device": ("white-space: normal; min-width: 10em; max-width: 16em",),
+                "limiter": ("white-space: normal; min-width: 7em; max-width: 11em",),
+                "metrics": (" br { display: none }",)}
 NOISE_TITLE = "robust spread: 1.4826 x MAD / median of the samples (reader.robust_spread), in %"
 TRIALS_TITLE = ("the range of the point's trial medians over their median, in % (each trial a fresh setup, "
                 "warm-up and sampling, in a shuffled order across the run); * where the trials disagree: their "
@@ -198,16 +205,18 @@ def point_row(r, series_label=None):
     o = r.get("occupancy") or {}
     metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
     first = reader.metric(r, metrics[0][0]) if metrics else None
-    mtext = "<br>".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}".rstrip()) + arrow(r, n)
-                        for n, m in metrics if reader.metric(r, n) is not None)
+    # the metrics on one line, an em space apart (report.css hides the <br> between them, which a
+    # copy or a reader without the style keeps): a row one line tall
+    mtext = "<br>\u2003".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}".rstrip()) + arrow(r, n)
+                              for n, m in metrics if reader.metric(r, n) is not None)
     pct, ctext = ceiling_of(r)
     status = r["status"]
     # only what went wrong is coloured: on a day's page "ok" and "yes" are most of the cells; a skip
     # is what the point cannot do on this device or build (its reason says why), muted, never a failure
     cls = None if status in ("ok", "predicted") else "bad" if status in gate.LOSS_STATUSES else \
         "muted" if status == "skipped" else "warn"
-    cells = [text_cell(r["bench"]), text_cell(params_text(r), "params")]
-    cells += [text_cell(series_label, "label")] if series_label is not None else []
+    cells = [text_cell(r["bench"]), text_cell(params_text(r))]
+    cells += [text_cell(series_label)] if series_label is not None else []
     config = kib(o.get("smem_config_predicted_bytes"))
     cells += [text_cell(status, cls),
               num_cell(round(median / 1e3, 2) if isinstance(median, (int, float)) else None, "{:,.2f}"),
@@ -216,19 +225,20 @@ def point_row(r, series_label=None):
               else '<td class="n" data-v="">&ndash;</td>',
               num_cell(occ(r, "measured")), num_cell(occ(r, "api")), num_cell(occ(r, "predicted")),
               text_cell((o.get("limiter") or "").replace(",", ", ") +
-                        ("; carveout hint overridden" if o.get("hint_overridden") else ""), "limiter"),
+                        ("; carveout hint overridden" if o.get("hint_overridden") else "")),
               num_cell(occ(r, "effective_carveout")),
               num_cell(round(config, 1) if config is not None else None, "{:g}"),
               num_cell(stats.get("count")),
               text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn"),
               trials_cell(r),
-              f'<td class="metrics" data-v="{first:.6g}">{mtext}</td>' if first is not None
+              f'<td data-v="{first:.6g}">{mtext}</td>' if first is not None
               else '<td data-v="">&ndash;</td>']
     return ('<tr class="skip">' if status == "skipped" else "<tr>") + "".join(cells) + "</tr>"
 
 
-def table(table_id, columns, rows, tools=False):
-    """A sortable table in its own scrolling box; tools: a filter box and a CSV link above it."""
+def table(table_id, columns, rows, tools=False, styles=None):
+    """A sortable table in its own scrolling box; tools: a filter box and a CSV link above it; styles:
+    {heading: CSS of its column's cells} (one rule each, not a class on every cell)."""
     head = "".join(f'<th data-type="{t}" scope="col"' + (f' title="{esc(TITLES[h])}"' if h in TITLES else "") +
                    f">{esc(h)}</th>" for h, t in columns)
     tid = esc(table_id)
@@ -241,9 +251,12 @@ def table(table_id, columns, rows, tools=False):
         rows = [re.sub(r'<td class="n( ?)([^"]*)"', lambda m: f'<td class="{m.group(2)}"' if m.group(2) else "<td",
                        row) for row in rows]
     rule = ",".join(f"#{tid} td:nth-child({j})" for j in numeric)
-    # render() moves the rule into the page's style sheet
-    t = ((f'<style class="columns">{rule} {{ text-align: right; font-variant-numeric: tabular-nums }}</style>'
-          if numeric else "") +
+    # render() moves the rules into the page's style sheet
+    css = [f"{rule} {{ text-align: right; font-variant-numeric: tabular-nums }}"] if numeric else []
+    css += [f"#{tid} td:nth-child({j + 1}){css_} " if css_.startswith(" ") else
+            f"#{tid} td:nth-child({j + 1}) {{ {css_} }}"
+            for j, (h, _) in enumerate(columns) for css_ in (styles or {}).get(h, ())]
+    t = ("".join(f'<style class="columns">{c}</style>' for c in css) +
          f'<table class="sortable" id="{tid}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     bar = ""
     if tools:
@@ -505,7 +518,7 @@ def sweep_section(plt, section, series):
     cols = POINT_COLUMNS[:2] + ((("device", "text"),) if several else ()) + POINT_COLUMNS[2:]
     rows = [point_row(r, s.label if several else None) for s in series for r in s.doc["results"]]
     parts.append(f"<h3>Points ({len(rows)})</h3>")
-    parts.append(table(f"points-{name}", cols, rows, tools=True))
+    parts.append(table(f"points-{name}", cols, rows, tools=True, styles=POINT_STYLES))
     split = disagreeing_rows(series, several)
     if split:
         tcols = ((("device", "text"),) if several else ()) + (
@@ -756,6 +769,12 @@ def fleet_sections(plt, loaded, threshold):
                 f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
         # the verdict above, the heatmap (a row per point) after it
         fig = fleet_units.heatmap(plt, fl)
+        # the heatmap's cells are its data's own pixels in the SVG, drawn sharp by the browser
+        # (image-rendering: pixelated), not a raster at the figure's size: 15 units by 758 points are
+        # a 15 x 758 image, not a 2,900 x 15,000 px one (1 GB and 8 s of the report of 15 files)
+        for ax in fig.axes:
+            for im in ax.get_images():
+                im.set_interpolation("none")
         svg = svg_small(fig, f"smembench-{sid}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')
