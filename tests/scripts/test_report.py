@@ -751,7 +751,7 @@ def at_400_px_the_page_fits_and_figure_text_is_at_least_10_px_and_at_1400_the_co
         # at 1400 px the points table shows, without scrolling, the columns a reader compares
         shown = wide["visible"]["points-all"]
         need = ["bench", "parameters", "device", "status", "median (us)", "noise (%)", "of ceiling (%)", "measured",
-                "API", "predicted", "limiter", "carveout (%)"]
+                "API", "predicted", "limiter", "carveout (%)", "config (KiB)"]
         assert shown[:len(need)] == need, shown
         assert narrow["visible"]["points-all"][0] == "bench", narrow["visible"]
         # the carveout and configuration columns hold the file's values
