@@ -9,10 +9,11 @@ line each; the baseline is not compared with itself and a file sharing no point 
 line; the devices and run settings of every file; for each sweep its figures (inline SVG, the same
 as smembench-plot's) and a table of its points (median time, noise = the robust spread 1.4826
 MAD/median as everywhere, the metrics, an arrow only on those that measure speed, how close the
-first comes to its ceiling, samples, occupancy by API, calculator and measurement, verified) with a
-filter box and a CSV link; a user kernel (smembench --kernel) a section of its own with its figure,
-its code, resources and verification and a table of its points; the failed and skipped points with
-their reasons; where the files hold several GPUs of one model told apart (by uuid, or node and PCI
+first comes to its ceiling, samples, occupancy by API, calculator and measurement, the effective
+carveout and the shared-memory configuration, verified) with a filter box and a CSV link; a user kernel (smembench --kernel) a section of its own with its figure,
+its code, resources and verification and a table of its points; the failed points with
+their reasons, red; the skipped ones (expected: what the device or build cannot run) muted and
+folded, a row per reason with its count; where the files hold several GPUs of one model told apart (by uuid, or node and PCI
 bus) that share points, smembench-fleet's comparison of them (units, heatmap, outliers at
 --threshold, a table of each unit's deviation from the fleet median). The page needs no network: CSS, figures and the small
 script (sorting, filtering, CSV) are inline; it fits a 400 px screen. Click a column's heading to
