@@ -9,10 +9,11 @@ line each; the baseline is not compared with itself and a file sharing no point 
 line; the devices and run settings of every file; for each sweep its figures (inline SVG, the same
 as smembench-plot's) and a table of its points (median time, noise = the robust spread 1.4826
 MAD/median as everywhere, the metrics, an arrow only on those that measure speed, how close the
-first comes to its ceiling, samples, occupancy by API, calculator and measurement, verified) with a
-filter box and a CSV link; a user kernel (smembench --kernel) a section of its own with its figure,
-its code, resources and verification and a table of its points; the failed and skipped points with
-their reasons; where the files hold several GPUs of one model told apart (by uuid, or node and PCI
+first comes to its ceiling, samples, occupancy by API, calculator and measurement, the effective
+carveout and the shared-memory configuration, verified) with a filter box and a CSV link; a user kernel (smembench --kernel) a section of its own with its figure,
+its code, resources and verification and a table of its points; the failed points with
+their reasons, red; the skipped ones (expected: what the device or build cannot run) muted and
+folded, a row per reason with its count; where the files hold several GPUs of one model told apart (by uuid, or node and PCI
 bus) that share points, smembench-fleet's comparison of them (units, heatmap, outliers at
 --threshold, a table of each unit's deviation from the fleet median). The page needs no network: CSS, figures and the small
 script (sorting, filtering, CSV) are inline; it fits a 400 px screen. Click a column's heading to
@@ -29,6 +30,7 @@ Python module is missing, 128+N a signal (SIGINT 130, SIGHUP 129, SIGTERM 143), 
 """
 import html
 import importlib.resources
+import math
 import os
 import re
 import sys
@@ -54,11 +56,21 @@ def asset(name):
     """The text of a file of the package's assets/ (report.css, report.js), installed beside it."""
     return (importlib.resources.files("smembench") / "assets" / name).read_text(encoding="utf-8")
 
-# the columns of a sweep's point table: (heading, sort type); what is read first comes first
+# the columns of a sweep's point table: (heading, sort type). What a reader compares comes first and
+# is narrow (the time, its noise, the share of the ceiling, blocks per SM three ways, the limiter, the
+# carveout and configuration the driver gave); the wide metrics text and the trials come last; the
+# first column stays in view when the table scrolls sideways (report.css)
 POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
-                 ("noise (%)", "num"), ("metrics", "num"), ("of ceiling", "num"), ("n", "num"), ("API", "num"),
-                 ("predicted", "num"), ("measured", "num"), ("limiter", "text"), ("verified", "text"),
-                 ("trials (%)", "num"))
+                 ("noise (%)", "num"), ("of ceiling (%)", "num"), ("measured", "num"), ("API", "num"),
+                 ("predicted", "num"), ("limiter", "text"), ("carveout (%)", "num"), ("config (KiB)", "num"),
+                 ("n", "num"), ("verified", "text"), ("trials (%)", "num"), ("metrics", "num"))
+# the point table's wide columns wrap instead of widening it; the metrics stay on one line (their
+# <br> hidden; a copy or a page without the style keeps them); a style that starts with a space is a
+# rule of its own on the cells' content
+POINT_STYLES = {"parameters": ("white-space: normal; min-width: 12em; max-width: 20em",),
+                "device": ("white-space: normal; min-width: 10em; max-width: 16em",),
+                "limiter": ("white-space: normal; min-width: 7em; max-width: 11em",),
+                "metrics": (" br { display: none }",)}
 NOISE_TITLE = "robust spread: 1.4826 x MAD / median of the samples (reader.robust_spread), in %"
 TRIALS_TITLE = ("the range of the point's trial medians over their median, in % (each trial a fresh setup, "
                 "warm-up and sampling, in a shuffled order across the run); * where the trials disagree: their "
@@ -71,7 +83,12 @@ TITLES = {"noise (%)": NOISE_TITLE, "n": "samples timed", "trials (%)": TRIALS_T
           "metrics": "sorted by the first; \u2191 higher is better, \u2193 lower is better, on the metrics that "
                      "measure "
                      "speed; a metric that describes the point (a size, a count, a prediction) has no arrow",
-          "of ceiling": "the first metric with a physical ceiling, as a share of it"}
+          "of ceiling (%)": "the first metric with a physical ceiling, as a share of it (the cell's title: the "
+                            "metric and its ceiling)",
+          "carveout (%)": "the effective carveout: the share of the unified L1/shared memory the measured "
+                          "residency implies the driver gave to shared memory (occupancy.effective_carveout)",
+          "config (KiB)": "the shared-memory configuration per SM the driver picks for the point, by the rule "
+                          "fitted to Nsight Compute (occupancy.smem_config_predicted_bytes), in KiB"}
 ARROWS = {"higher": " \u2191", "lower": " \u2193"}
 
 
@@ -177,35 +194,52 @@ def disagreeing_rows(series, several):
     return rows
 
 
+def kib(v):
+    return v / 1024 if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
 def point_row(r, series_label=None):
+    """A point's row of its sweep's table: the columns of POINT_COLUMNS, the device after the
+    parameters where the table shows several; a skipped point's row muted (class skip)."""
     stats = reader.stats(r)
     median, noise = stats.get("median"), noise_of(r)
     o = r.get("occupancy") or {}
     metrics = [(n, m) for n, m in r["metrics"].items() if isinstance(m, dict)]
     first = reader.metric(r, metrics[0][0]) if metrics else None
-    mtext = "<br>".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}".rstrip()) + arrow(r, n)
-                        for n, m in metrics if reader.metric(r, n) is not None)
+    # the metrics on one line, an em space apart (report.css hides the <br> between them, which a
+    # copy or a reader without the style keeps): a row one line tall
+    mtext = "<br>\u2003".join(esc(f"{n} {fnum(reader.metric(r, n))} {m.get('unit', '')}".rstrip()) + arrow(r, n)
+                              for n, m in metrics if reader.metric(r, n) is not None)
     pct, ctext = ceiling_of(r)
     status = r["status"]
-    # only what went wrong is coloured: on a day's page "ok" and "yes" are most of the cells
-    cls = None if status in ("ok", "predicted") else "bad" if status in ("failed", "invalid") else "warn"
-    cells = [text_cell(series_label)] if series_label is not None else []
-    cells += [text_cell(r["bench"]), text_cell(params_text(r)), text_cell(status, cls),
+    # only what went wrong is coloured: on a day's page "ok" and "yes" are most of the cells; a skip
+    # is what the point cannot do on this device or build (its reason says why), muted, never a failure
+    cls = None if status in ("ok", "predicted") else "bad" if status in gate.LOSS_STATUSES else \
+        "muted" if status == "skipped" else "warn"
+    cells = [text_cell(r["bench"]), text_cell(params_text(r))]
+    cells += [text_cell(series_label)] if series_label is not None else []
+    config = kib(o.get("smem_config_predicted_bytes"))
+    cells += [text_cell(status, cls),
               num_cell(round(median / 1e3, 2) if isinstance(median, (int, float)) else None, "{:,.2f}"),
               num_cell(round(100 * noise, 2) if isinstance(noise, (int, float)) else None, "{:.2f}"),
-              f'<td data-v="{first:.6g}">{mtext}</td>' if first is not None else '<td data-v="">&ndash;</td>',
-              f'<td class="n" data-v="{pct:.4g}">{esc(ctext)}</td>' if pct is not None
+              f'<td class="n" data-v="{pct:.4g}" title="{esc(ctext)}">{pct:.1f}</td>' if pct is not None
               else '<td class="n" data-v="">&ndash;</td>',
+              num_cell(occ(r, "measured")), num_cell(occ(r, "api")), num_cell(occ(r, "predicted")),
+              text_cell((o.get("limiter") or "").replace(",", ", ") +
+                        ("; carveout hint overridden" if o.get("hint_overridden") else "")),
+              num_cell(occ(r, "effective_carveout")),
+              num_cell(round(config, 1) if config is not None else None, "{:g}"),
               num_cell(stats.get("count")),
-              num_cell(occ(r, "api")), num_cell(occ(r, "predicted")), num_cell(occ(r, "measured")),
-              text_cell((o.get("limiter") or "") + ("; carveout hint overridden" if o.get("hint_overridden") else "")),
               text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn"),
-              trials_cell(r)]
-    return "<tr>" + "".join(cells) + "</tr>"
+              trials_cell(r),
+              f'<td data-v="{first:.6g}">{mtext}</td>' if first is not None
+              else '<td data-v="">&ndash;</td>']
+    return ('<tr class="skip">' if status == "skipped" else "<tr>") + "".join(cells) + "</tr>"
 
 
-def table(table_id, columns, rows, tools=False):
-    """A sortable table in its own scrolling box; tools: a filter box and a CSV link above it."""
+def table(table_id, columns, rows, tools=False, styles=None):
+    """A sortable table in its own scrolling box; tools: a filter box and a CSV link above it; styles:
+    {heading: CSS of its column's cells} (one rule each, not a class on every cell)."""
     head = "".join(f'<th data-type="{t}" scope="col"' + (f' title="{esc(TITLES[h])}"' if h in TITLES else "") +
                    f">{esc(h)}</th>" for h, t in columns)
     tid = esc(table_id)
@@ -218,9 +252,12 @@ def table(table_id, columns, rows, tools=False):
         rows = [re.sub(r'<td class="n( ?)([^"]*)"', lambda m: f'<td class="{m.group(2)}"' if m.group(2) else "<td",
                        row) for row in rows]
     rule = ",".join(f"#{tid} td:nth-child({j})" for j in numeric)
-    # render() moves the rule into the page's style sheet
-    t = ((f'<style class="columns">{rule} {{ text-align: right; font-variant-numeric: tabular-nums }}</style>'
-          if numeric else "") +
+    # render() moves the rules into the page's style sheet
+    css = [f"{rule} {{ text-align: right; font-variant-numeric: tabular-nums }}"] if numeric else []
+    css += [f"#{tid} td:nth-child({j + 1}){css_} " if css_.startswith(" ") else
+            f"#{tid} td:nth-child({j + 1}) {{ {css_} }}"
+            for j, (h, _) in enumerate(columns) for css_ in (styles or {}).get(h, ())]
+    t = ("".join(f'<style class="columns">{c}</style>' for c in css) +
          f'<table class="sortable" id="{tid}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     bar = ""
     if tools:
@@ -287,6 +324,10 @@ def runs_section(loaded):
             "</details></section>")
 
 
+# the least size of a figure's text on the page, in CSS px: a figure's text is in its own units (pt,
+# its viewBox), so its drawn size is the unit times the figure's drawn width over its width in pt
+READABLE_PX = 10
+
 # numbers in an SVG's geometry: a tenth of a point is finer than a screen shows
 GEOMETRY = re.compile(r'( (?:d|x|y|x1|x2|y1|y2|width|height|transform|points|viewBox)=")([^"]*)"')
 DECIMALS = re.compile(r"(\d\.\d)\d+")
@@ -310,7 +351,13 @@ def svg_small(fig, salt):
     svg = re.sub(r' transform="rotate\(-?0 [-\d. ]*\)"', "", svg)       # a text turned by 0 degrees
     m = re.match(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"', svg)
     if m:
-        svg = f'<svg{m.group(1)} style="max-width: {m.group(2)}pt; --w: {m.group(2)}pt"' + svg[m.end():]
+        # the figure is never drawn so small that its smallest text is under READABLE_PX: on a narrow
+        # screen it keeps that width and scrolls sideways in its own box (report.css)
+        fonts = [float(f) for f in re.findall(r"font:(?: \w+)? ([\d.]+)px", svg)]
+        least = ""
+        if fonts and min(fonts) > 0:
+            least = f"; min-width: {math.ceil(READABLE_PX * float(m.group(2)) / min(fonts))}px"
+        svg = f'<svg{m.group(1)} style="max-width: {m.group(2)}pt; --w: {m.group(2)}pt{least}"' + svg[m.end():]
     return svg
 
 
@@ -425,6 +472,36 @@ def kernel_lines(series):
     return '<ul class="kernel">' + "".join(lines) + "</ul>" if lines else ""
 
 
+def skip_groups(series):
+    """{reason: [(series, point)]} of the skipped points, in page order: a skip is a point the device or
+    the build cannot run (a feature the cc lacks, code the build does not carry, a size past a limit),
+    its reason written by the benchmark; expected, never a failure."""
+    groups = {}
+    for s in series:
+        for r in s.doc["results"]:
+            if r["status"] == "skipped":
+                groups.setdefault(r.get("reason") or "no reason recorded", []).append((s, r))
+    return groups
+
+
+def skips_block(name, groups, several):
+    """The skipped points, folded: a row per reason with its count, the benchmarks and the points'
+    parameters, muted (a skip is expected: red is for failures)."""
+    n = sum(len(v) for v in groups.values())
+    cols = (("points", "num"), ("reason", "text"), ("benchmarks", "text")) + \
+        ((("devices", "text"),) if several else ()) + (("parameters", "text"),)
+    rows = []
+    for reason, points in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        benches = ", ".join(dict.fromkeys(r["bench"] for _, r in points))
+        devices = ", ".join(dict.fromkeys(s.label for s, _ in points))
+        params = "; ".join(dict.fromkeys(params_text(r) for _, r in points))
+        rows.append("<tr>" + num_cell(len(points)) + text_cell(reason, "wrap") + text_cell(benches) +
+                    (text_cell(devices, "wrap") if several else "") + text_cell(params, "wrap") + "</tr>")
+    return (f'<details class="skips" id="skips-{esc(name)}" data-count="{n}"><summary>{n} point'
+            f'{"s" if n != 1 else ""} skipped, as expected on this device and build: {len(groups)} reason'
+            f'{"s" if len(groups) != 1 else ""}</summary>' + table(f"skipped-{name}", cols, rows) + "</details>")
+
+
 def sweep_section(plt, section, series):
     kind, what = section
     sid = section_id(section)
@@ -439,10 +516,10 @@ def sweep_section(plt, section, series):
         parts.append(f'<figure id="fig-{esc(name)}-{esc(fig_name)}">{svg}<figcaption>smembench-plot: '
                      f"{esc(fig_name)}.svg</figcaption></figure>")
     several = len(series) > 1
-    cols = ((("device", "text"),) if several else ()) + POINT_COLUMNS
+    cols = POINT_COLUMNS[:2] + ((("device", "text"),) if several else ()) + POINT_COLUMNS[2:]
     rows = [point_row(r, s.label if several else None) for s in series for r in s.doc["results"]]
     parts.append(f"<h3>Points ({len(rows)})</h3>")
-    parts.append(table(f"points-{name}", cols, rows, tools=True))
+    parts.append(table(f"points-{name}", cols, rows, tools=True, styles=POINT_STYLES))
     split = disagreeing_rows(series, several)
     if split:
         tcols = ((("device", "text"),) if several else ()) + (
@@ -453,16 +530,19 @@ def sweep_section(plt, section, series):
                      "the run: these moved between trials by more than their trials' own noise, so one process's "
                      "figure for them is one of the levels a setup lands on (src/stats.h, Trials).</p>")
         parts.append(table(f"trials-{name}", tcols, split))
-    bad = [(s, r) for s in series for r in s.doc["results"] if r["status"] not in ("ok", "predicted")]
-    if bad:
+    failed = [(s, r) for s in series for r in s.doc["results"] if r["status"] not in ("ok", "predicted", "skipped")]
+    if failed:
         bcols = ((("device", "text"),) if several else ()) + (("benchmark", "text"), ("parameters", "text"),
                                                                 ("status", "text"), ("reason", "text"))
         brows = ["<tr>" + "".join(([text_cell(s.label)] if several else []) +
                                   [text_cell(r["bench"]), text_cell(params_text(r)),
-                                   text_cell(r["status"], "bad" if r["status"] in ("failed", "invalid") else "warn"),
-                                   text_cell(r.get("reason"), "wrap")]) + "</tr>" for s, r in bad]
-        parts.append(f"<h3>Failed and skipped points ({len(brows)})</h3>")
+                                   text_cell(r["status"], "bad" if r["status"] in gate.LOSS_STATUSES else "warn"),
+                                   text_cell(r.get("reason"), "wrap")]) + "</tr>" for s, r in failed]
+        parts.append(f'<h3 class="bad">Failed points ({len(brows)})</h3>')
         parts.append(table(f"notrun-{name}", bcols, brows))
+    skipped = skip_groups(series)
+    if skipped:
+        parts.append(skips_block(name, skipped, several))
     parts.append("</section>")
     return "".join(parts)
 
@@ -690,6 +770,12 @@ def fleet_sections(plt, loaded, threshold):
                 f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
         # the verdict above, the heatmap (a row per point) after it
         fig = fleet_units.heatmap(plt, fl)
+        # the heatmap's cells are its data's own pixels in the SVG, drawn sharp by the browser
+        # (image-rendering: pixelated), not a raster at the figure's size: 15 units by 758 points are
+        # a 15 x 758 image, not a 2,900 x 15,000 px one (1 GB and 8 s of the report of 15 files)
+        for ax in fig.axes:
+            for im in ax.get_images():
+                im.set_interpolation("none")
         svg = svg_small(fig, f"smembench-{sid}")
         plt.close(fig)
         parts.append(f'<figure id="fig-{sid}">{svg}<figcaption>smembench-fleet: fleet.png</figcaption></figure>')

@@ -125,6 +125,22 @@
       (failed.length ? "; out of order: " + failed.join(", ") : "") +
       (errors.length ? "; script errors: " + errors.join("; ") : "");
   }
+  // a figure wider than its box (drawn where its smallest text is 10 px) scrolls sideways in it; a
+  // button fits the whole of it to the box instead, and back
+  Array.prototype.forEach.call(document.querySelectorAll("figure"), function (fig) {
+    var cap = fig.querySelector("figcaption");
+    if (!cap || fig.scrollWidth <= fig.clientWidth + 1) return;
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = "whole figure";
+    b.title = "fit the figure to the screen (its text then under 10 px); again for the readable size";
+    b.addEventListener("click", function () {
+      var fit = fig.classList.toggle("fit");
+      b.textContent = fit ? "readable size" : "whole figure";
+    });
+    cap.appendChild(document.createTextNode(" (scroll sideways for the rest)"));
+    cap.appendChild(b);
+  });
   document.documentElement.setAttribute("data-scroll-width", String(document.documentElement.scrollWidth));
   if (location.hash === "#selftest") selftest();
 })();
