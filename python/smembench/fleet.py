@@ -48,10 +48,9 @@ import sys
 
 from smembench import canvas
 from smembench import cli
-from smembench import tables
 from smembench import tool
 from smembench.cli import Usage
-from smembench.fleet_units import DEFAULT_THRESHOLD_PCT, Fleet, gather, heatmap, report_lines, units_of
+from smembench.fleet_units import DEFAULT_THRESHOLD_PCT, Fleet, gather, heatmap, markdown, report_lines, units_of
 
 
 def expect_list(text):
@@ -93,8 +92,8 @@ def run(argv):
     if len(units) == 1:
         notes += ["note: one unit: nothing to compare it with", ""]
     text = "\n".join(report_lines(fleet, missing, unexpected, False, notes)) + "\n"
-    # a pull-request comment: within GitHub's limit, the headings and the PASS/FAIL line kept
-    md = "\n".join(tables.cap_markdown(report_lines(fleet, missing, unexpected, True, notes))) + "\n"
+    # a pull-request comment: within GitHub's limit, the outliers kept before the other points
+    md = "\n".join(markdown(fleet, missing, unexpected, notes)) + "\n"
     if a.output:
         plt = canvas.pyplot() if fleet.rows else None      # before anything is written
         try:

@@ -720,6 +720,9 @@ def headline(loaded, verdicts, base_path):
     return '<ul id="headline">' + "".join(items) + "</ul>"
 
 
+OUTLIERS_SHOWN = 20      # the fleet section's outlier rows; the points table stars every outlier
+
+
 def fleet_sections(plt, loaded, threshold):
     """[(id, html)]: per GPU model whose units the inputs tell apart (fleet_units.distinct_gpus) and that
     share a timed point, smembench-fleet's comparison: the units, the heatmap, the outliers and a
@@ -739,35 +742,47 @@ def fleet_sections(plt, loaded, threshold):
             continue
         parts = [f'<section id="{sid}"><h2>Fleet: {esc(model)}</h2>',
                  f'<p class="sub">{len(units)} units ({fleet_units.distinct_gpus(units)} GPUs told apart by uuid, or node '
-                 "and PCI bus): each unit's median time against the fleet median (the median of the units' "
-                 "medians) per point. An outlier is a unit slower than the fleet median by more than its "
+                 f"and PCI bus; {sum(len(u.runs) for u in units)} runs, a unit's time the median of its runs'): each "
+                 "unit's median time against the fleet median (the median of the units' medians, one vote per "
+                 "unit) per point. An outlier is a unit slower than the fleet median by more than its "
                  f"allowance, the largest of {threshold:g} %, the variation the point declares for the unit's "
                  "relation to the others (between units of one GPC layout, or of different or unrecorded "
                  "layouts) and 3 x its noise (smembench-fleet's rule, the gate's on units).</p>"]
         ucols = (("unit", "text"), ("node", "text"), ("gpu", "num"), ("uuid", "text"), ("pci bus", "text"),
-                 ("GPC layout", "text"), ("file", "text"), ("commit", "text"), ("timed points", "num"))
+                 ("GPC layout", "text"), ("files", "text"), ("commit", "text"), ("runs", "num"), ("timed points", "num"))
         urows = ["<tr>" + text_cell(u.name) + text_cell(u.node) + num_cell(u.gpu) + text_cell(u.uuid) +
-                 text_cell(u.pci) + text_cell(u.layout or "not recorded") + text_cell(os.path.basename(u.path)) +
-                 text_cell(u.doc["tool"].get("git")) + num_cell(len(u.points)) + "</tr>" for u in fl.units]
+                 text_cell(u.pci) + text_cell(u.layout or "not recorded") + text_cell(u.files()) +
+                 text_cell(u.commits()) + num_cell(len(u.runs)) + num_cell(len(u.points)) + "</tr>" for u in fl.units]
         parts.append(table(f"{sid}-units", ucols, urows))
         parts.append(f'<p class="sub">{esc(fleet_units.layout_note(fl.units))}</p>')
-        parts.append(f"<h3>Outliers ({len(fl.outliers)})</h3>")
+        parts.append(f"<h3>Outliers ({len(fl.outliers)}), the most over their allowance first</h3>")
         if fl.outliers:
-            parts.append("<ul>" + "".join(
-                f'<li class="bad">{esc(u.name)} at {esc(name)}: {100 * d:+.2f} % against the fleet median, beyond '
-                f"its allowance of {100 * allow:.2f} % ({esc(source)})</li>"
-                for u, name, d, allow, source in fl.outliers) + "</ul>")
+            # the rule said once above; a row per outlier, the first OUTLIERS_SHOWN, the rest counted
+            orows = fleet_units.outlier_rows(fl)
+            ocols = tuple((h, "text" if i in (0, 1, 5) else "num") for i, h in enumerate(fleet_units.OUTLIER_HEADS))
+            parts.append(table(f"{sid}-outliers", ocols, ["<tr>" + "".join(
+                text_cell(c) if i in (0, 1, 5) else num_cell(float(c), "{:+.2f}" if i == 2 else "{:.2f}")
+                for i, c in enumerate(row)) + "</tr>" for row in orows[:OUTLIERS_SHOWN]]))
+            if len(orows) > OUTLIERS_SHOWN:
+                parts.append(f'<p class="sub">and {len(orows) - OUTLIERS_SHOWN} more outliers, starred in the points '
+                             "table below</p>")
+            parts.append('<p class="sub">' + "<br>".join(esc(x.strip()) for x in fleet_units.declared_notes(fl, False))
+                         + "</p>")
         else:
             parts.append('<p class="good">none</p>')
         if fl.lacking:
+            by_unit = {}
+            for u, name in fl.lacking:
+                by_unit.setdefault(u.name, []).append(name)
             parts.append(f'<p class="warn">{len(fl.lacking)} points timed on one unit and not on another: ' +
-                         esc("; ".join(f"{u.name}: {name}" for u, name in fl.lacking[:20])) +
-                         (f" and {len(fl.lacking) - 20} more" if len(fl.lacking) > 20 else "") + "</p>")
+                         esc("; ".join(f"{uname} lacks {len(names)} ({', '.join(names[:2])}"
+                                       + (", ..." if len(names) > 2 else "") + ")" for uname, names in by_unit.items()))
+                         + "</p>")
         top = fl.largest()
         if top:
             parts.append(f"<h3>The {len(top)} largest deviations (slower than the fleet median)</h3><ul>" + "".join(
                 f"<li>{esc(uname)} at {esc(name)}: {100 * c['dev']:+.2f} %, allowance {100 * c['allow']:.2f} % "
-                f"({esc(c['source'])})</li>" for uname, name, c in top) + "</ul>")
+                f"({esc(fleet_units.short_source(c['source']))})</li>" for uname, name, c in top) + "</ul>")
         # the verdict above, the heatmap (a row per point) after it
         fig = fleet_units.heatmap(plt, fl)
         # the heatmap's cells are its data's own pixels in the SVG, drawn sharp by the browser
@@ -782,7 +797,7 @@ def fleet_sections(plt, loaded, threshold):
         pcols = (("point", "text"), ("fleet median (us)", "num"), ("spread (%)", "num")) + \
             tuple((f"{u.name} (%)", "num") for u in fl.units)
         prows = []
-        for row in fl.rows:
+        for row in fl.ranked():
             cells = [text_cell(row["name"]), num_cell(row["median_ns"] / 1e3, "{:,.2f}"),
                      num_cell(100 * row["spread"], "{:.2f}")]
             for u in fl.units:
@@ -795,7 +810,8 @@ def fleet_sections(plt, loaded, threshold):
                     cells.append(f'<td class="{cls}" data-v="{v!r}">{esc(f"{v:+.2f}")}'
                                  f'{" *" if c["outlier"] else ""}</td>')
             prows.append("<tr>" + "".join(cells) + "</tr>")
-        parts.append(f"<h3>Points ({len(prows)}): deviation from the fleet median, * an outlier</h3>")
+        parts.append(f"<h3>Points ({len(prows)}): deviation from the fleet median, * an outlier, the farthest from "
+                     "normal first</h3>")
         parts.append(table(f"{sid}-points", pcols, prows))
         parts.append("</section>")
         out.append((sid, "".join(parts)))

@@ -102,61 +102,218 @@ def short(r):
     return ",".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in p.items()) or r["bench"]
 
 
-def figure(bench, keys, names, files, verdicts, path, part):
+# A light background per GPU unit (the files of one unit read as one span; a change of unit is a
+# change of background), one colour per unit, repeated past eight
+UNIT_TINTS = ("#e3f2fd", "#fff3e0", "#f3e5f5", "#e0f2f1", "#fffde7", "#efebe9", "#fce4ec", "#eceff1")
+LABEL_PT = 5.5      # the x labels' font size
+DPI = 80
+
+
+def unit_of(doc):
+    return reader.unit_label(doc["device"]) or "unit not recorded"
+
+
+def commit_labels(files, shown, per_file_in):
+    """[(position, label)]: the commit (its first 7 characters) and date where the commit changes
+    among the shown files (the first always), thinned to what fits: a label is kept only where it
+    is at least its own width (at LABEL_PT) from the last one kept; per_file_in: the inches between
+    two files on the axis."""
+    out, last_commit, last_end = [], None, -1e9
+    for p, i in enumerate(shown):
+        d = files[i][1]
+        commit = str(d["tool"].get("git"))[:7]
+        if commit == last_commit:
+            continue
+        last_commit = commit
+        label = f"#{i} {commit}\n{str(d['run'].get('started', ''))[5:10]}"
+        width = max(len(x) for x in label.split("\n")) * LABEL_PT * 0.62 / 72 + 0.06
+        x = p * per_file_in
+        if x - width / 2 >= last_end:
+            out.append((p, label))
+            last_end = x + width / 2
+    return out
+
+
+def y_ticks(lo, hi):
+    """Up to 4 round values in [lo, hi] and their labels, with the decimals their step needs."""
+    from matplotlib.ticker import MaxNLocator
+    ticks = [t for t in MaxNLocator(3).tick_values(lo, hi) if lo <= t <= hi]
+    step = ticks[1] - ticks[0] if len(ticks) > 1 else abs(hi) or 1
+    digits = max(0, -math.floor(math.log10(step))) if step > 0 else 0
+    return [(t, f"{t:,.{digits}f}") for t in ticks]
+
+
+def figure(bench, keys, names, files, shown, verdicts, path, part):
+    """One benchmark's panels (keys), each over the files that hold the benchmark (shown, their
+    indices in files; other files are left out of its x axis, not drawn empty): per panel the
+    median per launch, the gate's band and verdicts, a background per GPU unit and a dashed line
+    where the commit changes, the commits named under the bottom panels where they fit and all of
+    them once under the legend.
+
+    The panels are drawn on one canvas in inches, not as a matplotlib Axes each: an Axes with its
+    ticks costs some 40 ms to make and draw, and a --sweep all history has near 800 panels (trend of
+    15 files took 49 s of processor time that way, about 6 now)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
     n = len(keys)
     cols = min(5, n)
     rows = math.ceil(n / cols)
-    fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 2.3 * rows + 0.8), squeeze=False)
-    x_labels = [f"{d['run'].get('started', '')[5:10]}\n{str(d['tool'].get('git'))[:7]}" for _, d in files]
-    for ax in axes.flat[n:]:
-        ax.set_visible(False)
-    for ax, key in zip(axes.flat, keys):
-        xs, ys = [], []
-        for i, (_, d) in enumerate(files):
-            r = d["_by_key"].get(key)
+    m = len(shown)
+    legend_h = 0.75
+    width, height = 3.2 * cols, 2.3 * rows + 0.9 + legend_h
+    left, right, top, bottom, gap_w, gap_h = 0.75, 0.1, 0.5, 0.45 + legend_h, 0.6, 0.45
+    axes_w = (width - left - right - (cols - 1) * gap_w) / cols
+    axes_h = (height - top - bottom - (rows - 1) * gap_h) / rows
+    fig = plt.figure(figsize=(width, height), dpi=DPI)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
+    units = [unit_of(files[i][1]) for i in shown]
+    tints = {}
+    for u in units:
+        tints.setdefault(u, UNIT_TINTS[len(tints) % len(UNIT_TINTS)])
+    runs = []           # (first position, last position, tint) of each run of one unit
+    start = 0
+    for p in range(1, m + 1):
+        if p == m or units[p] != units[start]:
+            runs.append((start, p - 1, tints[units[start]]))
+            start = p
+    commits = [str(files[i][1]["tool"].get("git")) for i in shown]
+    changes = [p - 0.5 for p in range(1, m) if commits[p] != commits[p - 1]]
+    labels = commit_labels(files, shown, axes_w / max(m, 1))
+    spans, span_colors, frames, grid, dashed, ticks_xy = [], [], [], [], [], []
+    series, dots, bands, marks = [], [], [], {"slower": [], "faster": []}
+    for k, key in enumerate(keys):
+        r_, c_ = divmod(k, cols)
+        x0 = left + c_ * (axes_w + gap_w)
+        y0 = height - top - (r_ + 1) * axes_h - r_ * gap_h
+
+        def x_of(p, x0=x0):
+            return x0 + (p + 0.5) / m * axes_w
+        pts, lows, highs = [], [], []
+        for i in shown:
+            r = files[i][1]["_by_key"].get(key)
             if r is not None and reader.timed(r):
-                xs.append(i)
-                ys.append(reader.median_ns(r) / 1e3)
-        ax.plot(xs, ys, "o-", color="#1565c0", ms=3, lw=1)
-        for i, judged in enumerate(verdicts):
+                pts.append((shown.index(i), reader.median_ns(r) / 1e3, i))
+            judged = verdicts[i]
+            if judged and key in judged:
+                _, center, band = judged[key]
+                lows.append(center / 1e3 * (1 - band))
+                highs.append(center / 1e3 * (1 + band))
+        values = [v for _, v, _ in pts]
+        lo, hi = min(values + lows), max(values + highs)
+        pad = (hi - lo) * 0.08 or abs(hi) * 0.01 or 1.0
+        lo, hi = lo - pad, hi + pad
+
+        def y_of(v, y0=y0, lo=lo, hi=hi):
+            return y0 + (v - lo) / (hi - lo) * axes_h
+        for first, last, tint in runs:
+            xa, xb = x0 + first / m * axes_w, x0 + (last + 1) / m * axes_w
+            spans.append([(xa, y0), (xb, y0), (xb, y0 + axes_h), (xa, y0 + axes_h)])
+            span_colors.append(tint)
+        frames.append([(x0, y0), (x0 + axes_w, y0), (x0 + axes_w, y0 + axes_h), (x0, y0 + axes_h)])
+        for p in changes:
+            dashed.append([(x_of(p), y0), (x_of(p), y0 + axes_h)])
+        for t, text in y_ticks(lo, hi):
+            grid.append([(x0, y_of(t)), (x0 + axes_w, y_of(t))])
+            ticks_xy.append([(x0 - 0.04, y_of(t)), (x0, y_of(t))])
+            ax.text(x0 - 0.06, y_of(t), text, ha="right", va="center", fontsize=6)
+        for i in shown:
+            judged = verdicts[i]
             if not judged or key not in judged:
                 continue
             verdict, center, band = judged[key]
-            c = center / 1e3
-            ax.fill_between([i - 0.4, i + 0.4], c * (1 - band), c * (1 + band), color="#90a4ae", alpha=0.35, lw=0)
-            if verdict in COLORS:
-                r = files[i][1]["_by_key"][key]
-                ax.plot([i], [reader.median_ns(r) / 1e3], "v" if verdict == "slower" else "^",
-                        color=COLORS[verdict], ms=8)
-        # y given: matplotlib places the title without measuring the axis below it on every draw
-        # (a quarter of trend's time on 44 figures of 30 panels)
-        ax.set_title(names[key], fontsize=7, y=1.0, pad=3)
-        ax.tick_params(labelsize=6)
-        ax.set_xlim(-0.5, len(files) - 0.5)
-        ax.set_xticks(range(len(files)))
-        ax.set_xticklabels(x_labels if ax in axes[-1] or n <= cols else [""] * len(files), fontsize=5)
-        ax.grid(alpha=0.3)
-    width, height = fig.get_size_inches()
+            p = shown.index(i)
+            xa, xb = x_of(p - 0.4), x_of(p + 0.4)
+            ya, yb = y_of(center / 1e3 * (1 - band)), y_of(center / 1e3 * (1 + band))
+            bands.append([(xa, ya), (xb, ya), (xb, yb), (xa, yb)])
+            if verdict in marks:
+                marks[verdict].append((x_of(p), y_of(reader.median_ns(files[i][1]["_by_key"][key]) / 1e3)))
+        series.append([(x_of(p), y_of(v)) for p, v, _ in pts])
+        dots += series[-1]
+        ax.text(x0 + axes_w / 2, y0 + axes_h + 0.05, names[key], ha="center", va="bottom", fontsize=7)
+        if k + cols >= n:       # no panel below: the commit labels, once per column
+            for p, text in labels:
+                ticks_xy.append([(x_of(p), y0), (x_of(p), y0 - 0.04)])
+                ax.text(x_of(p), y0 - 0.06, text, ha="center", va="top", fontsize=LABEL_PT, linespacing=1.1)
+    ax.add_collection(PolyCollection(spans, facecolors=span_colors, linewidths=0, zorder=0))
+    ax.add_collection(LineCollection(grid, colors="#e0e0e0", linewidths=0.5, zorder=1))
+    ax.add_collection(LineCollection(dashed, colors="#424242", linestyles="--", linewidths=0.8, zorder=2))
+    ax.add_collection(PolyCollection(bands, facecolors="#90a4ae", alpha=0.35, linewidths=0, zorder=2))
+    ax.add_collection(LineCollection(series, colors="#1565c0", linewidths=1, zorder=3))
+    if dots:
+        ax.scatter(*zip(*dots), s=9, color="#1565c0", zorder=3, linewidths=0)
+    for verdict, xy in marks.items():
+        if xy:
+            ax.scatter(*zip(*xy), s=50, marker="v" if verdict == "slower" else "^", color=COLORS[verdict], zorder=4)
+    ax.add_collection(PolyCollection(frames, facecolors="none", edgecolors="#616161", linewidths=0.6, zorder=5))
+    ax.add_collection(LineCollection(ticks_xy, colors="#616161", linewidths=0.6, zorder=5))
     fig.supylabel("median time per launch (us)", fontsize=8, x=0.08 / width, ha="left")
     title = f"{bench}" + (f" ({part[0]}/{part[1]})" if part[1] > 1 else "")
-    fig.suptitle(f"{title}: median per launch by file (date, commit); grey: the gate's band; "
-                 "red: slower, green: faster", fontsize=9, y=1 - 0.08 / height, va="top")
-    # margins in inches for the texts of these sizes, not fig.tight_layout(): it measured every text
-    # of every panel once more before the figure was drawn, a third of trend's time on a --sweep all
-    # history (44 figures, 778 panels)
-    left, right, top, bottom, gap_w, gap_h = 0.7, 0.1, 0.5, 0.4, 0.55, 0.4
-    axes_w = (width - left - right - (cols - 1) * gap_w) / cols
-    axes_h = (height - top - bottom - (rows - 1) * gap_h) / rows
-    fig.subplots_adjust(left=left / width, right=1 - right / width, top=1 - top / height, bottom=bottom / height,
-                        wspace=gap_w / axes_w, hspace=gap_h / axes_h)
+    held = f"the {m} of {len(files)} files that ran it" if m < len(files) else f"all {m} files"
+    fig.suptitle(f"{title}: median per launch over {held}, in date order (#file commit, date where the commit changes)",
+                 fontsize=9, y=1 - 0.08 / height, va="top")
+    handles = [Patch(facecolor=t, edgecolor="#9e9e9e", lw=0.5, label=f"GPU unit {u}") for u, t in tints.items()]
+    handles += [Line2D([], [], color="#424242", ls="--", lw=0.8, label="the commit changes"),
+                Patch(facecolor="#90a4ae", alpha=0.35, label="the gate's band"),
+                Line2D([], [], color=COLORS["slower"], marker="v", ls="", label="slower"),
+                Line2D([], [], color=COLORS["faster"], marker="^", ls="", label="faster")]
+    fig.legend(handles=handles, loc="lower center", ncols=min(len(handles), max(1, int(width / 1.9))), fontsize=7,
+               frameon=False, bbox_to_anchor=(0.5, 0.22 / height))
+    spans_of = []
+    for p in range(m):
+        if p == 0 or commits[p] != commits[p - 1]:
+            spans_of.append([p, p, commits[p]])
+        else:
+            spans_of[-1][1] = p
+    named = [f"#{shown[a]}" + (f"-{shown[b]}" if b > a else "") + f" {c}" for a, b, c in spans_of]
+    fig.text(0.5, 0.06 / height, "commits: " + ", ".join(named), ha="center", va="bottom", fontsize=6.5, wrap=True)
 
     def render(f):
-        fig.savefig(f, format="png", dpi=90)
+        # drawn once and written as RGB at zlib's fastest level: savefig's RGBA at its default level
+        # took twice as long (a third of trend's time went to compressing its PNGs), for files a
+        # fifth smaller
+        from PIL import Image
+        fig.canvas.draw()
+        w, h = fig.canvas.get_width_height()
+        Image.frombuffer("RGBA", (w, h), fig.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB").save(
+            f, format="png", compress_level=1)
     write_atomically(path, render)
     plt.close(fig)
+
+
+JOBS = []
+
+
+def draw_one(i):
+    figure(*JOBS[i])
+
+
+def draw_all(jobs):
+    """The figures of jobs (figure()'s arguments), by two processes where two processors and fork
+    are there (the figures are two thirds of trend's work, each independent of the others; the
+    children share the parent's documents without copying them), else one after the other."""
+    import multiprocessing
+    JOBS[:] = jobs
+    if len(jobs) < 4 or (os.cpu_count() or 1) < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        for i in range(len(jobs)):
+            draw_one(i)
+        return
+    pool = multiprocessing.get_context("fork").Pool(2)
+    try:
+        for _ in pool.imap_unordered(draw_one, range(len(jobs))):
+            pass
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.close()
+        pool.join()
 
 
 def write_atomically(path, render):
@@ -234,20 +391,25 @@ def run(argv):
                             f"{html.escape(reader.point_name(r))} {v}: {100 * change:+.2f} % against its "
                             f"history (band ±{100 * band:.1f} %)</li>")
             body.append("</ul>")
-        benches = {}
-        for _, d in files:
+        benches, holding = {}, {}
+        for i, (_, d) in enumerate(files):
             for key, r in d["_by_key"].items():
                 if reader.timed(r):
                     benches.setdefault(r["bench"], {})[key] = short(r)
+                    holding.setdefault(r["bench"], {})[i] = True
+        jobs = []
         for bench in sorted(benches):
             keys = list(benches[bench])
+            shown = sorted(holding[bench])
             parts = [keys[i:i + PANELS] for i in range(0, len(keys), PANELS)]
             for j, part in enumerate(parts, 1):
                 name = f"{slug(label)}_{bench}" + (f"_{j}" if len(parts) > 1 else "") + ".png"
-                figure(bench, part, benches[bench], files, verdicts, os.path.join(a.out, name), (j, len(parts)))
+                jobs.append((bench, part, benches[bench], files, shown, verdicts, os.path.join(a.out, name),
+                             (j, len(parts))))
                 body.append(f"<figure><img src='{name}' alt='{html.escape(bench)} trend'>"
                             f"<figcaption>{html.escape(bench)}" + (f" ({j}/{len(parts)})" if len(parts) > 1 else "") +
                             "</figcaption></figure>")
+        draw_all(jobs)
     head = (f"<p class='headline'>{len(docs)} files in {len(groups)} group{'s' if len(groups) != 1 else ''} "
             f"(GPU model and settings); {total_reg} regression{'s' if total_reg != 1 else ''} marked; newest "
             f"files: {'a regression' if worst else 'no regression'}</p>")
