@@ -80,16 +80,20 @@ def merged(candidates, series, across_kernels=False):
             everyone = {s for h in groups.values() if h["benches"] == g["benches"] for s in h["series"]}
             who = " (every series)" if len(g["series"]) == len(everyone) > 1 else \
                 "; " + ", ".join(s.short for s in g["series"])
-        g["label"] = wrap(f"{' = '.join(g['kernels'])}: {' = '.join(g['sources'])}{who}")
+        g["label"] = wrap(f"{' = '.join(g['kernels'])}: {' = '.join(g['sources'])}", who)
         g["color"] = KERNEL_COLORS[g["bench"]] if g["bench"] else BOTH_COLOR
         g["marker"] = KERNEL_MARKERS[g["bench"]] if g["bench"] else "D"
         out.append(g)
     return out
 
 
-def wrap(label, width=44):
+def wrap(label, who="", width=44):
+    """label over lines of width characters, then who (the series) unbroken: on the last line where
+    it fits, else on its own (a device's name is never split)."""
     import textwrap
-    return textwrap.fill(label, width)
+    text = textwrap.fill(label, width)
+    last = text.rsplit("\n", 1)[-1]
+    return text + (who if len(last) + len(who) <= width else "\n" + who.lstrip())
 
 
 def log_times(ax):
@@ -134,7 +138,7 @@ def draw(plt, series, note):
     if timed:
         ylabel, rel = c.times(timed, "kernel time")
         p = c.Panel(axes.pop(0), "Kernel time, log scale (lower is better); n: blocks per SM at the point")
-        said = set()
+        said, drawn = set(), {}
         for s in timed:
             for bench in BENCHES:
                 pts = s.timed(bench)
@@ -142,8 +146,9 @@ def draw(plt, series, note):
                 if not x:
                     continue
                 t = c.scaled(t, rel)
-                p.line(x, t, kernel_name(s, bench) + (f"; {s.short}" if several else ""), style=s.index,
-                       color=KERNEL_COLORS[bench], marker=KERNEL_MARKERS[bench],
+                k = drawn[bench] = drawn.get(bench, -1) + 1     # the kernel's k-th line: its own style
+                p.line(x, t, kernel_name(s, bench) + (f"; {s.short}" if several else ""), style=k,
+                       color=KERNEL_COLORS[bench], marker=KERNEL_MARKERS[bench] if k == 0 else c.marker(k),
                        fillstyle="full" if bench == "footprint" else "none")
                 at = {hint_kib(s)(r): residency(r) for r in pts}
                 for xv, yv in zip(x, t):
@@ -154,7 +159,7 @@ def draw(plt, series, note):
         log_times(p.ax)
         lo, hi = p.ax.get_ylim()
         p.ax.set_ylim(lo / 1.25, hi * 1.25)     # room for the labels above and below the points
-        p.ax.plot([], [], " ", label="n beside a point: blocks per SM\n(measured, else the API's)")
+        p.ax.plot([], [], " ", label="n: blocks per SM beside a point\n(measured, else the API's)")
         p.ax.set_ylabel(ylabel)
         panels.append(p)
     if blocks:
@@ -169,7 +174,7 @@ def draw(plt, series, note):
         for i, g in enumerate(merged(cands, blocks)):
             res = (per_sm_kib(g["series"][0]) or 100) / 100 * 1.01    # neighbours 1 % apart: a riser
             p.steps(g["x"], g["y"], g["label"], resolution=res, monotone=True, style=i, color=g["color"],
-                    marker="x" if g["sources"] == ["measured"] else g["marker"],
+                    marker="x" if g["sources"] == ["measured"] else g["marker"] if i < 2 else c.marker(i),
                     fillstyle="none" if g["bench"] == "gather" else "full")
         p.ax.set_ylabel("blocks per SM")
         p.ax.set_ylim(0, p.ax.get_ylim()[1] * 1.15)
@@ -215,11 +220,13 @@ def draw_split(p, series, note):
         single = len(g["sources"]) == 1 and g["sources"][0].startswith("smallest")
         res = (per_sm_kib(g["series"][0]) or 100) / 100 * 1.01
         if single:      # a lower bound, not a configuration: markers only
-            p.points(g["x"], g["y"], g["label"], color=g["color"], marker="^", markersize=5)
+            lows.append(g)      # each its own marker: ^ first
+            p.points(g["x"], g["y"], g["label"], color=g["color"], marker=c.marker(1 + len(lows)), markersize=5)
         else:           # where footprint's and gather's partly agree, gather's hollow squares ring footprint's
             gather = g["bench"] == "gather"
-            p.steps(g["x"], g["y"], g["label"], resolution=res, monotone=True, style=3 if gather else 0,
-                    color=g["color"], marker=g["marker"], fillstyle="none" if gather else "full",
+            p.steps(g["x"], g["y"], g["label"], resolution=res, monotone=True, style=i + 3 if gather else i,
+                    color=g["color"], marker=g["marker"] if i < 2 else c.marker(i),
+                    fillstyle="none" if gather else "full",
                     markersize=7 if gather else 4, linewidth=1.2 if gather else 1.5)
     # the hint: y = x, the configuration asked for, across every series' range
     xs = sorted({hint_kib(s)(r) for s in series for b in BENCHES for r in s.points(b)} - {None})
@@ -241,9 +248,9 @@ def draw_split(p, series, note):
                          "configuration", s, x, y))
         for t in {c.param(r, "table_kib") for r in pts} - {None}:
             tables.setdefault(t, []).append(s)
-    for g in merged(left, series):
+    for i, g in enumerate(merged(left, series)):
         p.steps(g["x"], g["y"], g["label"], resolution=(per_sm_kib(g["series"][0]) or 100) / 100 * 1.01,
-                monotone=True, color=g["color"], linestyle="-", marker="v", markersize=5, linewidth=2)
+                monotone=True, color=g["color"], linestyle=c.linestyle(i), marker="v", markersize=5, linewidth=2)
     for t, ss in sorted(tables.items()):
         who = "" if len(tables) == 1 else "; " + ", ".join(dict.fromkeys(s.short for s in ss))
         p.ref(y=t, label=wrap(f"gather's table: {t:g} KiB (L1 left below it: the table misses){who}"),
