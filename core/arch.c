@@ -176,6 +176,9 @@ size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *ou
                                                a->src_limits });
     put(out, max, &n, (struct smem_published){ "smem_per_block_optin_bytes", "B",
                                                a->smem_per_block_optin_kib * 1024.0, NULL, 0, a->src_limits });
+    /* what a carveout splits: L1 left = this less the shared-memory configuration the driver picks */
+    put(out, max, &n, (struct smem_published){ "unified_l1_smem_bytes", "B", a->unified_kib * 1024.0, NULL, 0,
+                                               a->src_carveouts });
     put(out, max, &n, (struct smem_published){ "carveout_steps_kib", "KiB", 0, a->carveout_kib,
                                                (size_t)a->n_carveouts, a->src_carveouts });
     for (size_t i = 0; i < sizeof(tensor_rates) / sizeof(tensor_rates[0]); i++)

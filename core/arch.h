@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #define SMEM_ARCH_MAX_CARVEOUTS 12
-#define SMEM_ARCH_MAX_PUBLISHED 8
+#define SMEM_ARCH_MAX_PUBLISHED 10
 
 /* The limits of each compute capability, for compile-time use (the table in core/arch.c and the
  * built-in models of src/gpus.c are both built from these): unified L1 + shared memory per SM
@@ -87,7 +87,7 @@ struct smem_published {
 
 /* Fills out with what is published for compute capability major.minor, in a fixed order
  * (smem_load_latency_cycles, smem_bytes_per_clock_per_sm, banks, bank_width_bytes,
- * smem_per_sm_bytes, smem_per_block_optin_bytes, carveout_steps_kib,
+ * smem_per_sm_bytes, smem_per_block_optin_bytes, unified_l1_smem_bytes, carveout_steps_kib,
  * bf16_dense_flop_per_clk_sm), leaving out what is not
  * published; the count. */
 size_t smem_arch_published(int cc_major, int cc_minor, struct smem_published *out, size_t max);

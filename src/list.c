@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "arch.h"
 #include "bench.h"
 #include "gpus.h"
 #include "report_json.h"
@@ -150,6 +151,19 @@ int smem_list_benches_json_of(FILE *f, const struct smem_bench *const *benches, 
         for (size_t k = 0; k < n_benches; k++)
             if (smem_sweep_has(sw, benches[k]))
                 cJSON_AddItemToArray(members, cJSON_CreateString(benches[k]->name));
+        cJSON_AddItemToArray(arr, o);
+    }
+    /* the per-compute-capability table, as device.published writes it (the Python side's snapshot of
+     * what older files lack, python/smembench/archs.json, is held to it) */
+    arr = cJSON_AddArrayToObject(doc, "archs");
+    for (size_t i = 0; i < smem_n_archs; i++) {
+        const struct smem_arch *a = &smem_archs[i];
+        cJSON *o = cJSON_CreateObject();
+        char cc[16];
+        smem_fmt(cc, sizeof(cc), "%d.%d", a->cc_major, a->cc_minor);
+        cJSON_AddStringToObject(o, "cc", cc);
+        cJSON_AddStringToObject(o, "generation", a->generation);
+        cJSON_AddItemToObject(o, "published", smem_json_published(a->cc_major, a->cc_minor));
         cJSON_AddItemToArray(arr, o);
     }
     text = cJSON_Print(doc);

@@ -18,7 +18,8 @@ void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size
                           const struct smem_sweep *sweeps, size_t n_sweeps);
 
 /* --list --json: the same as one JSON document ({"benchmarks": [...], "sweeps": [...]}, each sweep
- * with its benchmarks); SMEM_OK, SMEM_ENOMEM or SMEM_EIO. */
+ * with its benchmarks, and "archs": [...], each compute capability of core/arch.c with what is
+ * published for it); SMEM_OK, SMEM_ENOMEM or SMEM_EIO. */
 int smem_list_benches_json(FILE *f);
 
 /* The same for any descriptors and sweeps. */

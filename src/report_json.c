@@ -77,11 +77,10 @@ static cJSON *nvml_reading(const struct smem_nvml *n)
     return o;
 }
 
-/* What is published for the device's compute capability: {"name": {"value", "unit", "source"}}. */
-static cJSON *published_record(const struct smem_device *d)
+cJSON *smem_json_published(int cc_major, int cc_minor)
 {
     struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
-    size_t n = smem_arch_published(d->cc_major, d->cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
+    size_t n = smem_arch_published(cc_major, cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
     cJSON *pub = cJSON_CreateObject();
 
     for (size_t i = 0; i < n; i++) {
@@ -198,7 +197,7 @@ static cJSON *device_record(const struct smem_device *d)
     } else {
         cJSON_AddNullToObject(dev, "nvml");
     }
-    cJSON_AddItemToObject(dev, "published", published_record(d));
+    cJSON_AddItemToObject(dev, "published", smem_json_published(d->cc_major, d->cc_minor));
     return dev;
 }
 

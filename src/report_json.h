@@ -44,6 +44,10 @@ void smem_report_timing(cJSON *doc, const struct smem_device_run *runs, int n_ru
 /* Marks the run as interrupted by signal sig, or ended early by a sticky CUDA error (sig 0, why). */
 void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why);
 
+/* What is published for compute capability major.minor (core/arch.c): {"name": {"value", "unit",
+ * "source"}}, empty for one the table does not know; device.published and --list --json's archs. */
+cJSON *smem_json_published(int cc_major, int cc_minor);
+
 /* Adds a number, or null when v is not finite. */
 cJSON *smem_json_number(cJSON *obj, const char *key, double v);
 

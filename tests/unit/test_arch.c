@@ -188,7 +188,7 @@ Test(published, hopper_has_every_value_with_a_source)
     size_t n = smem_arch_published(9, 0, p, SMEM_ARCH_MAX_PUBLISHED);
     const struct smem_published *v;
 
-    cr_assert_eq(n, 8);
+    cr_assert_eq(n, 9);
     for (size_t i = 0; i < n; i++)
         cr_assert(p[i].source && strlen(p[i].source) > 10 && p[i].unit && p[i].unit[0], "%s", p[i].name);
     /* Luo et al., arXiv:2501.12084v2 Table 3: 29.0 cycles on the H800 */
@@ -199,6 +199,9 @@ Test(published, hopper_has_every_value_with_a_source)
     cr_assert_float_eq(find(p, n, "bank_width_bytes")->value, 4, 1e-9);
     cr_assert_float_eq(find(p, n, "smem_per_sm_bytes")->value, 228 * KIB, 1e-9);
     cr_assert_float_eq(find(p, n, "smem_per_block_optin_bytes")->value, 227 * KIB, 1e-9);
+    /* 20.8.3: "the unified data cache has a size of 256 KB" (L1 left = 256 KiB less the configuration) */
+    cr_assert_float_eq(find(p, n, "unified_l1_smem_bytes")->value, 256 * KIB, 1e-9);
+    cr_assert_str_eq(find(p, n, "unified_l1_smem_bytes")->unit, "B");
     v = find(p, n, "carveout_steps_kib");
     cr_assert_not_null(v->list);
     cr_assert_eq(v->n_list, 10);
@@ -212,8 +215,9 @@ Test(published, a_value_nobody_published_is_left_out)
     struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
     size_t n = smem_arch_published(7, 5, p, SMEM_ARCH_MAX_PUBLISHED);
 
-    /* no latency for 7.5 in the sources the table cites: six values, not seven */
-    cr_assert_eq(n, 6);
+    /* no latency for 7.5 in the sources the table cites: seven values, not eight */
+    cr_assert_eq(n, 7);
+    cr_assert_float_eq(find(p, n, "unified_l1_smem_bytes")->value, 96 * KIB, 1e-9);
     cr_assert_null(find(p, n, "smem_load_latency_cycles"));
     cr_assert_eq(find(p, n, "carveout_steps_kib")->n_list, 2);
     cr_assert_eq(smem_arch_published(8, 8, p, SMEM_ARCH_MAX_PUBLISHED), 0);

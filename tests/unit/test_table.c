@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <cjson/cJSON.h>
 
+#include "arch.h"
 #include "list.h"
 #include "smem.h"
 #include "result.h"
@@ -310,6 +311,16 @@ Test(table, list_json_is_the_registry)
         cr_assert_eq(cJSON_IsTrue(cJSON_GetObjectItem(e, "predicts")), smem_sweep_predicts(sw), "sweep %s", sw->name);
     }
     cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(sweeps, 0), "name")), "all");
+    /* archs: every row of core/arch.c with its unified L1 + shared size (what the Python side snapshots) */
+    cr_assert_eq((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(doc, "archs")), smem_n_archs);
+    i = 0;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "archs")) {
+        const struct smem_arch *a = &smem_archs[i++];
+        const cJSON *u = cJSON_GetObjectItem(cJSON_GetObjectItem(e, "published"), "unified_l1_smem_bytes");
+        smem_fmt(want, sizeof(want), "%d.%d", a->cc_major, a->cc_minor);
+        cr_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItem(e, "cc")), want);
+        cr_assert_eq(cJSON_GetNumberValue(cJSON_GetObjectItem(u, "value")), a->unified_kib * 1024.0, "cc %s", want);
+    }
     cJSON_Delete(doc);
     free(o.text);
 }
