@@ -125,7 +125,8 @@ def _aggregate(group, index):
     for k in order:
         ok = [r for r in by[k] if r["status"] in ("ok", "predicted")]
         results.append(_median_record(ok) if len(ok) > 1 else (ok or by[k])[0])
-    return Series(dict(group[0].doc, results=results), group[0].path, index, fixed=group[0].fixed, runs=list(group))
+    return Series(dict(group[0].doc, results=results), group[0].path, index, fixed=group[0].fixed, runs=list(group),
+                  hue=group[0].hue)
 
 
 def members(r):
@@ -138,7 +139,18 @@ def aggregate(series, least=None):
     """The series with each AGGREGATE_FROM (least) or more runs of one unit, build, commit and settings
     made one series (at the place of its first run); where that leaves more than HANDFUL series, the
     runs of a unit are one series from two on. Predict-mode files are never aggregated (a model gives
-    the same answer every run). Each series' hue is its place in the result (a unit's colour)."""
+    the same answer every run). Each series' hue is its place in the result (a unit's colour), where
+    least is not given; with least, the hue of its first run."""
+    out = _fold(series, least or AGGREGATE_FROM)
+    if least is None and len(out) > HANDFUL:
+        out = _fold(series, 2)
+    if least is None:
+        for i, s in enumerate(out):
+            s.hue = i
+    return out
+
+
+def _fold(series, least):
     groups = {}
     for s in series:
         if s.doc["run"].get("mode") != "predict" and s.doc["device"].get("uuid"):
@@ -146,15 +158,11 @@ def aggregate(series, least=None):
     out, done = [], set()
     for s in series:
         g = groups.get(_run_key(s)) if s.doc["run"].get("mode") != "predict" and s.doc["device"].get("uuid") else None
-        if not g or len(g) < (least or AGGREGATE_FROM):
+        if not g or len(g) < least:
             out.append(s)
         elif id(g) not in done:
             done.add(id(g))
             out.append(_aggregate(g, len(out)))
-    if least is None and len(out) > HANDFUL:
-        return aggregate(series, 2)
-    for i, s in enumerate(out):
-        s.hue = i
     return out
 
 
@@ -196,7 +204,7 @@ def pool(series, benches=None):
             out.append(s)
         elif k not in done:
             done.add(k)
-            g = groups[k]
+            g = aggregate(groups[k], 2)     # a unit once, however many of its runs the figure has
             p = _aggregate([u.only(lambda r: r["bench"] in benches) for u in g] if benches else g, len(out))
             n = len({u.doc["device"].get("uuid") for u in g})
             what = f"median of {n} units" if n == len(g) else f"median of {len(g)} series of {n} units"

@@ -28,8 +28,6 @@ MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
 # no figure passes this many pixels on its long side at the default 100 dpi, whatever the number of
 # files (fit_legends grows a panel for its legend up to it; past POOL_FROM series a figure pools them)
 MAX_PX = 2500
-# a legend of more entries than this goes below its panel in columns (legend), not in one tall column
-LEGEND_ROWS = 14
 
 
 def color(i):
@@ -158,12 +156,10 @@ class Panel:
         return t
 
     def legend(self):
-        """The panel's legend outside it, on the right: its labelled artists, each once; past
-        LEGEND_ROWS entries in as many columns as keep it that long."""
+        """The panel's legend outside it, on the right: its labelled artists, each once."""
         handles, labels = self.ax.get_legend_handles_labels()
         if handles:
-            cols = -(-len(handles) // LEGEND_ROWS)
-            self.ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0, ncol=cols)
+            self.ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
 
 
 def step_path(x, y, resolution=0, monotone=False):
@@ -195,8 +191,7 @@ def fit_legends(fig, panels, height):
     for p in panels:
         n = len(p.ax.get_legend_handles_labels()[0])
         lines = sum(1 + str(lab).count("\n") for lab in p.ax.get_legend_handles_labels()[1])
-        cols = -(-n // LEGEND_ROWS) if n else 1
-        need.append(max(height, 0.14 * max(n, lines) / cols + 0.5))
+        need.append(max(height, 0.14 * max(n, lines) + 0.5))
     if len(panels) > 1:
         panels[0].ax.get_gridspec().set_height_ratios(need)
     fig.set_size_inches(fig.get_figwidth(), min(sum(need) + 0.7, MAX_PX / fig.dpi))

@@ -248,7 +248,7 @@ def draw_by_smem(plt, have, units=()):
         ax.set_xlabel("shared memory per block (KiB, static + dynamic; log scale)")
         panels.append(p)
     # room above the peak line for the best point's name
-    for p in panels:
+    for p in panels if units else panels[:1]:     # the panels share y but for a change panel's
         p.ax.set_ylim(0, top * 1.14)
     if units:
         p = c.Panel(axes[-1, 0], c.CHANGE_TITLE)
