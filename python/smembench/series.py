@@ -175,22 +175,22 @@ def _pool_key(s):
             bool(st.get("quick")), bool(st.get("cold")), bool(st.get("no_optin")), repr(sorted(s.fixed.items())))
 
 
-def crowded(series):
-    """The pool keys of which series has POOL_FROM or more measured series (units or runs)."""
+def crowded(series, least=POOL_FROM):
+    """The pool keys of which series has least (POOL_FROM) or more measured series (units or runs)."""
     count = {}
     for s in series:
         if s.doc["run"].get("mode") != "predict":
             count[_pool_key(s)] = count.get(_pool_key(s), 0) + 1
-    return {k for k, n in count.items() if n >= POOL_FROM}
+    return {k for k, n in count.items() if n >= least}
 
 
-def pool(series, benches=None):
+def pool(series, benches=None, least=POOL_FROM):
     """The series with every POOL_FROM or more measured series of one model (and settings, _pool_key)
     made one: at each point the median of the series' values, the band their lowest and highest
     (the units' medians, not the runs': each unit one vote), labelled as such (relabel). The series
     of fewer stay as they are. A figure draws the units themselves beside it with change_panel;
     benches: the benchmarks it draws (the others' points are left out of the median, not computed)."""
-    keys = crowded(series)
+    keys = crowded(series, least)
     if not keys:
         return list(series)
     groups = {}

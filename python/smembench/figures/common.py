@@ -271,12 +271,12 @@ def scaled(values, relative):
     return [v / best for v in values]
 
 
-def pooled(series, benches=None):
+def pooled(series, benches=None, least=None):
     """(series, units) of a figure of benches: POOL_FROM or more measured series of one GPU model made
     one median with the units' range as a band (series.pool), and the series it pooled (for
     change_panel; [] where nothing was pooled)."""
-    from smembench.series import pool
-    out = pool(series, benches)
+    from smembench.series import POOL_FROM, pool
+    out = pool(series, benches, least or POOL_FROM)
     return out, [u for s in out if s.units for u in s.units]
 
 

@@ -53,8 +53,9 @@ COMPARED = ("transpose", "transpose_naive", "tile_copy", "reduction")
 
 def draw(plt, series, note):
     series = [s for s in series if any(s.points(b) for b in COMPARED)]
-    # four or more units of one model: the bars of their median, and each unit against it below
-    series, units = c.pooled(series, BENCHES)
+    # three or more units of one model (a bar each per kernel and size: 45 rows each on the H200):
+    # the bars of their median, and each unit against it below
+    series, units = c.pooled(series, BENCHES, 3)
     rows = []   # (mib, series index, kernel order, label, colour, hatch, GB/s, % of the copy)
     several = len({s.label for s in series}) > 1
     for si, s in enumerate(series):
@@ -85,7 +86,8 @@ def draw(plt, series, note):
     rows.sort(key=lambda t: t[:3])
     rows = [r[3:] for r in rows]    # label, colour, hatch, GB/s, % of the copy
     longest = max(len(r[0]) for r in rows)    # the y labels take their width from the axes
-    high = 1.5 + 0.3 * len(rows)
+    # a row 0.3 inches high, less where that would pass MAX_PX (two series of 45 rows: 0.2 inches)
+    high = min(1.5 + 0.3 * len(rows), c.MAX_PX / 100 - 0.5 - (3.6 if units else 0))
     if units:
         fig, (ax, cax) = plt.subplots(2, 1, figsize=(7 + longest * 0.06, high + 3.6), layout="constrained",
                                       gridspec_kw={"height_ratios": [high, 3.6]})
