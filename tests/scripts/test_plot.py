@@ -1117,6 +1117,10 @@ FIFTEEN = sorted(glob.glob(os.path.join(RESULTS, "units", "*.json"))) + \
     sorted(glob.glob(os.path.join(RESULTS, "contract", "nvidia-h200_20261202_all_*.json")))
 
 
+# the figures that pool four or more units and draw each against their median
+POOLING = ("tile", "memory", "cluster", "swizzle", "bank", "staging", "occupancy")
+
+
 def legend_entries(fig):
     return sum(len(ax.get_legend().get_texts()) for ax in fig.axes if ax.get_legend()) + \
         sum(len(leg.get_texts()) for leg in fig.legends)
@@ -1154,11 +1158,12 @@ def every_figure_of_many_files_stays_under_2500_px_with_a_short_legend():
                 assert most <= 30, f"{len(paths)} files: {name} has a legend of {most} entries"
                 assert len(paths) < 15 or n <= 45, f"{len(paths)} files: {name} has {n} legend entries"
                 ax = change_axes(fig)
-                if len(paths) >= 15 and name in ("tile", "memory", "cluster", "swizzle", "bank", "staging", "occupancy"):
+                if len(paths) >= 15 and name in POOLING:
                     # a unit once in the legend of the change panel: the units that ran the figure's benchmarks
                     assert ax is not None, f"{name}: no panel of each unit against the median"
                     units = [t.get_text() for t in ax.get_legend().get_texts()]
-                    assert all(re.match(r"GPU-[0-9a-f]{8}, ", u) for u in units) and len(set(units)) == len(units), units
+                    assert all(re.match(r"GPU-[0-9a-f]{8}, ", u) for u in units), units
+                    assert len(set(units)) == len(units), units
                     assert 2 <= len(units) <= 5, units
                 elif len(paths) < 4:
                     assert ax is None, f"{len(paths)} files: {name} pools fewer than four units"

@@ -309,7 +309,8 @@ def change_panel(p, units, benches):
     p.ax.axhline(0, color="black", linewidth=0.8)
     for k in range(1, len(names)):     # separators between benchmarks
         p.ax.axvline(k - 0.5, color="0.8", linewidth=0.8)
-    p.ax.set_xticks(range(len(names)), names, rotation=30 if len(names) > 4 else 0, ha="right" if len(names) > 4 else "center")
+    slant = len(names) > 4     # five benchmarks' names side by side overprint
+    p.ax.set_xticks(range(len(names)), names, rotation=30 if slant else 0, ha="right" if slant else "center")
     p.ax.set_xlim(-0.5, max(len(names), 1) - 0.5)
     p.ax.grid(axis="x", visible=False)
     p.ax.set_ylabel("time against the median\nof the units (%, + slower)")
