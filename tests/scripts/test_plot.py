@@ -1221,10 +1221,10 @@ def the_unit_slower_on_dram_streaming_stands_apart_from_the_others():
 
 @test
 def plot_of_the_15_files_takes_under_20_cpu_seconds_and_500_mb():
-    """Issue 35: plot of 13 full files took 28 s on the 2-core build machine. Now the 15 files take
-    about 7-8 s of wall time there (12-14 CPU seconds in all, the figures saved by two processes)
-    and under 250 MB; bounded here by CPU time, which a loaded machine stretches less than wall time,
-    with margin, and by the peak memory of the largest process."""
+    """Issue 35: plot of 13 full files took 28 s on the 2-core build machine (the 15: 22.4 s, 21.5
+    CPU s, 281 MB). Now the 15 files take 8.4-8.7 s there (10.8 CPU seconds in all, the figures
+    saved by two processes) and 199 MB; bounded here by CPU time, which a loaded machine stretches
+    less than wall time, with margin, and by the peak memory of the largest process."""
     import resource
     import time
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
