@@ -59,7 +59,13 @@ def texts(fig):
     order: the PNG's Description, for readers that cannot see it and for comparing figures made by
     different matplotlib versions (whose pixels differ by a little everywhere)."""
     from matplotlib.text import Text
-    fig.canvas.draw()
+    # laid out and its texts set (ticks, legends) without drawing: the image is drawn when it is
+    # saved, and drawing it here as well took a third of plot's time
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        engine.execute(fig)
+    else:
+        fig.draw_without_rendering()
     return tool.printable("\n".join(t.get_text() for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()))
 
 

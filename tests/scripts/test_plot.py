@@ -1114,6 +1114,136 @@ def runs_of_one_unit_and_build_are_one_median_line_with_a_band():
         assert [len(t.runs or [t]) for t in made] == [4, 1], [len(t.runs or [t]) for t in made]
 
 
+# the 15 --sweep all files of six GPU units (issue 35): two units of one host, five runs each, a third
+# unit's cluster run, and two runs each of two more units
+FIFTEEN = sorted(glob.glob(os.path.join(RESULTS, "units", "*.json"))) + \
+    sorted(glob.glob(os.path.join(RESULTS, "contract", "nvidia-h200_20261202_all_*.json")))
+
+
+# the figures that pool four or more units and draw each against their median
+POOLING = ("tile", "memory", "cluster", "swizzle", "bank", "staging", "occupancy")
+
+
+def legend_entries(fig):
+    return sum(len(ax.get_legend().get_texts()) for ax in fig.axes if ax.get_legend()) + \
+        sum(len(leg.get_texts()) for leg in fig.legends)
+
+
+def change_axes(fig):
+    """The panel of each unit against the units' median (figures.common.change_panel), or None."""
+    return next((ax for ax in fig.axes if ax.get_title().startswith("Each GPU unit's time")), None)
+
+
+@test
+def every_figure_of_many_files_stays_under_2500_px_with_a_short_legend():
+    """Issue 35: the 15 files drew tile 1100x5270 px with 174 legend entries, memory 1492x5010 px,
+    cluster 1050x2786 px with 173 entries, swizzle 80 entries. Now four or more units of one model
+    are one median with their range as a band and a panel of each unit against it, so no figure
+    passes 2,500 px on its long side and the legends do not grow with the files: the 15 files and
+    the same 15 twice over (copies) give the same sizes and legend counts."""
+    assert len(FIFTEEN) == 15, FIFTEEN
+    got = {}
+    with tempfile.TemporaryDirectory() as d:
+        twice = []
+        for f in FIFTEEN:
+            twice.append(os.path.join(d, "copy_" + os.path.basename(f)))
+            shutil.copyfile(f, twice[-1])
+        for paths in ([FIFTEEN[0]], FIFTEEN[-2:], FIFTEEN, FIFTEEN + twice):
+            plt, figs = figures_of(paths)
+            assert len(figs) >= 10, (len(paths), sorted(figs))
+            for name, fig in figs.items():
+                fig.canvas.draw()
+                w, h = fig.canvas.get_width_height()
+                n = legend_entries(fig)
+                got[len(paths), name] = (w, h, n)
+                assert max(w, h) <= 2500, f"{len(paths)} files: {name} is {w}x{h} px"
+                most = max([len(ax.get_legend().get_texts()) for ax in fig.axes if ax.get_legend()] or [0])
+                assert most <= 30, f"{len(paths)} files: {name} has a legend of {most} entries"
+                assert len(paths) < 15 or n <= 45, f"{len(paths)} files: {name} has {n} legend entries"
+                ax = change_axes(fig)
+                if len(paths) >= 15 and name in POOLING:
+                    # a unit once in the legend of the change panel: the units that ran the figure's benchmarks
+                    assert ax is not None, f"{name}: no panel of each unit against the median"
+                    units = [t.get_text() for t in ax.get_legend().get_texts()]
+                    assert all(re.match(r"GPU-[0-9a-f]{8}, ", u) for u in units), units
+                    assert len(set(units)) == len(units), units
+                    assert 2 <= len(units) <= 5, units
+                elif len(paths) < 4:
+                    assert ax is None, f"{len(paths)} files: {name} pools fewer than four units"
+            close(plt, figs)
+    for name in ("tile", "memory", "cluster", "swizzle"):
+        assert got[15, name] == got[30, name], (name, got[15, name], got[30, name])
+        print(f"# 15 files: {name} {got[15, name][0]}x{got[15, name][1]} px, {got[15, name][2]} legend entries")
+    # before: tile 5270 px tall and 174 entries, memory 5010 px, cluster 173 entries, swizzle 80; the
+    # sizes are the figures' inches at 100 dpi (no text metrics), as docs/plot.md quotes them
+    assert got[15, "tile"] == (1100, 1630, 42) and got[15, "cluster"][2] < 60 and got[15, "swizzle"][2] < 40, got
+    tallest = max(got, key=lambda k: max(got[k][:2]))
+    # the tallest: two runs of one unit, a bar each per kernel and size (three pool into one)
+    assert tallest == (2, "memory") and max(got[tallest][:2]) == 2250, (tallest, got[tallest])
+
+
+@test
+def the_unit_slower_on_dram_streaming_stands_apart_from_the_others():
+    """Issue 35: overlays of 13 runs hid the one unit (GPU-53e5ebc9) whose DRAM-streaming points
+    run 3-3.5 % slower. The memory figure of the 15 files draws each unit's time against the units'
+    median by benchmark: that unit's transpose without shared memory sits 3 % or more above the
+    median, and its runs' range (the bar) lies above every other unit's."""
+    plt, figs = figures_of(FIFTEEN)
+    ax = change_axes(figs["memory"])
+    cats = [t.get_text() for t in ax.get_xticklabels()]
+    k = cats.index("transpose_naive")
+    from matplotlib.collections import LineCollection
+    bars = [seg for col in ax.collections if isinstance(col, LineCollection) for seg in col.get_segments()]
+    from matplotlib.colors import to_hex
+    # a unit is a colour, named once in the legend; its median per benchmark a marker, its points dots
+    unit_of = {to_hex(ln.get_color()): lab.split(",")[0] for lab, _, _ in drawn_lines(ax) for ln in ax.get_lines()
+               if ln.get_label() == lab}
+    at = {}
+    for ln in ax.get_lines():
+        x, y = ln.get_xdata(), ln.get_ydata()
+        if ln.get_marker() != "." and len(x) == 1 and round(x[0]) == k:
+            lo, hi = next((min(sg[:, 1]), max(sg[:, 1])) for sg in bars if abs(sg[0, 0] - x[0]) < 1e-9)
+            at[unit_of[to_hex(ln.get_color())]] = (y[0], lo, hi)
+    assert len(at) == 4 and "GPU-53e5ebc9" in at, at
+    y, lo, hi = at.pop("GPU-53e5ebc9")
+    assert y >= 3.0 and round(y, 1) == 3.6, f"the slower unit drawn at {y:+.2f} % (docs/plot.md: 3.6 %)"
+    assert lo > max(h for _, _, h in at.values()) and all(abs(v) < 1 for v, _, _ in at.values()), (y, lo, at)
+    # what is drawn is the files' times: the unit's median against the median of the four units' medians
+    import statistics
+    from smembench import series as series_mod
+    loaded = plot.load(FIFTEEN, lambda t: None)
+    units = series_mod.aggregate(plot.make_series(loaded))
+    meds = {}
+    for s in units:
+        for r in s.timed("transpose_naive"):
+            meds.setdefault(reader.point_key(r), {})[s.doc["device"]["uuid"][:12]] = reader.median_ns(r)
+    change = [100 * (m["GPU-53e5ebc9"] / statistics.median(m.values()) - 1) for m in meds.values()]
+    assert abs(y - statistics.median(change)) < 1e-9, (y, change)
+    close(plt, figs)
+
+
+@test
+def plot_of_the_15_files_takes_under_20_cpu_seconds_and_500_mb():
+    """Issue 35: plot of 13 full files took 28 s on the 2-core build machine (the 15: 22.4 s, 21.5
+    CPU s, 281 MB). Now the 15 files take 8.4-8.7 s there (10.8 CPU seconds in all, the figures
+    saved by two processes) and 199 MB; bounded here by CPU time, which a loaded machine stretches
+    less than wall time, with margin, and by the peak memory of the largest process."""
+    import resource
+    import time
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.monotonic()
+        rc, out, err = run_plot("-o", d, *FIFTEEN)
+        wall = time.monotonic() - t0
+        assert rc == 0, err
+        assert len(out.split()) == 24, out     # 12 figures, PNG and SVG
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    print(f"# plot of the 15 files: {cpu:.1f} CPU s, {wall:.1f} s wall, peak {after.ru_maxrss / 1024:.0f} MB")
+    assert cpu < 20, f"{cpu:.1f} CPU s"
+    assert after.ru_maxrss < 500 * 1024, f"{after.ru_maxrss / 1024:.0f} MB"
+
+
 @test
 def format_and_dpi_choose_the_images():
     with tempfile.TemporaryDirectory() as d:

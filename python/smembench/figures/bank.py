@@ -12,6 +12,7 @@ def stride(r):
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)     # four or more units: their median, and each against it
     have = []
     for s in series:
         if any(c.param(r, "width_bytes") is not None and stride(r) is not None and
@@ -24,7 +25,8 @@ def draw(plt, series, note):
         return None
     widths = sorted({c.param(r, "width_bytes") for s in have for r in s.timed("bank")} - {None})
     several = len({s.label for s in have}) > 1
-    fig, axes = plt.subplots(len(widths), 1, figsize=(10, 2.6 * len(widths) + 0.7), squeeze=False, sharex=True,
+    rows = len(widths) + bool(units)
+    fig, axes = plt.subplots(rows, 1, figsize=(10, 2.6 * rows + 0.7), squeeze=False, sharex=not units,
                              layout="constrained")
     panels = []
     for ax, w in zip(axes[:, 0], widths):
@@ -47,10 +49,19 @@ def draw(plt, series, note):
                 p.points(x, v, s.short, marker=c.marker(s.index), markersize=4, zorder=2)
         c.plain_log2(ax, suffix="x")
         ax.set_ylabel("slowdown\n(stride-1 throughput / this)")
+        if several or units:    # a ratio of two times of one run: a shift of the whole run divides out
+            ax.set_title(f"{w}-byte loads\n(a ratio within each run: a run-wide shift divides out"
+                         + ("; the units' times: the last panel)" if units else ")"))
+        panels.append(p)
+    for p in panels[1:] if units else ():
+        p.ax.sharex(panels[0].ax)
+    panels[-1].ax.set_xlabel("stride between lanes (elements)")
+    if units:
+        p = c.Panel(axes[-1, 0], c.CHANGE_TITLE + ":\nthe absolute times the ratios above divide out")
+        c.change_panel(p, units, BENCHES)
         panels.append(p)
     for p in panels:
         p.legend()
     c.fit_legends(fig, panels, 2.6)
-    panels[-1].ax.set_xlabel("stride between lanes (elements)")
     c.title(fig, "Bank conflicts: stride-1 throughput over each stride's", have)
     return fig

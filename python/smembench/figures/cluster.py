@@ -91,6 +91,7 @@ def _sm_ticks(ax, series):
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)     # four or more units: their median, and each against it
     drawn = {}
     for s in series:
         lines = _lines(s)
@@ -102,8 +103,8 @@ def draw(plt, series, note):
         return None
     have = [s for s in series if any(drawn[s].values())]
     several = len({s.label for s in have}) > 1
-    fig, axes = plt.subplots(len(keys), 1, figsize=(10.5, 2.9 * len(keys) + 0.7), squeeze=False,
-                             layout="constrained")
+    rows = len(keys) + bool(units)
+    fig, axes = plt.subplots(rows, 1, figsize=(10.5, 2.9 * rows + 0.7), squeeze=False, layout="constrained")
     panels = []
     for ax, key in zip(axes[:, 0], keys):
         _, what, ylabel = next(p for p in PANELS if p[0] == key)
@@ -149,6 +150,10 @@ def draw(plt, series, note):
         c.measured_ticks(ax, sizes, lambda v: f"{v:g}")
         ax.set_ylabel(ylabel)
         ax.set_xlabel("cluster size (blocks)")
+        panels.append(p)
+    if units:
+        p = c.Panel(axes[-1, 0], c.CHANGE_TITLE)
+        c.change_panel(p, units, BENCHES)
         panels.append(p)
     for p in panels:
         p.legend()

@@ -15,11 +15,19 @@ STYLE = {"svg.hashsalt": "smembench", "svg.fonttype": "none", "figure.dpi": 100,
 COLORS = ["tab:blue", "tab:orange", "tab:green", "tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan",
           "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5", "#393b79",
           "#637939", "#8c6d31", "#7b4173"]
+# a GPU unit's colour in the change charts (change_panel): ColorBrewer's Dark2, none of the lines' colours,
+# so a colour is a unit there and a kernel or a setting in the panels above it
+UNIT_COLORS = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"]
 # reference lines (ceilings, peaks, published figures): each of an axes gets the next one
 REF_COLORS = ["tab:red", "black", "dimgray", "darkgoldenrod", "magenta"]
 # a series' line style and marker, by its position among the figure's series
 LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (8, 2)), (0, (1, 3)), (0, (3, 1, 3, 4))]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
+
+
+# no figure passes this many pixels on its long side at the default 100 dpi, whatever the number of
+# files (fit_legends grows a panel for its legend up to it; past POOL_FROM series a figure pools them)
+MAX_PX = 2500
 
 
 def color(i):
@@ -186,7 +194,7 @@ def fit_legends(fig, panels, height):
         need.append(max(height, 0.14 * max(n, lines) + 0.5))
     if len(panels) > 1:
         panels[0].ax.get_gridspec().set_height_ratios(need)
-    fig.set_size_inches(fig.get_figwidth(), sum(need) + 0.7)
+    fig.set_size_inches(fig.get_figwidth(), min(sum(need) + 0.7, MAX_PX / fig.dpi))
 
 
 def place_texts(fig, panels):
@@ -214,6 +222,7 @@ def place_texts(fig, panels):
 
 def title(fig, what, series):
     """The figure's title: what it shows, then the devices and the dates, wrapped to its width."""
+    series = [u for s in series for u in (s.units or [s])]     # a pooled series: the units' dates
     devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
     dates = sorted({reader.run_date(s.doc) for s in series})
     width = int(fig.get_figwidth() * 11)
@@ -260,3 +269,53 @@ def scaled(values, relative):
         return values
     best = min(values)
     return [v / best for v in values]
+
+
+def pooled(series, benches=None, least=None):
+    """(series, units) of a figure of benches: POOL_FROM or more measured series of one GPU model made
+    one median with the units' range as a band (series.pool), and the series it pooled (for
+    change_panel; [] where nothing was pooled)."""
+    from smembench.series import POOL_FROM, pool
+    out = pool(series, benches, least or POOL_FROM)
+    return out, [u for s in out if s.units for u in s.units]
+
+
+def change_panel(p, units, benches):
+    """Each unit's time at each point against the median of all units' at that point (series
+    .against_all), a column per benchmark (nvbench_compare's --plot): a dot per point, the unit's
+    median over the benchmark a wide bar with its runs' range as a vertical bar, in the unit's colour
+    (its hue: the same in every figure), so a unit a few per cent slower stands apart from the rest.
+    Returns the benchmarks drawn."""
+    import statistics
+    from smembench.series import against_all, unit_text
+    rows = against_all(units, benches)
+    names = [b for b in benches if any(r[0] == b for r in rows)]
+    n = len(units)
+    labelled = set()
+    for b, s, vals in rows:
+        i = units.index(s)
+        x0 = names.index(b) + (i - (n - 1) / 2) * 0.8 / n
+        col = UNIT_COLORS[s.hue % len(UNIT_COLORS)]
+        # past the palette, and for the parts of a split unit, a marker each
+        mk = marker(s.hue // len(UNIT_COLORS) + sum(1 for u in units[:i] if u.hue == s.hue))
+        ys = [v for v, _, _ in vals]
+        mid, lo, hi = statistics.median(ys), statistics.median(v for _, v, _ in vals), \
+            statistics.median(v for _, _, v in vals)
+        p.ax.plot([x0] * len(ys), ys, linestyle="", marker=".", markersize=3, alpha=0.35, color=col)
+        label = None if i in labelled else unit_text(s)
+        labelled.add(i)
+        p.ax.vlines([x0], [min(lo, mid)], [max(hi, mid)], color=col, linewidth=1.2)
+        p.ax.plot([x0], [mid], color=col, marker=mk, markersize=5, linestyle="", label=label)
+    p.ax.axhline(0, color="black", linewidth=0.8)
+    for k in range(1, len(names)):     # separators between benchmarks
+        p.ax.axvline(k - 0.5, color="0.8", linewidth=0.8)
+    slant = len(names) > 4     # five benchmarks' names side by side overprint
+    p.ax.set_xticks(range(len(names)), names, rotation=30 if slant else 0, ha="right" if slant else "center")
+    p.ax.set_xlim(-0.5, max(len(names), 1) - 0.5)
+    p.ax.grid(axis="x", visible=False)
+    p.ax.set_ylabel("time against the median\nof the units (%, + slower)")
+    return names
+
+
+CHANGE_TITLE = ("Each GPU unit's time against the units' median at each point (a dot each; lower is faster),\n"
+                "its median per benchmark (a marker) with its runs' range (a bar)")

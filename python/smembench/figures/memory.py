@@ -53,6 +53,9 @@ COMPARED = ("transpose", "transpose_naive", "tile_copy", "reduction")
 
 def draw(plt, series, note):
     series = [s for s in series if any(s.points(b) for b in COMPARED)]
+    # three or more units of one model (a bar each per kernel and size: 45 rows each on the H200):
+    # the bars of their median, and each unit against it below
+    series, units = c.pooled(series, BENCHES, 3)
     rows = []   # (mib, series index, kernel order, label, colour, hatch, GB/s, % of the copy)
     several = len({s.label for s in series}) > 1
     for si, s in enumerate(series):
@@ -83,8 +86,18 @@ def draw(plt, series, note):
     rows.sort(key=lambda t: t[:3])
     rows = [r[3:] for r in rows]    # label, colour, hatch, GB/s, % of the copy
     longest = max(len(r[0]) for r in rows)    # the y labels take their width from the axes
-    fig, ax = plt.subplots(figsize=(7 + longest * 0.06, 1.5 + 0.3 * len(rows)), layout="constrained")
-    ax.set_title("Throughput of each kernel and size, beside the copy of the same bytes")
+    # a row 0.3 inches high, less where that would pass MAX_PX (two series of 45 rows: 0.2 inches)
+    high = min(1.5 + 0.3 * len(rows), c.MAX_PX / 100 - 0.5 - (3.6 if units else 0))
+    if units:
+        fig, (ax, cax) = plt.subplots(2, 1, figsize=(7 + longest * 0.06, high + 3.6), layout="constrained",
+                                      gridspec_kw={"height_ratios": [high, 3.6]})
+        cp = c.Panel(cax, c.CHANGE_TITLE)
+        c.change_panel(cp, units, BENCHES)
+        cp.legend()
+    else:
+        fig, ax = plt.subplots(figsize=(7 + longest * 0.06, high), layout="constrained")
+    ax.set_title("Throughput of each kernel and size, beside the copy of the same bytes" +
+                 (f" ({series[0].short})" if units and len(series) == 1 else ""))
     y = list(range(len(rows)))
     ax.barh(y, [r[3] for r in rows], color=[r[1] for r in rows], edgecolor="white")
     for yi, (name, colour, hatch, v, pct) in zip(y, rows):
@@ -103,10 +116,11 @@ def draw(plt, series, note):
                            for i, s in enumerate(series)], loc="upper left", bbox_to_anchor=(1.02, 1),
                   borderaxespad=0)
     c.title(fig, "Transpose and reduction against a device-to-device copy of the same bytes", series)
+    r = fig.canvas.get_renderer()
     for _ in range(4):      # widen the x range until every value label ends inside the axes
-        fig.canvas.draw()
-        box = ax.get_window_extent()
-        right = max(t.get_window_extent().x1 for t in ax.texts)
+        fig.get_layout_engine().execute(fig)    # the axes' place without drawing every artist
+        box = ax.get_window_extent(r)
+        right = max(t.get_window_extent(r).x1 for t in ax.texts)
         if right < box.x1 - 2:
             break
         lo, hi = ax.get_xlim()

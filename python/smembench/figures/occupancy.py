@@ -13,6 +13,7 @@ def kib(r):
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)     # four or more units: their median, and each against it
     blocks = [s for s in series if any(kib(r) is not None and c.occ(r, k) is not None for r in s.points("dynamic")
                                        for k in ("api", "predicted", "measured"))]
     timed = [s for s in series if any(kib(r) is not None for r in s.timed("dynamic")) or
@@ -25,9 +26,12 @@ def draw(plt, series, note):
     if not rows:
         return None
     several = len({s.label for s in series}) > 1
-    fig, axes = plt.subplots(len(rows), 1, figsize=(10, 3.3 * len(rows) + 0.7), squeeze=False, sharex=True,
+    n = len(rows) + bool(units)
+    fig, axes = plt.subplots(n, 1, figsize=(10, 3.3 * n + 0.7), squeeze=False, sharex=not units,
                              layout="constrained")
     axes = list(axes[:, 0])
+    for ax in axes[1:len(rows)] if units else ():
+        ax.sharex(axes[0])
     panels = []
     if blocks:
         p = c.Panel(axes.pop(0), "Resident blocks per SM (dynamic kernel, 256 threads)")
@@ -68,10 +72,14 @@ def draw(plt, series, note):
         panels[0].ax.text(limit / 1024, 0.97, f" {limit // 1024:g} KiB: opt-in above",
                           transform=panels[0].ax.get_xaxis_transform(), va="top", ha="left", fontsize=7,
                           color="dimgray")
+    panels[-1].ax.set_xlabel("shared memory per block (KiB)")
+    if units:
+        p = c.Panel(axes.pop(0), c.CHANGE_TITLE)
+        c.change_panel(p, units, BENCHES)
+        panels.append(p)
     for p in panels:
         p.legend()
     c.fit_legends(fig, panels, 3.3)
-    panels[-1].ax.set_xlabel("shared memory per block (KiB)")
     c.title(fig, "Occupancy staircase against the dynamic shared-memory allocation", series)
     c.place_texts(fig, panels)
     return fig

@@ -28,6 +28,7 @@ def kib(v):
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)     # four or more units: a panel of their median, and each against it
     have = []
     for s in series:
         pts = [r for b in KERNELS for r in s.timed(b)]
@@ -44,8 +45,8 @@ def draw(plt, series, note):
         return None
     k = len(have)
     cols = min(k, 2)
-    rows = (k + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(7.5 * cols + 1, 4.4 * rows + 0.6), squeeze=False, sharey=True,
+    rows = (k + cols - 1) // cols + bool(units)
+    fig, axes = plt.subplots(rows, cols, figsize=(7.5 * cols + 1, 4.4 * rows + 0.6), squeeze=False, sharey=not units,
                              layout="constrained")
     panels = []
     for i, s in enumerate(have):
@@ -74,8 +75,12 @@ def draw(plt, series, note):
         ax.set_xlabel("transfer per operation (K = KiB)")
         ax.set_ylabel("% of the global read bandwidth\n(same run, same data)")
         panels.append(p)
-    for ax in axes.flat[k:]:
+    for ax in list(axes.flat[k:]) if not units else list(axes.flat[k:-cols]) + list(axes[-1, 1:]):
         ax.remove()
+    if units:
+        p = c.Panel(axes[-1, 0], c.CHANGE_TITLE)
+        c.change_panel(p, units, BENCHES)
+        panels.append(p)
     for p in panels:
         p.legend()
     c.title(fig, "Staging global memory into shared memory", have)

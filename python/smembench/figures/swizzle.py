@@ -78,6 +78,7 @@ def wgmma_clock(series):
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)     # four or more units: their median, and each against it
     tiles, copies = [], []
     for s in series:
         pts = [r for b in TILE_BENCHES for r in s.timed(b)]
@@ -101,11 +102,14 @@ def draw(plt, series, note):
     several = len(have) > 1
     widths = sorted({c.param(r, "row_bytes") for s in tiles for b in TILE_BENCHES for r in s.timed(b)
                      if tile_point(r)})
-    n = len(widths) + bool(copies)
+    n = len(widths) + bool(copies) + bool(units)
     fig, axes = plt.subplots(n, 1, figsize=(10, 2.3 * n + 0.7), squeeze=False, layout="constrained")
     panels = []
     for ax, w in zip(axes[:, 0], widths):
-        p = c.Panel(ax, f"{w:g}-byte rows: slowdown against padded rows by layout")
+        # a ratio of two times of one run: a shift of the whole run (a slower unit, a lower clock) divides out
+        p = c.Panel(ax, f"{w:g}-byte rows: slowdown against padded rows by layout" + (
+            "\n(a ratio within each run: a run-wide shift divides out" +
+            ("; the units' times: the last panel)" if units else ")") if several or units else ""))
         models = []
         for s in tiles:
             model = {}
@@ -153,7 +157,7 @@ def draw(plt, series, note):
         panels[-1].ax.set_xlabel("layout of the 16-bit tile (beside each: ldmatrix then stmatrix, "
                                  ".x1 .x2 .x4 left to right)")
     if copies:
-        ax = axes[-1, 0]
+        ax = axes[len(widths), 0]
         p = c.Panel(ax, "TMA tensor copies and wgmma per swizzle mode" + wgmma_clock(copies))
         for k, (bench, consumer, name, label, ls) in enumerate(COPIES):
             for s in copies:
@@ -167,6 +171,10 @@ def draw(plt, series, note):
         ax.set_ylim(0, 110)
         ax.set_xlabel("TMA / wgmma swizzle mode")
         ax.set_ylabel("% of each series' own\nceiling (in its label)")
+        panels.append(p)
+    if units:
+        p = c.Panel(axes[-1, 0], c.CHANGE_TITLE + ":\nthe absolute times the ratios above divide out")
+        c.change_panel(p, units, TILE_BENCHES + COPY_BENCHES)
         panels.append(p)
     for p in panels:
         p.legend()

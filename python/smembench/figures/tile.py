@@ -53,6 +53,7 @@ def lighter(colour, f=0.45):
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)     # four or more units: a panel of their median, and each against it
     have = []
     for s in series:
         if any(n(r) is not None and tflops(r) is not None for b in BENCHES for r in s.timed(b)):
@@ -62,18 +63,22 @@ def draw(plt, series, note):
     if not have:
         return None
     if any(sgemm_ns(s) for s in have):
-        return draw_by_smem(plt, have)
+        return draw_by_smem(plt, have, units)
     k = len(have)
     cols = min(k, 2)
     rows = (k + cols - 1) // cols
-    fig, axes = plt.subplots(rows, cols, figsize=(7.5 * cols, 4.4 * rows + 0.6), squeeze=False, sharey=True,
-                             layout="constrained")
+    fig, axes = plt.subplots(rows + bool(units), cols, figsize=(7.5 * cols, 4.4 * (rows + bool(units)) + 0.6),
+                             squeeze=False, sharey=not units, layout="constrained")
     colours = {}    # a kernel keeps its colour in every panel
     panels = []
     for i, s in enumerate(have):
         panels.append(by_n(c.Panel(axes[i // cols][i % cols], s.label), s, colours))
-    for ax in axes.flat[k:]:
+    for ax in list(axes.flat[k:]) if not units else list(axes.flat[k:-cols]) + list(axes[-1, 1:]):
         ax.remove()
+    if units:
+        p = c.Panel(axes[-1, 0], c.CHANGE_TITLE)
+        c.change_panel(p, units, BENCHES)
+        panels.append(p)
     for p in panels:
         p.legend()
     c.title(fig, "Shared memory as a scratchpad: tiled matrix multiply", have)
@@ -213,12 +218,15 @@ def by_smem(p, s, at, colours, rings):
     return xs, max(ys)
 
 
-def draw_by_smem(plt, have):
+def draw_by_smem(plt, have, units=()):
     """The figure of files with SGEMM points: a panel per (series, n) of them; a series without any
-    keeps its panel against n."""
+    keeps its panel against n; units (pooled into one of have): a last panel of each against their
+    median."""
     panels_of = [(s, at) for s in have for at in (sgemm_ns(s) or [None])]
     k = len(panels_of)
-    fig, axes = plt.subplots(k, 1, figsize=(11, 5.2 * k + 0.8), squeeze=False, sharey=True, layout="constrained")
+    rows = k + bool(units)
+    fig, axes = plt.subplots(rows, 1, figsize=(11, 5.2 * rows + 0.8), squeeze=False, sharey=not units,
+                             layout="constrained")
     blocks = sorted({c.occ(r, "measured") for s, at in panels_of if at is not None
                      for b in list(SGEMM) + list(TEACHING) for r in s.timed(b) if n(r) == at} - {None})
     rings = {b: RINGS[i % len(RINGS)] for i, b in enumerate(blocks)}
@@ -240,10 +248,15 @@ def draw_by_smem(plt, have):
         ax.set_xlabel("shared memory per block (KiB, static + dynamic; log scale)")
         panels.append(p)
     # room above the peak line for the best point's name
-    axes[0, 0].set_ylim(0, top * 1.14)
+    for p in panels if units else panels[:1]:     # the panels share y but for a change panel's
+        p.ax.set_ylim(0, top * 1.14)
+    if units:
+        p = c.Panel(axes[-1, 0], c.CHANGE_TITLE)
+        c.change_panel(p, units, BENCHES)
+        panels.append(p)
     for p in panels:
         p.legend()
-    c.fit_legends(fig, panels, 5.2)
+    c.fit_legends(fig, panels, 5.2 if rows < 4 else 3.6)
     c.title(fig, "Shared memory as a scratchpad: FP32 GEMM against shared memory per block (cuBLAS the line to reach)",
             have)
     return fig
