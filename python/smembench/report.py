@@ -43,6 +43,7 @@ from smembench import gate_format
 from smembench import fleet_units
 from smembench import tool
 from smembench import inputs
+from smembench import l1split
 from smembench import reader
 from smembench import series as series_mod
 from smembench.figures.common import occ
@@ -63,7 +64,7 @@ def asset(name):
 POINT_COLUMNS = (("bench", "text"), ("parameters", "text"), ("status", "text"), ("median (us)", "num"),
                  ("noise (%)", "num"), ("of ceiling (%)", "num"), ("measured", "num"), ("API", "num"),
                  ("predicted", "num"), ("limiter", "text"), ("carveout (%)", "num"), ("config (KiB)", "num"),
-                 ("n", "num"), ("verified", "text"), ("trials (%)", "num"), ("metrics", "num"))
+                 ("L1 left (KiB)", "num"), ("n", "num"), ("verified", "text"), ("trials (%)", "num"), ("metrics", "num"))
 # the point table's wide columns wrap instead of widening it; the metrics stay on one line (their
 # <br> hidden; a copy or a page without the style keeps them); a style that starts with a space is a
 # rule of its own on the cells' content
@@ -88,7 +89,10 @@ TITLES = {"noise (%)": NOISE_TITLE, "n": "samples timed", "trials (%)": TRIALS_T
           "carveout (%)": "the effective carveout: the share of the unified L1/shared memory the measured "
                           "residency implies the driver gave to shared memory (occupancy.effective_carveout)",
           "config (KiB)": "the shared-memory configuration per SM the driver picks for the point, by the rule "
-                          "fitted to Nsight Compute (occupancy.smem_config_predicted_bytes), in KiB"}
+                          "fitted to Nsight Compute (occupancy.smem_config_predicted_bytes), in KiB",
+          "L1 left (KiB)": "the L1 the configuration leaves per SM: the unified L1 + shared size (the file's "
+                           "device.published.unified_l1_smem_bytes, or core/arch.c's table for an older file) "
+                           "less the configuration (smembench.l1split), in KiB"}
 ARROWS = {"higher": " \u2191", "lower": " \u2193"}
 
 
@@ -198,9 +202,10 @@ def kib(v):
     return v / 1024 if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
-def point_row(r, series_label=None):
+def point_row(r, series_label=None, doc=None):
     """A point's row of its sweep's table: the columns of POINT_COLUMNS, the device after the
-    parameters where the table shows several; a skipped point's row muted (class skip)."""
+    parameters where the table shows several; a skipped point's row muted (class skip); doc, the
+    point's file, gives the unified L1 + shared size of its L1 left."""
     stats = reader.stats(r)
     median, noise = stats.get("median"), noise_of(r)
     o = r.get("occupancy") or {}
@@ -219,6 +224,7 @@ def point_row(r, series_label=None):
     cells = [text_cell(r["bench"]), text_cell(params_text(r))]
     cells += [text_cell(series_label)] if series_label is not None else []
     config = kib(o.get("smem_config_predicted_bytes"))
+    l1_left = l1split.split(doc, r)["l1_left_kib"] if doc is not None and config is not None else None
     cells += [text_cell(status, cls),
               num_cell(round(median / 1e3, 2) if isinstance(median, (int, float)) else None, "{:,.2f}"),
               num_cell(round(100 * noise, 2) if isinstance(noise, (int, float)) else None, "{:.2f}"),
@@ -229,6 +235,7 @@ def point_row(r, series_label=None):
                         ("; carveout hint overridden" if o.get("hint_overridden") else "")),
               num_cell(occ(r, "effective_carveout")),
               num_cell(round(config, 1) if config is not None else None, "{:g}"),
+              num_cell(round(l1_left, 1) if l1_left is not None else None, "{:g}"),
               num_cell(stats.get("count")),
               text_cell("yes" if r.get("verified") else "no", None if r.get("verified") or status != "ok" else "warn"),
               trials_cell(r),
@@ -517,7 +524,7 @@ def sweep_section(plt, section, series):
                      f"{esc(fig_name)}.svg</figcaption></figure>")
     several = len(series) > 1
     cols = POINT_COLUMNS[:2] + ((("device", "text"),) if several else ()) + POINT_COLUMNS[2:]
-    rows = [point_row(r, s.label if several else None) for s in series for r in s.doc["results"]]
+    rows = [point_row(r, s.label if several else None, s.doc) for s in series for r in s.doc["results"]]
     parts.append(f"<h3>Points ({len(rows)})</h3>")
     parts.append(table(f"points-{name}", cols, rows, tools=True, styles=POINT_STYLES))
     split = disagreeing_rows(series, several)
