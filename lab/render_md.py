@@ -1,3 +1,6 @@
+"""Renders a Markdown file (the gate's --markdown comment) to a standalone HTML page the way a code
+host folds it (<details>, tables), for a headless Chromium screenshot: python3 lab/render_md.py IN.md
+OUT.html (needs python3-markdown). Made the gate comment images of results/figures_35/."""
 import sys, re, markdown
 src, dst = sys.argv[1], sys.argv[2]
 text = open(src).read()
