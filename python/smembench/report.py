@@ -346,10 +346,79 @@ def geometry(value, path):
     return re.sub(r"\s*([MLCQZz])\s*", r"\1", value).strip() if path else value
 
 
+# while a page is made: the figures whose SVG is made at its end, [(token, figure, salt)], so that
+# a forked copy of the process can make half of them (drawing them is most of the report's time)
+_PENDING = None
+
+
 def svg_small(fig, salt):
     """The figure as inline SVG, smaller: no metadata or indentation, geometry to 0.1 pt (a day's
     figures as SVG are about half the bytes of PNG at 100 dpi, and stay sharp when zoomed); its size
-    a max-width, so it scales down with the page."""
+    a max-width, so it scales down with the page. While render() makes a page: a token in its place,
+    the SVG made by make_pending (a closed figure is drawn the same)."""
+    if _PENDING is not None:
+        token = f"\x00svg{len(_PENDING)}\x00"
+        _PENDING.append((token, fig, salt))
+        return token
+    return svg_made(fig, salt)
+
+
+def _cpus():
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def make_pending(text, pending):
+    """The page's text with each pending figure's token replaced by its SVG. Where two CPUs are free
+    and there are several figures, a forked copy of the process makes every second one (the same
+    figures, so the same bytes) and sends them back on a pipe; it never outlives this process."""
+    if len(pending) < 3 or _cpus() < 2 or not hasattr(os, "fork"):
+        made = {token: svg_made(fig, salt) for token, fig, salt in pending}
+    else:
+        import pickle
+        r, w = os.pipe()
+        sys.stdout.flush(), sys.stderr.flush()
+        child = os.fork()
+        if child == 0:      # the copy: the odd figures, or why it failed
+            os.close(r)
+            status, got = 0, None
+            try:
+                got = ("ok", {token: svg_made(fig, salt) for token, fig, salt in pending[1::2]})
+            except BaseException as e:     # noqa: B036 - a signal or a bug: said by the status
+                status, got = 70, ("error", repr(e))
+            finally:
+                with os.fdopen(w, "wb") as f:
+                    pickle.dump(got, f)
+                os._exit(status)
+        os.close(w)
+        done = False
+        try:
+            made = {token: svg_made(fig, salt) for token, fig, salt in pending[0::2]}
+            with os.fdopen(r, "rb") as f:
+                r = None
+                got = pickle.load(f)
+            os.waitpid(child, 0)
+            done = True
+        finally:
+            if r is not None:
+                os.close(r)
+            if not done:    # this process fails or was signalled: the copy ends too
+                import signal
+                try:
+                    os.kill(child, signal.SIGTERM)
+                    os.waitpid(child, 0)
+                except OSError:
+                    pass
+        if got is None or got[0] != "ok":
+            raise RuntimeError(f"the process making half the report's figures failed: {got and got[1]}")
+        made.update(got[1])
+    return re.sub("\x00svg\\d+\x00", lambda m: made[m.group(0)], text)
+
+
+def svg_made(fig, salt):
+    """svg_small's SVG of the figure, made now."""
     svg = canvas.svg_text(fig, salt)
     svg = re.sub(r"<metadata>.*?</metadata>", "", svg, flags=re.S)
     svg = re.sub(r">\s+<", "><", svg)
@@ -850,6 +919,16 @@ def generations_section(plt, series):
 
 def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     """The page, as text, for [(path, doc)] and an optional (path, doc) baseline."""
+    global _PENDING
+    _PENDING = []
+    try:
+        return page(plt, loaded, baseline, threshold, alpha)
+    finally:
+        _PENDING = None
+
+
+def page(plt, loaded, baseline, threshold, alpha):
+    """render()'s page, its figures made at the end (make_pending)."""
     series = series_mod.relabel(series_mod.make_series(loaded))
     sweeps = list(dict.fromkeys(section_of(s.doc, r) for s in series for r in s.doc["results"]))
     devices = list(dict.fromkeys(reader.device_label(s.doc) for s in series))
@@ -877,7 +956,7 @@ def render(plt, loaded, baseline=None, threshold=2.0, alpha=0.01):
     body += [section for _, section in fleets]
     body.append('<output id="selftest"></output>')
     title = f"smembench report: {', '.join(devices)}"
-    text, figure_css = shared_styles("\n".join(body))
+    text, figure_css = shared_styles(make_pending("\n".join(body), _PENDING))
     columns = re.compile(r'<style class="columns">(.*?)</style>')
     figure_css += "".join(rule + "\n" for rule in columns.findall(text))
     text = columns.sub("", text)
