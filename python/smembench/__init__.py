@@ -107,6 +107,7 @@ def samples(files: _frame.Sources) -> "pandas.DataFrame":
     (sns.boxplot(data=smembench.samples(f), x="param_carveout_pct", y="time_ns", hue="bench")).
     Columns: file, host, commit, started (UTC), sweep, device, device_index, uuid, bench, point,
     trial (the sample's trial, its index in the point's trials; missing where the file records
-    none), sample (its index among the point's samples), time_ns (ns per launch, Int64) and
-    param_<axis> per parameter. Inputs and errors as to_dataframe's."""
+    none), sample (its index among the point's samples), time_ns (ns per launch, int64) and
+    param_<axis> per parameter (int64 where every row has it, nullable Int64 where some lack it:
+    seaborn 0.12 cannot draw an Int64 axis). Inputs and errors as to_dataframe's."""
     return _frame.samples(files)

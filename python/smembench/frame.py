@@ -286,11 +286,14 @@ def samples(sources: Sources):
             for k in params:
                 params[k].extend([None] * (n - len(params[k])))
     data = {k: _column(pd, k, v) for k, v in cols.items()}
-    data["sample"] = pd.Series(cols["sample"], dtype="Int64")
-    data["time_ns"] = pd.Series(cols["time_ns"], dtype="Int64" if _ints(cols["time_ns"]) or not n else "float64")
+    # a sample and its time always exist: plain int64 (nullable Int64 only where a value can be
+    # missing: seaborn 0.12, Debian's, cannot draw an axis or an error band of an Int64 column)
+    data["sample"] = pd.Series(cols["sample"], dtype="int64")
+    data["time_ns"] = pd.Series(cols["time_ns"], dtype="int64" if _ints(cols["time_ns"]) or not n else "float64")
     data["trial"] = pd.Series(cols["trial"], dtype="Int64")
     for k, v in params.items():
-        data[f"param_{k}"] = _column(pd, f"param_{k}", v)
+        col = _column(pd, f"param_{k}", v)
+        data[f"param_{k}"] = col.astype("int64") if str(col.dtype) == "Int64" and not col.isna().any() else col
     df = pd.DataFrame(data)
     df.attrs["units"] = {"time_ns": "ns"}
     return df

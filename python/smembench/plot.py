@@ -171,8 +171,11 @@ def save_all(plt, figs, outdir, inputs=(), force=False, formats=("png", "svg"), 
             signo = e.args[0] if isinstance(e, tool.Interrupted) and e.args else 0
             status, got = (128 + signo) if signo else 70, ("error", repr(e))
         finally:
-            with os.fdopen(w, "wb") as f:
-                pickle.dump(got, f)
+            try:     # the parent may be gone, its end of the pipe closed: the copy ends all the same
+                with os.fdopen(w, "wb") as f:
+                    pickle.dump(got, f)
+            except BaseException:     # noqa: B036 - a broken pipe or a second signal: nothing to tell
+                pass
             os._exit(status)
     os.close(w)
     out, done = {}, False

@@ -389,8 +389,11 @@ def make_pending(text, pending):
             except BaseException as e:     # noqa: B036 - a signal or a bug: said by the status
                 status, got = 70, ("error", repr(e))
             finally:
-                with os.fdopen(w, "wb") as f:
-                    pickle.dump(got, f)
+                try:     # the parent may be gone, its end of the pipe closed: the copy ends all the same
+                    with os.fdopen(w, "wb") as f:
+                        pickle.dump(got, f)
+                except BaseException:     # noqa: B036 - a broken pipe or a second signal: nothing to tell
+                    pass
                 os._exit(status)
         os.close(w)
         done = False
