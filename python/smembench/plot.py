@@ -141,71 +141,13 @@ def save(plt, fig, outdir, name, inputs=(), force=False, formats=("png", "svg"),
     return made
 
 
-def _cpus():
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def save_all(plt, figs, outdir, inputs=(), force=False, formats=("png", "svg"), dpi=None):
-    """[(name, paths)] of the figures saved (save), in their order. Drawing them is most of plot's
-    time: where two CPUs are free and there are several figures, a forked copy of the process saves
-    every second one (the same figures, so the same bytes) while this one saves the others; an error
-    of the copy's (an output refused) is raised here as its own, and the copy never outlives this
-    process (a signal here ends it, and it removes its temporary files as this one does)."""
-    if len(figs) < 3 or _cpus() < 2 or not hasattr(os, "fork"):
-        return [(name, save(plt, fig, outdir, name, inputs, force, formats, dpi)) for name, fig in figs]
-    import pickle
-    r, w = os.pipe()
-    sys.stdout.flush(), sys.stderr.flush()
-    child = os.fork()
-    if child == 0:      # the copy: the odd figures; what it made or why it failed goes back on the pipe
-        os.close(r)
-        status, got = 0, None
-        try:
-            got = ("ok", [save(plt, fig, outdir, name, inputs, force, formats, dpi) for name, fig in figs[1::2]])
-        except OutputError as e:
-            status, got = 2, ("output", str(e))
-        except BaseException as e:     # noqa: B036 - a signal or a bug: said by the status, made nothing
-            signo = e.args[0] if isinstance(e, tool.Interrupted) and e.args else 0
-            status, got = (128 + signo) if signo else 70, ("error", repr(e))
-        finally:
-            try:     # the parent may be gone, its end of the pipe closed: the copy ends all the same
-                with os.fdopen(w, "wb") as f:
-                    pickle.dump(got, f)
-            except BaseException:     # noqa: B036 - a broken pipe or a second signal: nothing to tell
-                pass
-            os._exit(status)
-    os.close(w)
-    out, done = {}, False
-    try:
-        for name, fig in figs[0::2]:
-            out[name] = save(plt, fig, outdir, name, inputs, force, formats, dpi)
-        with os.fdopen(r, "rb") as f:
-            r = None
-            got = pickle.load(f)
-        os.waitpid(child, 0)
-        done = True
-    finally:
-        if r is not None:
-            os.close(r)
-        if not done:    # this process fails or was signalled: the copy ends too
-            import signal
-            try:
-                os.kill(child, signal.SIGTERM)
-                os.waitpid(child, 0)
-            except OSError:
-                pass
-    if got is None or got[0] == "error":
-        raise RuntimeError(f"the process saving half the figures failed: {got and got[1]}")
-    if got[0] == "output":
-        raise OutputError(got[1])
-    for (name, _), paths in zip(figs[1::2], got[1]):
-        out[name] = paths
+    """[(name, paths)] of the figures saved (save), in their order; drawing them is most of plot's
+    time, so half are saved by a forked copy where two CPUs are free (tool.in_two: the same bytes)."""
+    made = tool.in_two(lambda nf: save(plt, nf[1], outdir, nf[0], inputs, force, formats, dpi), figs, "the figures")
     for _, fig in figs:
         plt.close(fig)
-    return [(name, out[name]) for name, _ in figs]
+    return [(name, paths) for (name, _), paths in zip(figs, made)]
 
 
 def formats_arg(text):

@@ -363,60 +363,11 @@ def svg_small(fig, salt):
     return svg_made(fig, salt)
 
 
-def _cpus():
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
 def make_pending(text, pending):
-    """The page's text with each pending figure's token replaced by its SVG. Where two CPUs are free
-    and there are several figures, a forked copy of the process makes every second one (the same
-    figures, so the same bytes) and sends them back on a pipe; it never outlives this process."""
-    if len(pending) < 3 or _cpus() < 2 or not hasattr(os, "fork"):
-        made = {token: svg_made(fig, salt) for token, fig, salt in pending}
-    else:
-        import pickle
-        r, w = os.pipe()
-        sys.stdout.flush(), sys.stderr.flush()
-        child = os.fork()
-        if child == 0:      # the copy: the odd figures, or why it failed
-            os.close(r)
-            status, got = 0, None
-            try:
-                got = ("ok", {token: svg_made(fig, salt) for token, fig, salt in pending[1::2]})
-            except BaseException as e:     # noqa: B036 - a signal or a bug: said by the status
-                status, got = 70, ("error", repr(e))
-            finally:
-                try:     # the parent may be gone, its end of the pipe closed: the copy ends all the same
-                    with os.fdopen(w, "wb") as f:
-                        pickle.dump(got, f)
-                except BaseException:     # noqa: B036 - a broken pipe or a second signal: nothing to tell
-                    pass
-                os._exit(status)
-        os.close(w)
-        done = False
-        try:
-            made = {token: svg_made(fig, salt) for token, fig, salt in pending[0::2]}
-            with os.fdopen(r, "rb") as f:
-                r = None
-                got = pickle.load(f)
-            os.waitpid(child, 0)
-            done = True
-        finally:
-            if r is not None:
-                os.close(r)
-            if not done:    # this process fails or was signalled: the copy ends too
-                import signal
-                try:
-                    os.kill(child, signal.SIGTERM)
-                    os.waitpid(child, 0)
-                except OSError:
-                    pass
-        if got is None or got[0] != "ok":
-            raise RuntimeError(f"the process making half the report's figures failed: {got and got[1]}")
-        made.update(got[1])
+    """The page's text with each pending figure's token replaced by its SVG, half of them made by a
+    forked copy where two CPUs are free (tool.in_two: the same figures, so the same bytes)."""
+    svgs = tool.in_two(lambda p: svg_made(p[1], p[2]), pending, "the report's figures")
+    made = {token: svg for (token, _, _), svg in zip(pending, svgs)}
     return re.sub("\x00svg\\d+\x00", lambda m: made[m.group(0)], text)
 
 

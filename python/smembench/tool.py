@@ -271,6 +271,71 @@ def _create_temp(d):
     raise OutputError(f'cannot make a temporary file in "{d}"')
 
 
+def cpus():
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def in_two(make, items, what):
+    """[make(x) for x in items], every second one made by a forked copy of this process where two
+    CPUs are free and there are three or more (drawing figures is most of plot's and report's time;
+    the copy has the same objects, so it makes the same bytes). What the copy made comes back on a
+    pipe; an OutputError of the copy's is raised here as its own, any other failure as a
+    RuntimeError naming what it made; the copy never outlives this process (a signal here ends it,
+    and it removes its temporary files as this one does) and ends silently where this one is gone."""
+    if len(items) < 3 or cpus() < 2 or not hasattr(os, "fork"):
+        return [make(x) for x in items]
+    import pickle
+    r, w = os.pipe()
+    sys.stdout.flush(), sys.stderr.flush()
+    child = os.fork()
+    if child == 0:      # the copy: the odd items; what it made or why it failed goes back on the pipe
+        os.close(r)
+        status, got = 0, None
+        try:
+            got = ("ok", [make(x) for x in items[1::2]])
+        except OutputError as e:
+            status, got = 2, ("output", str(e))
+        except BaseException as e:     # noqa: B036 - a signal or a bug: said by the status, made nothing
+            signo = e.args[0] if isinstance(e, Interrupted) and e.args else 0
+            status, got = (128 + signo) if signo else 70, ("error", repr(e))
+        finally:
+            try:     # this process may be gone, its end of the pipe closed: the copy ends all the same
+                with os.fdopen(w, "wb") as f:
+                    pickle.dump(got, f)
+            except BaseException:     # noqa: B036 - a broken pipe or a second signal: nothing to tell
+                pass
+            os._exit(status)
+    os.close(w)
+    done = False
+    try:
+        mine = [make(x) for x in items[0::2]]
+        with os.fdopen(r, "rb") as f:
+            r = None
+            got = pickle.load(f)
+        os.waitpid(child, 0)
+        done = True
+    finally:
+        if r is not None:
+            os.close(r)
+        if not done:    # this process fails or was signalled: the copy ends too
+            try:
+                os.kill(child, signal.SIGTERM)
+                os.waitpid(child, 0)
+            except OSError:
+                pass
+    if got is None or got[0] == "error":
+        raise RuntimeError(f"the process making half {what} failed: {got and got[1]}")
+    if got[0] == "output":
+        raise OutputError(got[1])
+    out = [None] * len(items)
+    out[0::2], out[1::2] = mine, got[1]
+    return out
+
+
 def printable(text):
     """A text that any UTF-8 output takes: a name's bytes that are not UTF-8 (the surrogate escapes
     os.fsdecode gives them) as \\xNN, any other lone surrogate (a JSON "\\ud800") as \\uNNNN."""
