@@ -93,3 +93,13 @@ def source_files(root, folders, extensions=SOURCE_EXTENSIONS):
                 with open(os.path.join(root, rel), encoding="utf-8") as f:
                     out[rel] = f.read()
     return out
+
+
+# a result point made slower, for the gate tests
+def scale(r, factor):
+    """A point's samples and statistics made `factor` times slower."""
+    t = r["time_ns"]
+    t["raw"] = [round(v * factor) for v in t["raw"]]
+    for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
+        if t["stats"].get(k) is not None:
+            t["stats"][k] = round(t["stats"][k] * factor)

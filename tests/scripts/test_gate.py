@@ -27,7 +27,7 @@ FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
-from tap import Skip, test  # noqa: E402
+from tap import Skip, scale, test  # noqa: E402
 from smembench import reader  # noqa: E402
 
 RESULTS = sorted(glob.glob(os.path.join(ROOT, "results", "*_*.json")))
@@ -72,13 +72,6 @@ def save(doc, name):
     return path
 
 
-def scale(r, factor):
-    """A point's samples and statistics made `factor` times slower."""
-    t = r["time_ns"]
-    t["raw"] = [round(v * factor) for v in t["raw"]]
-    for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
-        if t["stats"].get(k) is not None:
-            t["stats"][k] = round(t["stats"][k] * factor)
 
 
 def first_samples(doc, n):

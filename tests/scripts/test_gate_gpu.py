@@ -21,7 +21,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
 sys.path.insert(0, os.path.join(SCRIPTS, "..", "python"))
+sys.path.insert(0, HERE)
 from smembench import reader  # noqa: E402
+from tap import scale  # noqa: E402
 
 SWEEPS = "bandwidth,latency,bank,carveout,dynamic"
 results = []
@@ -63,12 +65,6 @@ def kind(verdict):
     return verdict.split()[0]
 
 
-def scale(r, factor):
-    t = r["time_ns"]
-    t["raw"] = [round(v * factor) for v in t["raw"]]
-    for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
-        if t["stats"].get(k) is not None:
-            t["stats"][k] = round(t["stats"][k] * factor)
 
 
 def save(doc, path):

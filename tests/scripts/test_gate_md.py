@@ -19,7 +19,7 @@ FIXTURES = os.path.join(HERE, "fixtures")
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, HERE)
 import tap  # noqa: E402
-from tap import Skip, test  # noqa: E402
+from tap import Skip, scale, test  # noqa: E402
 
 CONTRACT = os.path.join(ROOT, "results", "contract")
 UNIT_A1 = os.path.join(CONTRACT, "nvidia-h200_20261202_all_156b33a_unitA_p1.json")
@@ -40,13 +40,6 @@ def run(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def scale(r, factor):
-    """A point's samples and statistics made `factor` times slower."""
-    t = r["time_ns"]
-    t["raw"] = [round(v * factor) for v in t["raw"]]
-    for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
-        if t["stats"].get(k) is not None:
-            t["stats"][k] = round(t["stats"][k] * factor)
 
 
 def failing_copy():
