@@ -87,6 +87,17 @@ def _on_signal(signo, frame):
     raise Interrupted(signo)
 
 
+def worker_signals():
+    """In a worker process a tool forked (trend's figure pool): SIGTERM (the pool ended by its
+    parent) removes the worker's temporary files and ends it at once, silently (the tool's handler
+    raises, and the pool's worker would print that as a traceback); SIGINT is the parent's to act on."""
+    def end(signo, frame):
+        _remove_temps()
+        os._exit(128 + signo)
+    signal.signal(signal.SIGTERM, end)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _check_pending():
     if _pending is not None:
         _remove_temps()

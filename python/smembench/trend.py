@@ -294,14 +294,6 @@ def draw_one(i):
     figure(*JOBS[i])
 
 
-def quiet_worker():
-    """A figure worker ends as its parent ends it, silently: the tools' SIGTERM handler (which raises,
-    for the parent's cleanup) would print a worker's traceback when the pool is terminated."""
-    import signal
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def draw_all(jobs):
     """The figures of jobs (figure()'s arguments), by two processes where two processors and fork
     are there (the figures are two thirds of trend's work, each independent of the others; the
@@ -312,7 +304,7 @@ def draw_all(jobs):
         for i in range(len(jobs)):
             draw_one(i)
         return
-    pool = multiprocessing.get_context("fork").Pool(2, initializer=quiet_worker)
+    pool = multiprocessing.get_context("fork").Pool(2, initializer=tool.worker_signals)
     try:
         for _ in pool.imap_unordered(draw_one, range(len(jobs))):
             pass
