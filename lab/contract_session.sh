@@ -10,15 +10,7 @@ tag=${1:?tag}
 dest=${OUT:-contract-session}
 mkdir -p "$dest/w"; dest=$(cd "$dest" && pwd); out=$dest/w   # the device tool returns 8 files: one archive
 source "$(dirname "$0")/session_lib.sh"
-nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version,clocks.sm,temperature.gpu,power.draw \
-  --format=csv 2>&1 | tee -a "$out/session.log"
-if [ ! -f build-gpu/build.ninja ]; then
-  meson setup build-gpu -Dbuildtype=release -Dgpu_arch=90,compute_80 >"$out/setup.log" 2>&1 ||
-    { tail -30 "$out/setup.log"; exit 1; }
-fi
-t ninja -C build-gpu >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-exe=$PWD/build-gpu/smembench
-log "built $($exe --version)"
+gpu_build
 # a file that records its build, and the same benchmarks with the kernels JIT-compiled from PTX
 t $exe --sweep all --quiet -o "$out/nvidia-h200_20261202_all_$tag.json" >"$out/all_$tag.txt" 2>&1
 t env CUDA_FORCE_PTX_JIT=1 $exe --sweep bandwidth,latency --quiet -o "$out/nvidia-h200_20261202_bandwidth-latency_jit_$tag.json" \

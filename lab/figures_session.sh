@@ -11,15 +11,7 @@ runs=${2:-3}
 dest=${OUT:-figures-session}
 mkdir -p "$dest/w"; dest=$(cd "$dest" && pwd); out=$dest/w   # the device tool returns 8 files: one archive
 source "$(dirname "$0")/session_lib.sh"
-nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,driver_version,clocks.sm,temperature.gpu,power.draw \
-  --format=csv 2>&1 | tee -a "$out/session.log"
-if [ ! -f build-gpu/build.ninja ]; then
-  meson setup build-gpu -Dbuildtype=release -Dgpu_arch=90,compute_80 >"$out/setup.log" 2>&1 ||
-    { tail -30 "$out/setup.log"; exit 1; }
-fi
-t ninja -C build-gpu >"$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-exe=$PWD/build-gpu/smembench
-log "built $($exe --version)"
+gpu_build
 day=$(date -u +%Y%m%d)
 t $exe --sweep all --quiet -o "$out/nvidia-h200_${day}_all_$tag.json" >"$out/all_$tag.txt" 2>&1
 for i in $(seq 1 "$runs"); do
