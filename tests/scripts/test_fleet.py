@@ -33,7 +33,7 @@ from smembench import fleet_units  # noqa: E402
 from smembench import gate  # noqa: E402
 from smembench import reader  # noqa: E402
 import tap  # noqa: E402
-from tap import Skip, test  # noqa: E402
+from tap import Skip, scale, test  # noqa: E402
 
 RUN1 = os.path.join(ROOT, "results", "nvidia-h200_20261130_all.json")
 RUN2 = os.path.join(ROOT, "results", "nvidia-h200_20261130_all_run2.json")
@@ -76,14 +76,6 @@ def find(doc, bench, params):
     rs = [r for r in doc["results"] if r["bench"] == bench and r["params"] == params]
     assert len(rs) == 1, (bench, params, len(rs))
     return rs[0]
-
-
-def scale(r, factor):
-    """A point's samples and statistics made `factor` times slower."""
-    r["time_ns"]["raw"] = [round(v * factor) for v in r["time_ns"]["raw"]]
-    for k, v in r["time_ns"]["stats"].items():
-        if k in ("min", "q1", "median", "q3", "max", "mean", "stdev") and isinstance(v, (int, float)):
-            r["time_ns"]["stats"][k] = round(v * factor)
 
 
 def run(*args):

@@ -10,6 +10,7 @@ more GPU models (figures.ACROSS)."""
 import re
 import textwrap
 
+from smembench import l1split
 from smembench import reader
 from smembench.figures import common as c
 
@@ -67,12 +68,9 @@ def blocks(s, r):
 
 def config_kib(r):
     """The shared memory per SM a footprint point ran (or is predicted to run) under, in KiB: the
-    configuration the driver picks where the file records it, else the carveout hint's step."""
-    for kind in ("predicted", "requested"):
-        v = c.occ(r, f"smem_config_{kind}_bytes")
-        if v is not None:
-            return v / 1024
-    v = c.occ(r, "smem_config_bytes")
+    configuration the driver picks where the file records it, else the carveout hint's step
+    (l1split.config_bytes)."""
+    v, _ = l1split.config_bytes(r)
     return v / 1024 if v is not None else None
 
 
