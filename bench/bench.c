@@ -3,6 +3,7 @@
  * check of what the descriptors say of each other (run by the unit tests). */
 #include "bench.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,18 @@ void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit
     if (m->n >= SMEM_MAX_METRICS)
         return;
     m->m[m->n++] = (struct smem_metric){ name, unit, value, ceiling, better };
+}
+
+void smem_metrics_keep_verified(struct smem_metrics *pooled, const struct smem_metrics *first,
+                                 const struct smem_metrics *again)
+{
+    for (size_t i = 0; i < pooled->n && i < first->n && i < again->n; i++) {
+        const struct smem_metric *f = &first->m[i], *a = &again->m[i];
+        bool same = a->value == f->value || (isnan(a->value) && isnan(f->value));
+        if (strcmp(f->name, pooled->m[i].name) || strcmp(a->name, f->name) || same)
+            continue;
+        pooled->m[i] = *f;
+    }
 }
 
 int smem_case_open(struct smem_case *c)

@@ -205,7 +205,10 @@ struct smem_bench {
      * acquires nothing beyond c->priv. */
     void (*teardown)(struct smem_case *c);
 
-    /* report: the metrics of a measured point and what the table derives from them */
+    /* report: the metrics of a measured point and what the table derives from them. A metric may
+     * come from what verify found (stale words, resident clusters): the driver verifies a point's
+     * first trial only, so such a metric must not also depend on the timing t
+     * (smem_metrics_keep_verified) */
     void (*metrics)(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m);
     const struct smem_baseline *baseline;    /* NULL: none */
     /* The family whose best point the table names, per value of best_axis, by best_metric (its
@@ -291,6 +294,14 @@ void smem_metrics_add(struct smem_metrics *m, const char *name, const char *unit
  * that exists, an axis it has, and a metric both produce (their metrics run on a case planned for
  * dev with a made-up timing), every metric and derived metric declares which way is better, and
  * every kernel_file-less benchmark has no kernel. SMEM_EINVAL with the first problem in why. */
+/* The metrics of a point whose trials are pooled: pooled = metrics(last trial's case, pooled timing),
+ * first = metrics(first trial's case, its timing), again = metrics(last trial's case, the first
+ * trial's timing). A metric whose value again differs from first's depends on the case's state that
+ * verification made, which only the first trial's case holds (a later trial is not verified): it
+ * keeps first's value. Every other metric is the pooled one. */
+void smem_metrics_keep_verified(struct smem_metrics *pooled, const struct smem_metrics *first,
+                                 const struct smem_metrics *again);
+
 int smem_bench_check(const struct smem_bench *const *benches, size_t n, const struct smem_device *dev, char *why,
                      size_t why_len);
 

@@ -507,6 +507,7 @@ static int pool_trials(struct smem_case *c, struct smem_result *r)
     double *all, clocks[SMEM_TRIALS_MAX], cycles[SMEM_TRIALS_MAX];
     struct smem_throttled_sample *thr;
     struct smem_timing t;
+    struct smem_metrics first, again;
 
     for (size_t k = 0; k < r->n_trials; k++) {
         n += r->trials[k].samples;
@@ -550,8 +551,15 @@ static int pool_trials(struct smem_case *c, struct smem_result *r)
     t = (struct smem_timing){ .seconds = r->time_ns.median * 1e-9, .clock_hz = smem_stats_median(clocks, r->n_trials),
                               .kernel_cycles = smem_stats_median(cycles, r->n_trials) };
     r->clock_mhz = t.clock_hz / 1e6;
+    /* the metrics again from the pooled timing, but those the first trial's verification made
+     * (uninit's stale words, the clusters the probe saw resident) from the first trial: a later
+     * trial's case never ran verify, and its zeroed state wrote 0 as those results, marked ok */
+    first = r->metrics;
+    again.n = 0;
+    c->bench->metrics(c, &r->trials[0].timing, &again);
     r->metrics.n = 0;
     c->bench->metrics(c, &t, &r->metrics);
+    smem_metrics_keep_verified(&r->metrics, &first, &again);
     physics_check(r);
     return SMEM_OK;
 }

@@ -30,14 +30,14 @@ void open_device(void)
 
 bool cold_mode;
 
-/* Measures points p[0..n) as one run (the tests' noise rule), derived metrics included. */
-struct smem_result *measure(const struct smem_point *p, size_t n, bool no_optin)
+/* Measures points p[0..n) as one run of trials each (the tests' noise rule), derived metrics included. */
+static struct smem_result *measure_trials(const struct smem_point *p, size_t n, bool no_optin, int trials)
 {
     struct smem_result *r = calloc(n, sizeof(*r));
     struct smem_run_outcome out;
     struct smem_run_settings s = {
         .rule = { .min_samples = 10, .max_samples = 200, .max_noise = 0.005, .timeout_s = 0.5 },
-        .seed = 1, .no_optin = no_optin, .cold = cold_mode,
+        .seed = 1, .no_optin = no_optin, .cold = cold_mode, .trials = trials, .order_seed = 7,
     };
 
     cr_assert_eq(smem_run_measure(&dev, p, n, &s, r, &out), 0);
@@ -45,6 +45,19 @@ struct smem_result *measure(const struct smem_point *p, size_t n, bool no_optin)
     cr_assert_not(out.sticky, "%s", out.sticky_reason);
     smem_run_derive(r, n);
     return r;
+}
+
+struct smem_result *measure(const struct smem_point *p, size_t n, bool no_optin)
+{
+    return measure_trials(p, n, no_optin, 1);
+}
+
+struct smem_result *run_trials(struct smem_plan_request *req, size_t *n, int trials)
+{
+    struct smem_point *p;
+
+    cr_assert_eq(smem_sweep_expand(req, &p, n, &dev), 0);
+    return measure_trials(p, *n, false, trials);
 }
 
 struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin)

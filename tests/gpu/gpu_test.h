@@ -23,6 +23,9 @@ struct smem_result *measure(const struct smem_point *p, size_t n, bool no_optin)
 /* Runs the points of a request on dev and returns the results (n of them), derived metrics included. */
 struct smem_result *run(struct smem_plan_request *req, size_t *n, bool no_optin);
 
+/* run, with trials per point (the driver's default is 3): the later trials pooled as a run pools them. */
+struct smem_result *run_trials(struct smem_plan_request *req, size_t *n, int trials);
+
 /* The value of a metric of r; fails the test when r has none of that name. */
 double metric(const struct smem_result *r, const char *name);
 

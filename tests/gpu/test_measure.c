@@ -95,3 +95,43 @@ Test(measure, later_trials_take_the_first_trials_batch_and_pool_every_sample)
     smem_results_free(r, n);
     free(r);
 }
+
+Test(measure, trials_keep_what_verification_found)
+{
+    /* Since trials became the default, the pooled metrics were recomputed from a later trial's case,
+     * which is set up and timed but never verified: uninit wrote stale_pct 0 at every size (74.2,
+     * 100 and 99.7 % at 16, 48 and 96 KiB on the H200 before trials) and cluster_occupancy
+     * clusters_measured 0 at every point, all marked ok. With the driver's three trials, what the
+     * first trial's verification counted must survive the pooling. */
+    struct smem_plan_request uninit = { .bench = "uninit" }, clusters = { .bench = "cluster_occupancy" };
+    size_t n, n_clusters = 0;
+    struct smem_result *r = run_trials(&uninit, &n, 3);
+
+    for (size_t i = 0; i < n; i++) {
+        double stale = metric(&r[i], "stale_pct");
+        cr_assert_eq(r[i].status, SMEM_POINT_OK, "%s", r[i].reason);
+        cr_assert_eq(r[i].n_trials, 3);
+        /* every block of peek follows a block of fill on some SM: some words always survive */
+        cr_assert_gt(stale, 10, "uninit dyn_smem_bytes=%lld: stale_pct %.2f %% after pooling 3 trials",
+                     (long long)smem_axis_value(r[i].point, "dyn_smem_bytes"), stale);
+    }
+    smem_results_free(r, n);
+    free(r);
+    if (dev.cc_major < 9)
+        return;   /* clusters need 9.0 */
+    r = run_trials(&clusters, &n, 3);
+    for (size_t i = 0; i < n; i++) {
+        if (r[i].status != SMEM_POINT_OK)
+            continue;   /* skipped past the opt-in ceiling or a size the device refuses */
+        double api = metric(&r[i], "clusters_api"), got = metric(&r[i], "clusters_measured");
+        cr_assert_eq(r[i].n_trials, 3);
+        cr_assert_gt(api, 0, "the API's count, kept from the first trial");
+        cr_assert_geq(got, 1, "cluster_size %lld: %.0f clusters measured after pooling 3 trials",
+                      (long long)smem_axis_value(r[i].point, "cluster_size"), got);
+        cr_assert_eq(metric(&r[i], "clusters_mismatch"), got > api ? got - api : api - got);
+        n_clusters++;
+    }
+    cr_assert_gt(n_clusters, 0, "none of the %zu cluster_occupancy points ran", n);
+    smem_results_free(r, n);
+    free(r);
+}

@@ -2,6 +2,7 @@
  * benchmark, without a GPU: the private state is there, zeroed, before setup, still there for
  * teardown, and freed after it, however far setup got; without state or teardown nothing is called
  * that is not there. */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -130,4 +131,41 @@ Test(cases, without_memory_for_the_state_setup_and_teardown_are_not_called)
     smem_case_close(&c);
     cr_assert_eq(seen.teardowns, 0, "setup never ran: nothing to give back");
 #endif
+}
+
+/* Trials: a later trial's case is set up and timed, never verified, so what verify found is only in
+ * the first trial's case; the pooled metrics keep that and take the rest from the pooled timing. */
+struct pooled_state {
+    double found;   /* what verify counted (stale words, resident clusters) */
+    int tiles;      /* what setup planned */
+};
+
+static void pooled_metrics(const struct smem_case *c, const struct smem_timing *t, struct smem_metrics *m)
+{
+    const struct pooled_state *s = c->priv;
+
+    smem_metrics_add(m, "found", "words", s->found, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "tiles_per_s", "1/s", s->tiles / t->seconds, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "tiles", "tiles", s->tiles, 0, SMEM_HIGHER_IS_BETTER);
+    smem_metrics_add(m, "nothing", "words", NAN, 0, SMEM_HIGHER_IS_BETTER);
+}
+
+Test(cases, pooled_trials_keep_what_the_first_trials_verification_found)
+{
+    struct smem_bench b = { .name = "pooled", .metrics = pooled_metrics };
+    struct pooled_state verified = { .found = 74.2, .tiles = 8 }, later = { .found = 0, .tiles = 8 };
+    struct smem_case first_case = { .bench = &b, .priv = &verified }, last_case = { .bench = &b, .priv = &later };
+    struct smem_timing t1 = { .seconds = 2e-6 }, pooled_t = { .seconds = 4e-6 };
+    struct smem_metrics first = { .n = 0 }, again = { .n = 0 }, pooled = { .n = 0 };
+
+    b.metrics(&first_case, &t1, &first);
+    b.metrics(&last_case, &t1, &again);
+    b.metrics(&last_case, &pooled_t, &pooled);
+    cr_assert_eq(pooled.m[0].value, 0, "the bug: the later trial's unverified state");
+    smem_metrics_keep_verified(&pooled, &first, &again);
+    cr_assert_eq(pooled.n, 4);
+    cr_assert_eq(pooled.m[0].value, 74.2, "verify's count is the first trial's, not the later trial's 0");
+    cr_assert_float_eq(pooled.m[1].value, 8 / 4e-6, 1e-3, "a rate is the pooled timing's");
+    cr_assert_eq(pooled.m[2].value, 8, "setup's plan is the same in every trial");
+    cr_assert(isnan(pooled.m[3].value), "an absent value stays absent (NaN is not a change)");
 }
