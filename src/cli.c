@@ -32,6 +32,7 @@ enum {
     OPT_KERNEL,
     OPT_LAUNCH,
     OPT_WATCHDOG,
+    OPT_COUNTERS,
     OPT_JSON,
 };
 
@@ -63,12 +64,13 @@ static const struct option long_options[] = {
     { "kernel", required_argument, NULL, OPT_KERNEL },
     { "launch", required_argument, NULL, OPT_LAUNCH },
     { "watchdog", required_argument, NULL, OPT_WATCHDOG },
+    { "counters", optional_argument, NULL, OPT_COUNTERS },
     { NULL, 0, NULL, 0 },
 };
 
 void smem_cli_usage(FILE *f)
 {
-    fputs("usage: smembench --sweep NAME[,NAME...] [options]\n"
+    fprintf(f, "usage: smembench --sweep NAME[,NAME...] [options]\n"
           "       smembench --bench NAME [--axis NAME=LIST]... [options]\n"
           "       smembench --predict MODEL --sweep NAME[,NAME...]   (no GPU needed; --list marks the sweeps)\n"
           "       smembench --kernel FILE --launch DESC.json [--sweep carveout,dynamic,block,cluster,axes]\n"
@@ -104,6 +106,9 @@ void smem_cli_usage(FILE *f)
           "      --require-gpu        fail (exit 3) instead of falling back to predict mode\n"
           "      --check              launch and verify every point once, time nothing (for compute-sanitizer)\n"
           "      --cold               flush L2 before every sample (kernels that read global memory)\n"
+          "      --counters [LIST]    hardware counters per point (CUPTI), in passes of their own after\n"
+          "                           the point is timed: the default set (--list shows it), or metric\n"
+          "                           names as ncu --metrics takes them, \"default\" for the set%s\n"
           "  -q, --quiet              no table, no progress\n"
           "  -l, --list               list benchmarks, axes, defaults and sweeps\n"
           "      --json               with --list: the same as one JSON document, for scripts\n"
@@ -114,7 +119,7 @@ void smem_cli_usage(FILE *f)
           "2 bad command line or -o (nothing run or written), 3 no GPU where one is needed,\n"
           "128+N a signal ended the run (129 HUP, 130 INT, 131 QUIT, 141 PIPE, 143 TERM, 153 XFSZ;\n"
           "the finished points are written; a second HUP/INT/QUIT/TERM leaves nothing).\n",
-          f);
+          smem_counters_built_in() ? "" : " (not built in)");
 }
 
 static int bad_value(const char *opt, const char *arg, const char *expected)
@@ -267,6 +272,8 @@ const char *smem_cli_measuring_option(const struct smem_options *o)
         return "--cold";
     if (o->device_given)
         return "--device";
+    if (o->counters.on)
+        return "--counters";
     return NULL;
 }
 
@@ -392,6 +399,24 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
                 return bad_value("--launch", optarg, "a launch description file (JSON)");
             o->launch = optarg;
             break;
+        case OPT_COUNTERS: {
+            /* --counters=LIST, or --counters LIST where the next word reads as a list of metric
+             * names (each holds a double underscore, as every CUPTI name does), or the default set */
+            const char *list = optarg;
+            char why[256];
+            if (!list && optind < argc && smem_counters_looks_like_list(argv[optind]))
+                list = argv[optind++];
+            if (o->counters.on) {
+                smem_error("--counters given twice; give one list");
+                return SMEM_EINVAL;
+            }
+            if (smem_counters_parse(list, &o->counters, why, sizeof(why))) {
+                smem_error("invalid value \"%s\" for --counters: %s; expected metric names as ncu --metrics "
+                           "takes them, or default", list ? list : "", why);
+                return SMEM_EINVAL;
+            }
+            break;
+        }
         case OPT_WATCHDOG:
             if (parse_double("--watchdog", optarg, 0.1, 3600, &o->watchdog_s))
                 return SMEM_EINVAL;
@@ -452,6 +477,14 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
     }
     if (o->predict && o->check) {
         smem_error("--predict and --check cannot be combined; predict mode launches nothing");
+        return SMEM_EINVAL;
+    }
+    if (o->predict && o->counters.on) {
+        smem_error("--predict and --counters cannot be combined; predict mode launches nothing to count");
+        return SMEM_EINVAL;
+    }
+    if (o->check && o->counters.on) {
+        smem_error("--check and --counters cannot be combined; --check times nothing (counters come after a point is timed)");
         return SMEM_EINVAL;
     }
     if (o->predict && seen_device) {

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "counters.h"
 #include "sweep.h"
 
 #define SMEM_MAX_SWEEPS 16
@@ -42,6 +43,7 @@ struct smem_options {
     int trials;                     /* trials per point, each a fresh setup (default 3) */
     uint64_t order_seed;            /* seeds the shuffled order of the trials */
     bool order_seed_given;          /* else drawn anew by every process */
+    struct smem_counters_request counters;  /* --counters [LIST]: hardware counters per point */
     char storage[4096];             /* copies of split arguments */
 };
 

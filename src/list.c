@@ -9,6 +9,7 @@
 
 #include "arch.h"
 #include "bench.h"
+#include "counters.h"
 #include "gpus.h"
 #include "report_json.h"
 #include "smem.h"
@@ -71,6 +72,12 @@ void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size
             if (smem_sweep_has(&sweeps[i], benches[k]))
                 fprintf(f, "%s %s", n++ ? "," : "", benches[k]->name);
         fprintf(f, "\n");
+    }
+    fprintf(f, "counters (--counters: this default set, per launch; --counters LIST takes any metric "
+               "ncu --query-metrics names)%s:\n", smem_counters_built_in() ? "" : " [not built in]");
+    for (size_t i = 0; i < smem_counters_n_default; i++) {
+        const struct smem_counter_spec *c = &smem_counters_default[i];
+        fprintf(f, "  %s\n      %s, %s: %s\n", c->name, c->unit, c->kind, c->meaning);
     }
 }
 
@@ -153,6 +160,19 @@ int smem_list_benches_json_of(FILE *f, const struct smem_bench *const *benches, 
                 cJSON_AddItemToArray(members, cJSON_CreateString(benches[k]->name));
         cJSON_AddItemToArray(arr, o);
     }
+    /* the default set of --counters, with each metric's unit, kind and meaning */
+    arr = cJSON_AddArrayToObject(doc, "counters");
+    for (size_t i = 0; i < smem_counters_n_default; i++) {
+        const struct smem_counter_spec *c = &smem_counters_default[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", c->name);
+        cJSON_AddStringToObject(o, "unit", c->unit);
+        cJSON_AddStringToObject(o, "kind", c->kind);
+        cJSON_AddStringToObject(o, "meaning", c->meaning);
+        cJSON_AddBoolToObject(o, "default", true);
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON_AddBoolToObject(doc, "counters_built_in", smem_counters_built_in());
     /* the per-compute-capability table, as device.published writes it (the Python side's snapshot of
      * what older files lack, python/smembench/archs.json, is held to it) */
     arr = cJSON_AddArrayToObject(doc, "archs");

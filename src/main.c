@@ -268,6 +268,38 @@ static int open_devices(struct job *j)
     return SMEM_OK;
 }
 
+/* --counters: a CUPTI session on each device, every name checked against its chip before anything
+ * runs (an unknown one is a usage error); where counters cannot be had (no libcupti, no permission
+ * to profile, MIG, MPS, a build without CUPTI) the run goes on and times everything, said once per
+ * device, and the file records why it has no counters. */
+static int open_counters(struct job *j)
+{
+    char why[256];
+
+    if (!j->o.counters.on || j->predict)
+        return SMEM_OK;
+    for (int d = 0; d < j->n_runs; d++) {
+        struct smem_device_run *r = &j->runs[d];
+        int rc;
+
+        r->counters.req = &j->o.counters;
+        r->counters.n = j->o.counters.n;
+        rc = smem_counters_open(r->dev.ordinal, &r->counters, &r->counters_session, why, sizeof(why));
+        if (rc == SMEM_EINVAL) {
+            smem_error("invalid value for --counters: %s", why);
+            return SMEM_EXIT_USAGE;
+        }
+        if (rc) {
+            smem_counters_run_unavailable(&r->counters, why);
+            smem_warn("no counters on device %d: %s; timing every point without them", r->dev.ordinal, why);
+        } else if (r->counters.skipped[0] && !d) {
+            smem_warn("--counters: %s has no %s; the rest of the default set is collected", r->dev.name,
+                      r->counters.skipped);
+        }
+    }
+    return SMEM_OK;
+}
+
 /* -o, or <gpu>_<yyyymmdd>_<sweep>.json in the current directory (_2, _3, ... when taken at the end);
  * everything about it that can be known is checked before anything runs. */
 static int choose_output(struct job *j)
@@ -377,6 +409,7 @@ static int report(struct job *j, int argc, char **argv)
         const struct smem_device_run *r = &j->runs[d];
         for (size_t i = 0; i < r->out.done; i++) {
             smem_report_add(doc, &r->results[i], several ? d : -1);
+            smem_report_point_counters(doc, &r->results[i], &r->counters);
             if (r->results[i].status == SMEM_POINT_FAILED || r->results[i].status == SMEM_POINT_INVALID)
                 status = SMEM_EXIT_FAILED;
         }
@@ -398,6 +431,7 @@ static int report(struct job *j, int argc, char **argv)
     }
     if (!j->predict)
         smem_report_timing(doc, j->runs, j->n_runs, smem_now_s() - j->t0);
+    smem_report_counters(doc, j->runs, j->n_runs);
     rc = smem_output_commit(&j->out, doc);
     late = smem_interrupted != sig ? smem_interrupted : 0;   /* a signal that came during the write */
     if (rc)
@@ -405,8 +439,10 @@ static int report(struct job *j, int argc, char **argv)
     else if (j->out.kind != SMEM_OUTPUT_STDOUT)
         fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, j->n * (size_t)j->n_runs, j->out.path);
     cJSON_Delete(doc);
-    for (int d = 0; d < j->n_runs && !j->o.quiet; d++)
+    for (int d = 0; d < j->n_runs && !j->o.quiet; d++) {
         smem_table_print(table, &j->runs[d].dev, j->runs[d].results, j->runs[d].out.done);
+        smem_table_counters(table, &j->runs[d]);
+    }
     if (several && !j->o.quiet)
         smem_table_spread(table, j->runs, j->n_runs, j->points, j->spread, j->n);
     if (table == stdout && (fflush(stdout) || ferror(stdout)))
@@ -436,6 +472,8 @@ static void release(struct job *j)
         smem_results_free(j->runs[d].results, j->runs[d].out.done);
         free(j->runs[d].results);
     }
+    for (int d = 0; d < j->n_runs; d++)
+        smem_counters_close(j->runs[d].counters_session);
     free(j->spread);
     free(j->points);
     if (j->o.kernel)
@@ -466,6 +504,7 @@ int main(int argc, char **argv)
         j.o.order_seed = order_seed_now();  /* every process its own order; the file records it */
     if ((status = check_plan(&j)) ||            /* the whole request, checked before a GPU is touched */
         (status = open_devices(&j)) ||          /* the GPUs, or a model in predict mode */
+        (status = open_counters(&j)) ||         /* --counters: the names checked on each GPU's chip */
         (status = plan(&j, &j.runs[0].dev)) ||  /* the points, once, with the device's own defaults */
         (status = choose_output(&j)) ||         /* checked before anything runs */
         (status = run(&j)) ||                   /* one host thread and stream per device */

@@ -55,6 +55,8 @@ void smem_results_free(struct smem_result *results, size_t n)
         free(results[i].samples_ns);
         free(results[i].throttled);
         free(results[i].trials);
+        free(results[i].counters.values);
+        results[i].counters.values = NULL;
         results[i].samples_ns = NULL;
         results[i].throttled = NULL;
         results[i].trials = NULL;

@@ -5,8 +5,9 @@
  *
  * src/ is plan -> run -> write, over this model; tests/scripts/test_layers.py checks it. Each file
  * has one role, and includes only its own role's headers or those of a lower rank, never sideways:
- *   base  (0)  stats, signals, nvml, gpus, occupancy: the statistics, the signal flag, NVML readings,
- *              the built-in GPU models and the occupancy calculator; nothing of src above them
+ *   base  (0)  stats, signals, nvml, gpus, occupancy, counters: the statistics, the signal flag, NVML
+ *              readings, the built-in GPU models, the occupancy calculator and the hardware counters
+ *              (CUPTI); nothing of src above them
  *   model (1)  result.h, model: the result and its vocabulary
  *   plan  (2)  sweep, cubin: the request into points (a user kernel's resources read from its file)
  *   run   (2)  runner, measure, progress, occupancy_gpu, device, device_open, gpc: points on a device
@@ -36,6 +37,8 @@ struct smem_device_run {
     struct smem_device dev;
     struct smem_result *results;
     struct smem_run_outcome out;
+    struct smem_counters_run counters;      /* --counters on this device: what was asked, units, cost */
+    struct smem_counters *counters_session; /* NULL: no counters on this device */
 };
 
 /* The spread between devices at one point, computed once for the table and the JSON. */

@@ -318,6 +318,8 @@ static void add_phases(cJSON *o, const struct smem_phase_times *p)
     smem_json_number(o, "sampling", p->sampling);
     smem_json_number(o, "residency", p->residency);
     smem_json_number(o, "teardown", p->teardown);
+    if (p->counters > 0)
+        smem_json_number(o, "counters", p->counters);
 }
 
 static void phases_add(struct smem_phase_times *sum, const struct smem_phase_times *p)
@@ -328,6 +330,7 @@ static void phases_add(struct smem_phase_times *sum, const struct smem_phase_tim
     sum->sampling += p->sampling;
     sum->residency += p->residency;
     sum->teardown += p->teardown;
+    sum->counters += p->counters;
 }
 
 /* The point's trials: each one's median and within-trial spread, the range of their medians, and
@@ -454,6 +457,96 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
     }
     return SMEM_OK;
+}
+
+void smem_report_point_counters(cJSON *doc, const struct smem_result *r, const struct smem_counters_run *run)
+{
+    cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
+    cJSON *o = results ? cJSON_GetArrayItem(results, cJSON_GetArraySize(results) - 1) : NULL, *c, *v;
+    const struct smem_point_counters *pc = &r->counters;
+
+    if (!o || !run || !run->req || !run->req->on)
+        return;
+    if (pc->status == SMEM_COUNTERS_NONE && run->status == SMEM_COUNTERS_OK) {
+        cJSON_AddNullToObject(o, "counters");   /* the point did not run */
+        return;
+    }
+    c = cJSON_AddObjectToObject(o, "counters");
+    if (run->status != SMEM_COUNTERS_OK) {
+        cJSON_AddStringToObject(c, "status", smem_counters_status_name(run->status));
+        smem_json_string(c, "reason", run->reason);
+        cJSON_AddNullToObject(c, "passes");
+        cJSON_AddObjectToObject(c, "values");
+        return;
+    }
+    cJSON_AddStringToObject(c, "status", smem_counters_status_name(pc->status));
+    smem_json_string(c, "reason", pc->reason);
+    json_int(c, "passes", pc->passes);
+    v = cJSON_AddObjectToObject(c, "values");
+    for (size_t i = 0; i < run->n; i++) {
+        cJSON *m = cJSON_AddObjectToObject(v, run->name[i]);
+        /* counts are integers; a value that could not be evaluated is null */
+        double x = pc->values ? pc->values[i] : NAN;
+        if (!strcmp(run->kind[i], "counter") && isfinite(x) && fabs(x) < 9007199254740992.0)
+            json_int(m, "value", round(x));
+        else
+            smem_json_number(m, "value", x);
+        cJSON_AddStringToObject(m, "unit", run->unit[i]);
+        cJSON_AddStringToObject(m, "kind", run->kind[i]);
+    }
+}
+
+/* The first len characters of p, as a string (a name of the skipped list: at most 127). */
+static const char *smem_json_cut(const char *p, size_t len)
+{
+    static _Thread_local char buf[SMEM_COUNTER_NAME_MAX];
+
+    smem_fmt(buf, sizeof(buf), "%.*s", (int)len, p);
+    return buf;
+}
+
+void smem_report_counters(cJSON *doc, const struct smem_device_run *runs, int n_runs)
+{
+    cJSON *run = cJSON_GetObjectItemCaseSensitive(doc, "run"), *c, *names;
+    const struct smem_counters_run *cr = n_runs > 0 ? &runs[0].counters : NULL;
+    double wall = 0;
+    int passes = 0;
+
+    if (!run || !cr || !cr->req || !cr->req->on)
+        return;
+    c = cJSON_AddObjectToObject(run, "counters");
+    names = cJSON_AddArrayToObject(c, "requested");
+    for (size_t i = 0; i < cr->req->n; i++)
+        cJSON_AddItemToArray(names, cJSON_CreateString(cr->req->names[i]));
+    cJSON_AddBoolToObject(c, "default_set", cr->req->default_set);
+    /* one status for the run: the first device that has none says why */
+    for (int d = 0; d < n_runs; d++) {
+        if (runs[d].counters.status != SMEM_COUNTERS_OK) {
+            cr = &runs[d].counters;
+            break;
+        }
+    }
+    cJSON_AddStringToObject(c, "status", smem_counters_status_name(cr->status));
+    smem_json_string(c, "reason", cr->reason);
+    /* the default set's metrics this chip lacks: skipped with the reason, never guessed */
+    names = cJSON_AddArrayToObject(c, "skipped");
+    for (const char *p = runs[0].counters.skipped; *p;) {
+        const char *e = strstr(p, ", ");
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        cJSON_AddItemToArray(names, cJSON_CreateString(smem_json_cut(p, len)));
+        p += len + (e ? 2 : 0);
+    }
+    for (int d = 0; d < n_runs; d++) {
+        wall += runs[d].counters.wall_s;
+        for (size_t i = 0; i < runs[d].out.done; i++)
+            if (runs[d].results[i].counters.passes > passes)
+                passes = runs[d].results[i].counters.passes;
+    }
+    if (cr->status == SMEM_COUNTERS_OK)
+        json_int(c, "passes", passes);
+    else
+        cJSON_AddNullToObject(c, "passes");
+    smem_json_number(c, "wall_s", wall);
 }
 
 void smem_report_add_devices(cJSON *doc, const struct smem_device_run *runs, int n)

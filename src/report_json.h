@@ -30,6 +30,14 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
 /* Appends one point; device_index >= 0 names its device in "devices" (several-device runs). */
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index);
 
+/* The counters of the point smem_report_add added last (--counters): status, reason, passes and a
+ * value per metric of run with its unit and kind; nothing when counters were not asked for. */
+void smem_report_point_counters(cJSON *doc, const struct smem_result *r, const struct smem_counters_run *run);
+
+/* run.counters: what was asked, whether counters could be had (and why not), the most passes a
+ * point took and the counter phase's wall time; nothing when counters were not asked for. */
+void smem_report_counters(cJSON *doc, const struct smem_device_run *runs, int n_runs);
+
 /* Adds the "devices" array of a several-device run. */
 void smem_report_add_devices(cJSON *doc, const struct smem_device_run *runs, int n);
 

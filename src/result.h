@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "bench.h"
+#include "counters.h"
 #include "stats.h"
 
 enum smem_point_status {
@@ -41,6 +42,7 @@ struct smem_phase_times {
     double sampling;    /* the timed samples, up to the stopping rule */
     double residency;   /* the measured-residency probe */
     double teardown;    /* the benchmark's teardown */
+    double counters;    /* the counter passes (--counters), after every point was timed */
 };
 
 /* One trial of a point: a fresh setup, warm-up and sampling (src/stats.h, Trials). */
@@ -87,6 +89,7 @@ struct smem_result {
     struct smem_occ_record occ;
     bool verified;
     struct smem_phase_times phase_s;
+    struct smem_point_counters counters;    /* --counters: after the point was timed */
     double wall_s;                      /* the whole point, host wall time; 0 in predict mode */
 };
 

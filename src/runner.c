@@ -216,6 +216,8 @@ int smem_run_devices(struct smem_device_run *runs, int n_runs, const struct smem
     }
     for (int d = 0; d < n_runs; d++) {
         w[d] = (struct worker){ .run = &runs[d], .points = points, .n = n, .settings = *s };
+        w[d].settings.counters_session = runs[d].counters_session;
+        w[d].settings.counters = &runs[d].counters;
         if (n_runs > 1)
             w[d].settings.progress = false;   /* one bar cannot show several devices */
         if (pthread_create(&t[d], NULL, work, &w[d])) {
@@ -737,6 +739,69 @@ static void run_later_trials(const struct smem_device *dev, const struct smem_po
     free(order);
 }
 
+/* One launch of a counter pass and its wait (smem_counters_collect's callback). */
+static int counter_launch(void *arg)
+{
+    struct smem_case *c = arg;
+    int rc = c->bench->launch(c);
+
+    return rc ? rc : SMEM_CUDA_STATUS(cudaStreamSynchronize((cudaStream_t)c->stream));
+}
+
+/* The counters of every point that ran, once all were timed: a fresh setup of the point (its first
+ * trial's grid and attributes), its launch replayed in CUPTI's passes, its teardown. A point whose
+ * passes fail keeps its time and says why it has no counters; the phase stops at a signal or an
+ * error that ends the context. */
+static void run_counters(const struct smem_device *dev, const struct smem_point *points,
+                         const struct smem_run_settings *s, struct smem_result *results,
+                         struct smem_run_outcome *out, void *stream, void *clk, struct smem_gpu_inputs *inputs)
+{
+    struct smem_counters_run *run = s->counters;
+    double t_run = smem_now_s();
+
+    for (size_t i = 0; i < out->done; i++) {
+        struct smem_result *r = &results[i], scratch;
+        struct smem_case c = { .bench = points[i].bench, .values = points[i].values, .dev = dev, .stream = stream,
+                               .clk = clk, .seed = s->seed, .inputs = inputs };
+        struct smem_plan plan = { .carveout_pct = -1 };
+        double t0 = smem_now_s();
+        int rc;
+
+        if (r->status != SMEM_POINT_OK)
+            continue;
+        if (s->progress)
+            smem_progress_update(i, out->done, &points[i]);
+        scratch = *r;   /* what prepare and setup record of a failure is the counters', not the point's */
+        scratch.reason[0] = '\0';
+        c.plan = &plan;
+        rc = prepare(dev, &points[i], s, &c, &plan, &scratch, false);
+        if (!rc)
+            rc = set_up(&c, &scratch);
+        if (!rc) {
+            rc = smem_counters_collect(s->counters_session, run, counter_launch, &c, &r->counters);
+            if (rc && !r->counters.reason[0])
+                smem_fmt(r->counters.reason, sizeof(r->counters.reason), "%s", smem_cuda_last_error());
+        } else {
+            r->counters.status = SMEM_COUNTERS_FAILED;
+            smem_fmt(r->counters.reason, sizeof(r->counters.reason), "the counter passes' setup: %s",
+                     scratch.reason[0] ? scratch.reason : "failed");
+        }
+        smem_case_close(&c);
+        r->phase_s.counters = smem_now_s() - t0;
+        if (smem_interrupted) {
+            out->signal = smem_interrupted;
+            break;
+        }
+        if (rc == SMEM_ESTICKY) {
+            out->sticky = true;
+            smem_fmt(out->sticky_reason, sizeof(out->sticky_reason), "benchmark %s (counter passes): %s",
+                     points[i].bench->name, smem_cuda_last_error());
+            break;
+        }
+    }
+    run->wall_s += smem_now_s() - t_run;
+}
+
 int smem_run_measure(const struct smem_device *dev, const struct smem_point *points, size_t n,
                      const struct smem_run_settings *settings, struct smem_result *results,
                      struct smem_run_outcome *out)
@@ -780,6 +845,8 @@ int smem_run_measure(const struct smem_device *dev, const struct smem_point *poi
         run_later_trials(dev, points, n, &s, results, out, stream, clk, inputs);
     for (size_t i = 0; i < out->done; i++)
         drop_unpooled(&results[i]);
+    if (s.counters_session && s.counters && s.counters->status == SMEM_COUNTERS_OK && !out->signal && !out->sticky)
+        run_counters(dev, points, &s, results, out, stream, clk, inputs);
     if (s.progress)
         smem_progress_done();
     rc = SMEM_OK;

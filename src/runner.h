@@ -21,6 +21,9 @@ struct smem_run_settings {
     bool progress;              /* a progress bar on stderr */
     size_t trials;              /* trials per point (src/stats.h, Trials); 1 under --check */
     uint64_t order_seed;        /* seeds the shuffled order of the later trials */
+    /* --counters: the device's session and what it collects (NULL: none), set per device */
+    struct smem_counters *counters_session;
+    struct smem_counters_run *counters;
 };
 
 /* Measures points[0..n) on dev into results (caller-allocated, n entries). */

@@ -329,3 +329,182 @@ void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, 
     }
     free(row);
 }
+
+/* --counters: a counters table after the timing table, one row per point that ran. The default
+ * set's counters become what a shared-memory question asks (wavefronts and conflicts per shared
+ * instruction, the hit rates, DRAM traffic, achieved occupancy, the top stall); any other metric
+ * asked for is a column of its own, headed by its name. */
+enum { C_WF_LD, C_WF_ST, C_CF_LD, C_CF_ST, C_IN_LD, C_IN_ST, C_L1, C_L2, C_DR, C_DW, C_OCC, C_KNOWN };
+static const char *const known_counter[C_KNOWN] = {
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
+    "smsp__sass_inst_executed_op_shared_st.sum", "l1tex__t_sector_hit_rate.pct", "lts__t_sector_hit_rate.pct",
+    "dram__bytes_read.sum", "dram__bytes_write.sum", "sm__warps_active.avg.pct_of_peak_sustained_active",
+};
+#define STALL_PREFIX "smsp__average_warps_issue_stalled_"
+#define COUNTER_COLS 16
+
+static int counter_index(const struct smem_counters_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->n; i++)
+        if (!strcmp(run->name[i], name))
+            return (int)i;
+    return -1;
+}
+
+static double counter_value(const struct smem_result *r, int i)
+{
+    return i >= 0 && r->counters.values ? r->counters.values[i] : NAN;
+}
+
+/* "a/b" of two values per instruction, "-" where either is missing or there were no instructions. */
+static void per_inst_cell(char *buf, size_t len, double a, double ia, double b, double ib)
+{
+    char x[16] = "-", y[16] = "-";
+
+    if (isfinite(a) && isfinite(ia) && ia > 0)
+        smem_fmt(x, sizeof(x), "%.2f", a / ia);
+    if (isfinite(b) && isfinite(ib) && ib > 0)
+        smem_fmt(y, sizeof(y), "%.2f", b / ib);
+    smem_fmt(buf, len, "%s/%s", x, y);
+}
+
+static void pair_cell(char *buf, size_t len, double a, double b, double scale, int digits)
+{
+    char x[16] = "-", y[16] = "-";
+
+    if (isfinite(a))
+        smem_fmt(x, sizeof(x), "%.*f", digits, a * scale);
+    if (isfinite(b))
+        smem_fmt(y, sizeof(y), "%.*f", digits, b * scale);
+    smem_fmt(buf, len, "%s/%s", x, y);
+}
+
+void smem_table_counters(FILE *f, const struct smem_device_run *dr)
+{
+    const struct smem_counters_run *run = &dr->counters;
+    const char *header[4 + 5 + COUNTER_COLS], *cells[4 + 5 + COUNTER_COLS];
+    char buf[5 + COUNTER_COLS][40], params[256], passes[16], align[4 + 5 + COUNTER_COLS + 1];
+    int idx[C_KNOWN], other[COUNTER_COLS], stalls[SMEM_COUNTERS_MAX];
+    size_t n_other = 0, n_stalls = 0, ncol = 0, more = 0;
+    bool wf, hit, dram, occ;
+    struct smem_cols cols;
+
+    if (!run->req || !run->req->on)
+        return;
+    if (run->status != SMEM_COUNTERS_OK) {
+        fprintf(f, "counters: none (%s)\n", run->reason);
+        return;
+    }
+    for (int k = 0; k < C_KNOWN; k++)
+        idx[k] = counter_index(run, known_counter[k]);
+    for (size_t i = 0; i < run->n; i++) {
+        bool known = false;
+        for (int k = 0; k < C_KNOWN; k++)
+            known |= idx[k] == (int)i;
+        if (!strncmp(run->name[i], STALL_PREFIX, strlen(STALL_PREFIX)))
+            stalls[n_stalls++] = (int)i;
+        else if (!known && n_other < COUNTER_COLS)
+            other[n_other++] = (int)i;
+        else if (!known)
+            more++;
+    }
+    wf = idx[C_IN_LD] >= 0 || idx[C_IN_ST] >= 0;
+    hit = idx[C_L1] >= 0 || idx[C_L2] >= 0;
+    dram = idx[C_DR] >= 0 || idx[C_DW] >= 0;
+    occ = idx[C_OCC] >= 0;
+    header[ncol++] = "bench";
+    header[ncol++] = "params";
+    header[ncol++] = "passes";
+    if (wf) {
+        header[ncol++] = "wavefronts/inst ld/st";
+        header[ncol++] = "conflicts/inst ld/st";
+    }
+    if (hit)
+        header[ncol++] = "hit% L1/L2";
+    if (dram)
+        header[ncol++] = "DRAM MB r/w";
+    if (occ)
+        header[ncol++] = "occ%";
+    if (n_stalls)
+        header[ncol++] = "top stall (warps/issue)";
+    for (size_t k = 0; k < n_other; k++)
+        header[ncol++] = run->name[other[k]];
+    memset(align, 'r', ncol);
+    align[0] = align[1] = 'l';
+    if (n_stalls)
+        align[ncol - n_other - 1] = 'l';
+    align[ncol] = '\0';
+    smem_cols_init(&cols, align);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            smem_cols_print(f, &cols, "", header);
+        else
+            smem_cols_fit(&cols, header);
+        for (size_t i = 0; i < dr->out.done; i++) {
+            const struct smem_result *r = &dr->results[i];
+            size_t c = 0, b = 0;
+            if (r->status != SMEM_POINT_OK || r->counters.status == SMEM_COUNTERS_NONE)
+                continue;
+            smem_point_describe(r->point, params, sizeof(params));
+            cells[c++] = r->point->bench->name;
+            cells[c++] = params;
+            smem_fmt(passes, sizeof(passes), "%d", r->counters.passes);
+            cells[c++] = r->counters.status == SMEM_COUNTERS_OK ? passes : "failed";
+            if (r->counters.status != SMEM_COUNTERS_OK) {
+                smem_fmt(buf[b], sizeof(buf[b]), "%.39s", r->counters.reason);
+                for (; c < ncol; c++)
+                    cells[c] = c == 3 ? buf[b] : "";
+            } else {
+                if (wf) {
+                    per_inst_cell(buf[b], sizeof(buf[b]), counter_value(r, idx[C_WF_LD]), counter_value(r, idx[C_IN_LD]),
+                                  counter_value(r, idx[C_WF_ST]), counter_value(r, idx[C_IN_ST]));
+                    cells[c++] = buf[b++];
+                    per_inst_cell(buf[b], sizeof(buf[b]), counter_value(r, idx[C_CF_LD]), counter_value(r, idx[C_IN_LD]),
+                                  counter_value(r, idx[C_CF_ST]), counter_value(r, idx[C_IN_ST]));
+                    cells[c++] = buf[b++];
+                }
+                if (hit) {
+                    pair_cell(buf[b], sizeof(buf[b]), counter_value(r, idx[C_L1]), counter_value(r, idx[C_L2]), 1, 1);
+                    cells[c++] = buf[b++];
+                }
+                if (dram) {
+                    pair_cell(buf[b], sizeof(buf[b]), counter_value(r, idx[C_DR]), counter_value(r, idx[C_DW]), 1e-6, 2);
+                    cells[c++] = buf[b++];
+                }
+                if (occ) {
+                    smem_fmt_value(buf[b], sizeof(buf[b]), counter_value(r, idx[C_OCC]), 3);
+                    cells[c++] = buf[b++];
+                }
+                if (n_stalls) {
+                    int top = -1;
+                    for (size_t k = 0; k < n_stalls; k++)
+                        if (isfinite(counter_value(r, stalls[k])) &&
+                            (top < 0 || counter_value(r, stalls[k]) > counter_value(r, top)))
+                            top = stalls[k];
+                    if (top < 0)
+                        smem_fmt(buf[b], sizeof(buf[b]), "-");
+                    else {
+                        const char *name = run->name[top] + strlen(STALL_PREFIX);
+                        const char *end = strstr(name, "_per_issue_active");
+                        smem_fmt(buf[b], sizeof(buf[b]), "%.*s %.2f", end ? (int)(end - name) : (int)strlen(name),
+                                 name, counter_value(r, top));
+                    }
+                    cells[c++] = buf[b++];
+                }
+                for (size_t k = 0; k < n_other; k++) {
+                    smem_fmt_value(buf[b], sizeof(buf[b]), counter_value(r, other[k]), 4);
+                    cells[c++] = buf[b++];
+                }
+            }
+            if (pass)
+                smem_cols_print(f, &cols, "", cells);
+            else
+                smem_cols_fit(&cols, cells);
+        }
+    }
+    if (more)
+        fprintf(f, "(%zu more metrics asked for are in the file only)\n", more);
+    fprintf(f, "counters: one launch per pass, after every point was timed; %.1f s of counter passes\n", run->wall_s);
+}

@@ -37,6 +37,10 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
 /* What is published for dev's compute capability (core/arch.c), each value with its source. */
 void smem_table_published(FILE *f, const struct smem_device *dev);
 
+/* --counters: a table of the run's counters (the default set as per-instruction figures, hit rates,
+ * DRAM traffic, occupancy and the top stall; other metrics as they are), or why there are none. */
+void smem_table_counters(FILE *f, const struct smem_device_run *run);
+
 /* Per point run on several devices: each device's median and the spread, slowest over fastest;
  * a spread over 5 % is marked, since one slow or misconfigured GPU in a node should stand out. */
 void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, const struct smem_point *points,

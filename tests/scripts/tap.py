@@ -76,7 +76,7 @@ def fake_tree(files, prefix="smemtree"):
     return root
 
 
-SOURCE_EXTENSIONS = (".c", ".h", ".cu", ".cuh")
+SOURCE_EXTENSIONS = (".c", ".h", ".cu", ".cuh", ".cpp")
 
 
 def source_files(root, folders, extensions=SOURCE_EXTENSIONS):

@@ -97,6 +97,8 @@ SRC_RANKS = {"base": 0, "model": 1, "plan": 2, "run": 2, "write": 2, "top": 3}
 SRC_ROLES = {
     # the statistics, the signal flag, NVML readings, the built-in GPU models, the occupancy calculator
     "stats": "base", "signals": "base", "nvml": "base", "gpus": "base", "occupancy": "base",
+    # the hardware counters: the default set and CUPTI's range profiler (counters_cupti.cpp)
+    "counters": "base", "counters_cupti": "base",
     # the result and its vocabulary: status names, the metric lookup, the point's description, the spread
     "result": "model", "model": "model",
     # the request into points; a user kernel's resources read from its file

@@ -11,6 +11,7 @@
 #include <criterion/redirect.h>
 
 #include "cli.h"
+#include "smem.h"
 
 static struct smem_options opts;
 
@@ -318,4 +319,84 @@ Test(cli, rejects_a_fifo_as_output_even_with_force, .init = cr_redirect_stderr)
     expect_one_line("it is a FIFO, not a regular file");
     unlink(path);
     rmdir(dir);
+}
+
+Test(cli, counters_alone_is_the_default_set)
+{
+    cr_assert_eq(PARSE("--sweep", "carveout", "--counters"), 0);
+    cr_assert(opts.counters.on);
+    cr_assert(opts.counters.default_set);
+    cr_assert_eq(opts.counters.n, smem_counters_n_default);
+    cr_assert_str_eq(opts.counters.names[0], smem_counters_default[0].name);
+}
+
+Test(cli, counters_takes_a_list_as_the_next_word_or_after_an_equals_sign)
+{
+    cr_assert_eq(PARSE("--counters", "l1tex__t_sector_hit_rate.pct,dram__bytes_read.sum", "--sweep", "carveout"), 0);
+    cr_assert_not(opts.counters.default_set);
+    cr_assert_eq(opts.counters.n, 2);
+    cr_assert_str_eq(opts.counters.names[1], "dram__bytes_read.sum");
+    cr_assert_eq(PARSE("--sweep", "carveout", "--counters=default,lts__t_sectors.sum,dram__bytes_read.sum"), 0);
+    cr_assert(opts.counters.default_set);
+    cr_assert_eq(opts.counters.n, smem_counters_n_default + 1, "dram__bytes_read.sum is in the set already: once");
+    /* a word that is not a list is not taken: here the option's own value is missing */
+    cr_assert_eq(PARSE("--counters", "--sweep", "carveout"), 0);
+    cr_assert(opts.counters.default_set);
+}
+
+Test(cli, rejects_a_bad_counters_list, .init = cr_redirect_stderr)
+{
+    cr_assert_eq(PARSE("--sweep", "carveout", "--counters=l1tex__x.sum,bad name"), SMEM_EINVAL);
+    expect_one_line("for --counters");
+}
+
+Test(cli, rejects_counters_twice, .init = cr_redirect_stderr)
+{
+    cr_assert_eq(PARSE("--sweep", "carveout", "--counters", "--counters=dram__bytes_read.sum"), SMEM_EINVAL);
+    expect_one_line("--counters given twice");
+}
+
+Test(cli, rejects_counters_in_predict_mode, .init = cr_redirect_stderr)
+{
+    cr_assert_eq(PARSE("--predict", "h100", "--sweep", "carveout", "--counters"), SMEM_EINVAL);
+    expect_one_line("--predict and --counters cannot be combined");
+}
+
+Test(cli, rejects_counters_with_check, .init = cr_redirect_stderr)
+{
+    cr_assert_eq(PARSE("--check", "--sweep", "carveout", "--counters"), SMEM_EINVAL);
+    expect_one_line("--check and --counters cannot be combined");
+}
+
+Test(cli, counters_need_a_gpu)
+{
+    cr_assert_eq(PARSE("--sweep", "carveout", "--counters"), 0);
+    cr_assert_str_eq(smem_cli_measuring_option(&opts), "--counters");
+}
+
+Test(counters, a_list_is_names_with_double_underscores)
+{
+    cr_assert(smem_counters_looks_like_list("l1tex__t_sector_hit_rate.pct"));
+    cr_assert(smem_counters_looks_like_list("default,dram__bytes_read.sum"));
+    cr_assert_not(smem_counters_looks_like_list("carveout"));
+    cr_assert_not(smem_counters_looks_like_list("--sweep"));
+    cr_assert_not(smem_counters_looks_like_list("dram__bytes_read.sum,bank"));
+}
+
+Test(counters, the_default_set_says_unit_kind_and_meaning_of_each)
+{
+    struct smem_counters_request req;
+    char why[256];
+
+    cr_assert_geq(smem_counters_n_default, 20);
+    for (size_t i = 0; i < smem_counters_n_default; i++) {
+        const struct smem_counter_spec *c = &smem_counters_default[i];
+        cr_assert(strstr(c->name, "__"), "%s", c->name);
+        cr_assert(c->unit[0] && c->meaning[0], "%s", c->name);
+        cr_assert(!strcmp(c->kind, "counter") || !strcmp(c->kind, "ratio"), "%s: %s", c->name, c->kind);
+        /* a count is a sum over the launch; a rate is a percentage or a ratio */
+        cr_assert_eq(!strcmp(c->kind, "counter"), strstr(c->name, ".sum") != NULL, "%s", c->name);
+    }
+    cr_assert_eq(smem_counters_parse("", &req, why, sizeof(why)), SMEM_EINVAL);
+    cr_assert_eq(smem_counters_parse("a,,b", &req, why, sizeof(why)), SMEM_EINVAL);
 }
