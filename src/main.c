@@ -284,6 +284,11 @@ static int open_counters(struct job *j)
 
         r->counters.req = &j->o.counters;
         r->counters.n = j->o.counters.n;
+        if (getenv("SMEM_COUNTERS_EXTERNAL") && *getenv("SMEM_COUNTERS_EXTERNAL")) {
+            smem_counters_run_unavailable(&r->counters, "SMEM_COUNTERS_EXTERNAL: each point's counter launch was "
+                                          "left to an outside profiler (ncu --profile-from-start off)");
+            continue;
+        }
         rc = smem_counters_open(r->dev.ordinal, &r->counters, &r->counters_session, why, sizeof(why));
         if (rc == SMEM_EINVAL) {
             smem_error("invalid value for --counters: %s", why);
@@ -331,6 +336,7 @@ static bool any_predicted(const struct smem_device_run *r)
 static int run(struct job *j)
 {
     struct smem_run_settings s = {
+        .counters_external = j->o.counters.on && getenv("SMEM_COUNTERS_EXTERNAL") && *getenv("SMEM_COUNTERS_EXTERNAL"),
         .rule = { .min_samples = (size_t)j->o.min_samples, .max_samples = (size_t)j->o.max_samples,
                   .max_noise = j->o.max_noise, .timeout_s = j->o.timeout_s, .fixed = j->o.quick },
         .seed = j->o.seed, .no_optin = j->o.no_optin, .check = j->o.check, .cold = j->o.cold,

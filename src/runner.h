@@ -24,6 +24,9 @@ struct smem_run_settings {
     /* --counters: the device's session and what it collects (NULL: none), set per device */
     struct smem_counters *counters_session;
     struct smem_counters_run *counters;
+    /* SMEM_COUNTERS_EXTERNAL: the counter phase launches each point once between cudaProfilerStart
+     * and cudaProfilerStop for an outside profiler (ncu --profile-from-start off), collecting none */
+    bool counters_external;
 };
 
 /* Measures points[0..n) on dev into results (caller-allocated, n entries). */
