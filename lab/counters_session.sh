@@ -81,7 +81,7 @@ PY
       metrics=$(python3 -c "import json,subprocess,sys; d=json.loads(subprocess.run([sys.argv[1],'--list','--json'],capture_output=True,text=True).stdout); print(','.join(['launch__grid_size','launch__block_size','launch__shared_mem_per_block_dynamic']+[c['name'] for c in d['counters']]))" "$exe")
       for sw in carveout,dynamic bank,swizzle; do
         n=${sw/,/-}
-        SMEM_COUNTERS_EXTERNAL=1 t timeout 540 ncu --profile-from-start off --cache-control none --clock-control none \
+        SMEM_COUNTERS_EXTERNAL=1 t timeout 200 ncu --profile-from-start off --cache-control none --clock-control none \
           --print-units base --csv --metrics "$metrics" $exe --sweep $sw --counters --trials 1 --max-samples 10 \
           --quiet -o "$(f ${n}_external)" >"$out/ncu_$n.csv" 2>"$out/ncu_$n.err"
         t python3 lab/counters_ncu.py "$(f ${n}_counters)" "$(f ${n}_external)" "$out/ncu_$n.csv" \
