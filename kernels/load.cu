@@ -49,7 +49,14 @@ load_kernel(const uint32_t *in, uint32_t *out, int stride, int iters, smem_clock
     smem_clock_mark(clk, false);
 
     const uint32_t lane = threadIdx.x & 31;
+#if SMEM_TEST_BANK_CONFLICT
+    /* a test build only (meson option test_bank_conflict): lane 31 reads in lane 0's bank, rows past
+     * every row lane 0 reads, so each request takes one more wavefront than the bank model says */
+    const uint32_t base = (uint32_t)__cvta_generic_to_shared(buf) +
+                          (lane == 31 ? (SMEM_LOAD_UNROLL + 1) * SMEM_LOAD_ROW_BYTES : lane * (uint32_t)stride * W);
+#else
     const uint32_t base = (uint32_t)__cvta_generic_to_shared(buf) + lane * (uint32_t)stride * W;
+#endif
     uint32_t acc = 0;
     for (int i = 0; i < iters; i++) {
 #pragma unroll

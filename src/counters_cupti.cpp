@@ -539,8 +539,9 @@ extern "C" void smem_counters_close(struct smem_counters *s)
         CUpti_Profiler_DeInitialize_Params p = { CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE, NULL };
         s->api.deinitialize(&p);
     }
-    if (s->api.lib)
-        dlclose(s->api.lib);
+    /* libcupti stays loaded: CUPTI leaves callbacks in the driver (a module unloaded later, the
+     * context's end at exit) that would call into unmapped code (a --kernel run's library unload
+     * segfaulted after the file was written) */
     free(s->availability);
     free(s->config);
     free(s->data);

@@ -245,6 +245,10 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
      * test_slowdown_pct): its figures are not the device's, and the file says so */
     cJSON_AddNumberToObject(tool, "test_slowdown_pct", SMEM_TEST_SLOWDOWN_PCT);
 #endif
+#if SMEM_TEST_BANK_CONFLICT
+    /* a test build (meson option test_bank_conflict): the bank kernel's lane 31 adds a conflict */
+    cJSON_AddBoolToObject(tool, "test_bank_conflict", true);
+#endif
 
     r = cJSON_AddObjectToObject(doc, "run");
     argv = cJSON_AddArrayToObject(r, "argv");
