@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,6 +174,8 @@ static int plan(struct job *j, const struct smem_device *dev)
             return rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : rc == SMEM_ENODEV ? SMEM_EXIT_NODEV : SMEM_EXIT_FAILED;
         if ((rc = smem_kernel_points(&j->kj, &j->o, dev, &j->points, &j->n)))
             return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
+        if (j->predict && smem_kernel_check_files(&j->kj, j->points, j->n, dev))
+            return SMEM_EXIT_USAGE;   /* measure mode reads them at every point */
         return SMEM_OK;
     }
     j->req = plan_request(j);
@@ -268,6 +271,27 @@ static int open_devices(struct job *j)
     return SMEM_OK;
 }
 
+/* -o over one of the run's own inputs (a user kernel's description, code, reference or fill file, or
+ * a link to one): refused whether --force is given or not, before anything is opened. */
+static int output_not_an_input(const struct job *j)
+{
+    struct stat st;
+    const char *input;
+    char what[128];
+
+    if (!j->o.output || !j->o.kernel || !strcmp(j->o.output, "-") || stat(j->o.output, &st))
+        return SMEM_OK;   /* nothing there yet (a link to nothing is smem_output_open's to refuse) */
+    if (!(input = smem_kernel_input_is(&j->kj, &st, what, sizeof(what))))
+        return SMEM_OK;
+    if (!strcmp(input, j->o.output))
+        smem_error("-o %s is %s of this run; an input is never replaced, even with --force: choose another -o",
+                   j->o.output, what);
+    else
+        smem_error("-o %s is %s of this run (%s); an input is never replaced, even with --force: choose another -o",
+                   j->o.output, what, input);
+    return SMEM_EXIT_USAGE;
+}
+
 /* -o, or <gpu>_<yyyymmdd>_<sweep>.json in the current directory (_2, _3, ... when taken at the end);
  * everything about it that can be known is checked before anything runs. */
 static int choose_output(struct job *j)
@@ -276,6 +300,8 @@ static int choose_output(struct job *j)
 
     j->what = j->o.bench ? j->o.bench : j->o.kernel ? j->kj.desc.function : j->o.sweep_text;
     j->sweep_label = !j->o.kernel ? j->what : j->o.n_sweeps ? j->o.sweep_text : "carveout,dynamic";
+    if ((rc = output_not_an_input(j)))
+        return rc;
     if (j->o.output) {
         rc = smem_output_open(&j->out, j->o.output, false, j->o.force);
     } else {
@@ -316,14 +342,17 @@ static int run(struct job *j)
         struct smem_device_run *r = &j->runs[0];
         smem_run_predict(&r->dev, j->points, j->n, &s, r->results, &r->out);
         if (!r->out.signal && !any_predicted(r)) {
-            /* nothing but skips is no prediction: say why instead of writing a file of skips */
-            if (j->fallback)
+            /* nothing but skips is no prediction: say why instead of writing a file of skips. A user
+             * kernel's points are skipped for what its description asks (a fractional grid, a block
+             * over its __launch_bounds__): bad input, 2 as with --predict, never 3 ("no GPU") */
+            bool input = j->o.kernel != NULL;
+            if (j->fallback && !input)
                 smem_error("%s; none of the %zu points can be predicted without one: %s: %s", j->why, j->n,
                            r->results[0].point->bench->name, r->results[0].reason);
             else
                 smem_error("none of the %zu points can be predicted on %s: %s: %s", j->n, r->dev.name,
                            r->results[0].point->bench->name, r->results[0].reason);
-            return j->fallback ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
+            return j->fallback && !input ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
         }
         if (j->fallback)
             smem_warn("%s: ran in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",
