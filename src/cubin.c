@@ -1426,12 +1426,13 @@ static int read_ptx(struct work *w, const char *ptx, int ptx_fd, struct smem_cub
 static bool host_program(const char *path)
 {
     unsigned char head[20];
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(head, 1, sizeof(head), f) : 0;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block: it is refused below */
+    ssize_t got = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : 0;
 
-    if (f)
-        fclose(f);
-    if (got < sizeof(head) || memcmp(head, "\177ELF", 4))
+    if (fd >= 0)
+        close(fd);
+    if (got < (ssize_t)sizeof(head) || memcmp(head, "\177ELF", 4))
         return false;
     return (head[5] == 2 ? (unsigned)head[18] << 8 | head[19] : (unsigned)head[19] << 8 | head[18]) !=
            ELF_MACHINE_CUDA;

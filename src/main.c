@@ -81,6 +81,8 @@ static uint64_t order_seed_now(void)
     return smem_rng_mix((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ((uint64_t)getpid() << 40)) >> 11;
 }
 
+static int parse_answer(int argc, char **argv, struct smem_options *o);
+
 static int usage_error(void)
 {
     fputs("Try 'smembench --help' for more information.\n", stderr);
@@ -106,8 +108,27 @@ static int list_kernels(const struct smem_options *o)
     return smem_kernel_list(o->kernel, &m->dev, gpu, stdout) ? SMEM_EXIT_USAGE : SMEM_EXIT_OK;
 }
 
+/* What --help, --version, --list and --predict list printed, on a closed or full stdout: one line and
+ * 1, as for results that cannot be written; status otherwise. */
+static int stdout_status(int status)
+{
+    bool closed = smem_output_stdout_closed();
+
+    if (!closed && fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    smem_error("cannot write to stdout: %s", closed ? "it is closed" : strerror(errno));
+    return SMEM_EXIT_FAILED;
+}
+
 /* The command line; answers --help, --version, --list and --predict list on the spot. */
 static int parse(int argc, char **argv, struct smem_options *o)
+{
+    int rc = parse_answer(argc, argv, o);
+
+    return rc == CONTINUE || rc == SMEM_EXIT_USAGE ? rc : stdout_status(rc);
+}
+
+static int parse_answer(int argc, char **argv, struct smem_options *o)
 {
     char keys[256];
 
