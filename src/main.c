@@ -169,6 +169,27 @@ static int out_of_memory_planning(void)
     return SMEM_EXIT_FAILED;
 }
 
+/* -o over one of the run's own inputs (a user kernel's description, code, reference or fill file, or
+ * a link to one): refused whether --force is given or not, before anything is opened. */
+static int output_not_an_input(const struct job *j)
+{
+    struct stat st;
+    const char *input;
+    char what[128];
+
+    if (!j->o.output || !j->o.kernel || !strcmp(j->o.output, "-") || stat(j->o.output, &st))
+        return SMEM_OK;   /* nothing there yet (a link to nothing is smem_output_open's to refuse) */
+    if (!(input = smem_kernel_input_is(&j->kj, &st, what, sizeof(what))))
+        return SMEM_OK;
+    if (!strcmp(input, j->o.output))
+        smem_error("-o %s is %s of this run; an input is never replaced, even with --force: choose another -o",
+                   j->o.output, what);
+    else
+        smem_error("-o %s is %s of this run (%s); an input is never replaced, even with --force: choose another -o",
+                   j->o.output, what, input);
+    return SMEM_EXIT_USAGE;
+}
+
 /* Everything about the plan that needs no device, checked before a GPU is touched: the benchmarks,
  * the axes and their values, the point count (a user kernel: its file, launch and axes). */
 static int check_plan(struct job *j)
@@ -178,7 +199,7 @@ static int check_plan(struct job *j)
     int rc;
 
     if (j->o.kernel)
-        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : SMEM_OK;
+        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : output_not_an_input(j);
     if ((rc = smem_plan_check(&req, &n)) == SMEM_ENOMEM)
         return out_of_memory_planning();
     return rc ? usage_error() : SMEM_OK;
@@ -292,27 +313,6 @@ static int open_devices(struct job *j)
     return SMEM_OK;
 }
 
-/* -o over one of the run's own inputs (a user kernel's description, code, reference or fill file, or
- * a link to one): refused whether --force is given or not, before anything is opened. */
-static int output_not_an_input(const struct job *j)
-{
-    struct stat st;
-    const char *input;
-    char what[128];
-
-    if (!j->o.output || !j->o.kernel || !strcmp(j->o.output, "-") || stat(j->o.output, &st))
-        return SMEM_OK;   /* nothing there yet (a link to nothing is smem_output_open's to refuse) */
-    if (!(input = smem_kernel_input_is(&j->kj, &st, what, sizeof(what))))
-        return SMEM_OK;
-    if (!strcmp(input, j->o.output))
-        smem_error("-o %s is %s of this run; an input is never replaced, even with --force: choose another -o",
-                   j->o.output, what);
-    else
-        smem_error("-o %s is %s of this run (%s); an input is never replaced, even with --force: choose another -o",
-                   j->o.output, what, input);
-    return SMEM_EXIT_USAGE;
-}
-
 /* -o, or <gpu>_<yyyymmdd>_<sweep>.json in the current directory (_2, _3, ... when taken at the end);
  * everything about it that can be known is checked before anything runs. */
 static int choose_output(struct job *j)
@@ -321,8 +321,6 @@ static int choose_output(struct job *j)
 
     j->what = j->o.bench ? j->o.bench : j->o.kernel ? j->kj.desc.function : j->o.sweep_text;
     j->sweep_label = !j->o.kernel ? j->what : j->o.n_sweeps ? j->o.sweep_text : "carveout,dynamic";
-    if ((rc = output_not_an_input(j)))
-        return rc;
     if (j->o.output) {
         rc = smem_output_open(&j->out, j->o.output, false, j->o.force);
     } else {
