@@ -180,10 +180,17 @@ def a_broken_description_without_a_gpu_exits_2_as_with_predict():
     shutil.rmtree(d)
 
 
-def killed_at(args, sig, delay_s, tmpdir, cwd):
-    """The driver started with TMPDIR=tmpdir in cwd, sent sig after delay_s; its status."""
-    p = subprocess.Popen([DRIVER, *args], cwd=cwd, env=dict(os.environ, TMPDIR=tmpdir), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+def killed_at(args, sig, delay_s, tmpdir, cwd, env=None, marker=None):
+    """The driver started with TMPDIR=tmpdir in cwd, sent sig delay_s after it started (marker: after
+    that file appeared, when the slowed cuobjdump began); its status."""
+    p = subprocess.Popen([DRIVER, *args], cwd=cwd, env=dict(os.environ, TMPDIR=tmpdir, **(env or {})),
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if marker:
+        t0 = time.monotonic()
+        while not os.path.exists(marker) and p.poll() is None and time.monotonic() - t0 < 30:
+            time.sleep(0.002)
+        assert os.path.exists(marker), "the slowed cuobjdump never started"
+        os.unlink(marker)
     time.sleep(delay_s)
     p.send_signal(sig)
     return p.wait(timeout=60)
@@ -192,24 +199,30 @@ def killed_at(args, sig, delay_s, tmpdir, cwd):
 @test
 def a_signal_while_the_file_is_read_leaves_no_temporary():
     d = tempfile.mkdtemp(dir=TMP)
-    tmpdir, cwd = os.path.join(d, "tmp"), os.path.join(d, "cwd")
-    os.mkdir(tmpdir)
-    os.mkdir(cwd)
+    tmpdir, cwd, home = os.path.join(d, "tmp"), os.path.join(d, "cwd"), os.path.join(d, "cuda")
+    for x in (tmpdir, cwd, os.path.join(home, "bin")):
+        os.makedirs(x)
+    real = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
+    marker = os.path.join(d, "started")
+    # cuobjdump slowed down, and saying when it starts: each signal lands while it reads the file
+    with open(os.path.join(home, "bin", "cuobjdump"), "w") as f:
+        f.write(f"#!/bin/sh\n: > {marker}\nsleep 0.2\nexec {real} \"$@\"\n")
+    os.chmod(os.path.join(home, "bin", "cuobjdump"), 0o755)
     tile = os.path.join(d, "tile.json")
     json.dump(TILE_SUM, open(tile, "w"))
-    runs = ((CUBIN, os.path.join(ROOT, "tests", "kernel", "scale.json")), (KERNELS_PTX, tile))
-    ended = 0
-    for code, launch in runs:
-        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGKILL):
-            for delay in (0.06, 0.09, 0.12):
-                status = killed_at(["--kernel", code, "--launch", launch, "--predict", "h200", "-q"], sig, delay,
-                                   tmpdir, cwd)
-                ended += status < 0
-                assert os.listdir(tmpdir) == [], (code, sig, delay, os.listdir(tmpdir))
-                assert os.listdir(cwd) == [] or status == 0, (code, sig, delay, os.listdir(cwd))
-                for f in os.listdir(cwd):
-                    os.unlink(os.path.join(cwd, f))
-    assert ended >= 10, f"only {ended} of 30 runs were ended by the signal: they finished first"
+    scale = os.path.join(ROOT, "tests", "kernel", "scale.json")
+    signals = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT, signal.SIGKILL)
+    runs = [(CUBIN, scale, sig, delay, True) for sig in signals for delay in (0.02, 0.1)]
+    runs += [(KERNELS_PTX, tile, sig, 0.05, True) for sig in signals]           # ptxas's cubin too
+    runs += [(CUBIN, scale, signal.SIGTERM, delay, False) for delay in (0.06, 0.09, 0.12)]   # the real one
+    for code, launch, sig, delay, slowed in runs:
+        status = killed_at(["--kernel", code, "--launch", launch, "--predict", "h200", "-q"], sig, delay, tmpdir, cwd,
+                           env={"CUDA_HOME": home} if slowed else None, marker=marker if slowed else None)
+        assert not slowed or status == -sig, (code, sig, delay, status)
+        assert os.listdir(tmpdir) == [], (code, sig, delay, os.listdir(tmpdir))
+        assert os.listdir(cwd) == [] or status == 0, (code, sig, delay, os.listdir(cwd))
+        for f in os.listdir(cwd):
+            os.unlink(os.path.join(cwd, f))
     shutil.rmtree(d)
 
 
