@@ -582,8 +582,8 @@ int smem_kernel_check_files(const struct smem_kernel_job *j, const struct smem_p
             return SMEM_EINVAL;
         for (size_t p = 0; p < n; p++)
             if ((want = bytes_at(j, a, points[p].values, dev, why, sizeof(why))) >= 0 && want != size) {
-                smem_error("%s has %lld bytes; %s needs exactly %lld (its count, %s, times its element size)", what,
-                           (long long)size, a->name, (long long)want, a->count);
+                smem_error("%s (%s) has %lld bytes; %s needs exactly %lld (its count, %s, times its element size)",
+                           what, a->file, (long long)size, a->name, (long long)want, a->count);
                 return SMEM_EINVAL;
             }
     }
