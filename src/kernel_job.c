@@ -358,26 +358,34 @@ static void resources_from(const struct smem_cubin_kernel *k, const char *file, 
 static int file_resources(const char *file, const char *function, const struct smem_device *dev,
                           struct smem_user_resources *res, char *why, size_t len)
 {
-    struct smem_cubin_kernel *ks = NULL;
-    size_t n = 0;
-    int rc = smem_cubin_resources(file, dev->cc_major * 10 + dev->cc_minor, &ks, &n, why, len);
+    /* the last file read, kept: --list of a program's registered kernels reads the program (all of
+     * libsmembench's code with it) once, not once per kernel (16 kernels took 77 s) */
+    static struct { char file[4096]; int cc; struct smem_cubin_kernel *ks; size_t n; } last;
+    int cc = dev->cc_major * 10 + dev->cc_minor;
 
-    if (rc)
-        return SMEM_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(ks[i].name, function)) {
-            resources_from(&ks[i], file, res);
-            free(ks);
+    if (!last.ks || last.cc != cc || strcmp(last.file, file)) {
+        struct smem_cubin_kernel *ks = NULL;
+        size_t n = 0;
+        if (smem_cubin_resources(file, cc, &ks, &n, why, len))
+            return SMEM_EINVAL;
+        free(last.ks);
+        last.ks = ks;
+        last.n = n;
+        last.cc = cc;
+        smem_fmt(last.file, sizeof(last.file), "%s", file);
+    }
+    for (size_t i = 0; i < last.n; i++)
+        if (!strcmp(last.ks[i].name, function)) {
+            resources_from(&last.ks[i], file, res);
             return SMEM_OK;
         }
     {
         char names[1024] = "";
-        for (size_t i = 0; i < n; i++)
-            join(names, sizeof(names), ks[i].name);
+        for (size_t i = 0; i < last.n; i++)
+            join(names, sizeof(names), last.ks[i].name);
         smem_fmt(why, len, "%s has no kernel \"%s\"; its kernels: %s (a C++ kernel goes by its mangled name, or "
                  "declare it extern \"C\")", file, function, names[0] ? names : "none");
     }
-    free(ks);
     return SMEM_EINVAL;
 }
 
