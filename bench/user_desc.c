@@ -8,6 +8,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "smem.h"
 
@@ -1433,9 +1435,24 @@ int smem_user_desc_load(const char *path, struct smem_user_desc *d, char *why, s
     char *text = NULL, *grown;
     FILE *f;
 
+    struct stat st;
+    int fd;
+
     memset(d, 0, sizeof(*d));
-    if (!(f = fopen(path, "rb"))) {
+    /* without blocking: a FIFO or a terminal would wait for a writer forever; only a file is read */
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0) {
         smem_fmt(why, why_len, "cannot open %s: %s; give the launch description's path", path, strerror(errno));
+        return SMEM_EINVAL;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        smem_fmt(why, why_len, "%s is %s, not a launch description; give the path of its JSON file", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "not a regular file");
+        close(fd);
+        return SMEM_EINVAL;
+    }
+    if (!(f = fdopen(fd, "rb"))) {
+        smem_fmt(why, why_len, "cannot open %s: %s; give the launch description's path", path, strerror(errno));
+        close(fd);
         return SMEM_EINVAL;
     }
     for (;;) {

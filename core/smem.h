@@ -46,6 +46,10 @@ void smem_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format
 /* Appends to the string in buf: sep first unless buf is empty, then the formatted text; truncates. */
 void smem_append(char *buf, size_t len, const char *sep, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/* s with every byte that is not part of valid UTF-8 replaced by U+FFFD (malloc'd), and how many
+ * were replaced in *replaced; NULL when there were none (or, *replaced > 0, when out of memory). */
+char *smem_utf8_repair(const char *s, size_t *replaced);
+
 /* The directory part of path into dir: "." without a slash, "/" for a file in the root. */
 void smem_path_dir(const char *path, char *dir, size_t len);
 

@@ -44,12 +44,15 @@ typedef int (*smembench_launch_fn)(const struct smembench_launch *l, void *user)
 
 /* Registers function (the __global__ function's address) with the launch description at
  * description_path. launch NULL: smembench launches function itself with the description's
- * arguments. Returns 0, or 2 after one line on stderr saying what is wrong with the description. */
+ * arguments. Returns 0, or 2 after one line on stderr saying what is wrong: the description, a NULL
+ * path or function, or a call after smembench_main. */
 int smembench_register(const char *description_path, const void *function, smembench_launch_fn launch, void *user);
 
 /* smembench's command line for the registered kernels: --kernel NAME picks one when there are
  * several (the description's "kernel" name), --list lists them. Returns the exit status
- * `smembench --help` documents. */
+ * `smembench --help` documents; 2 after one line, running nothing, for a NULL argv (or an argv[i],
+ * i < argc, that is NULL), argc < 1, no kernel registered, or a second call (it runs once per
+ * program). */
 int smembench_main(int argc, char **argv);
 
 #ifdef __cplusplus

@@ -37,6 +37,11 @@ void smem_output_guard_stdio(void)
     }
 }
 
+bool smem_output_stdout_closed(void)
+{
+    return stdout_was_closed;
+}
+
 /* A path as a message shows it: a long one keeps its start and its end. */
 const char *smem_output_shown(const char *path, char *buf, size_t len)
 {

@@ -34,6 +34,9 @@ struct smem_output {
  * file of ours can land on it and be taken for stdout; -o - then refuses a closed stdout. */
 void smem_output_guard_stdio(void);
 
+/* Whether stdout was closed when smem_output_guard_stdio ran (it is /dev/null since). */
+bool smem_output_stdout_closed(void);
+
 /* Checks that path ("-" for stdout) can be written, without leaving anything behind; prints one line
  * and returns SMEM_EINVAL otherwise. */
 int smem_output_check(const char *path, bool force);

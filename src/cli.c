@@ -115,8 +115,9 @@ void smem_cli_usage(FILE *f)
           "  -V, --version            print the version\n"
           "  -h, --help               print this help\n"
           "\n"
-          "Exit status: 0 all points ran, 1 a point failed or the file could not be written,\n"
-          "2 bad command line or -o (nothing run or written), 3 no GPU where one is needed,\n"
+          "Exit status: 0 all points ran, 1 a point failed or the results (or --help, --list...)\n"
+          "could not be written (a closed or full stdout too), 2 bad command line or an -o FILE\n"
+          "that cannot be made (nothing run or written), 3 no GPU where one is needed,\n"
           "128+N a signal ended the run (129 HUP, 130 INT, 131 QUIT, 141 PIPE, 143 TERM, 153 XFSZ;\n"
           "the finished points are written; a second HUP/INT/QUIT/TERM leaves nothing).\n",
           smem_counters_built_in() ? "" : " (not built in)");

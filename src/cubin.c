@@ -2,8 +2,10 @@
  * --dump-resource-usage gives each function's registers, stack, shared and local memory; -elf gives
  * the symbol table (which functions are kernels), the section table and each kernel's .nv.info
  * attributes (the parameter layout, __launch_bounds__). PTX is first compiled by ptxas for the device.
- * The tools run without a shell, their output goes to files in a private temporary directory, and the
- * wait is bounded: a user's file is data, never a command line, and a hung tool cannot hang smembench.
+ * The tools run without a shell, their output and the files they make (ptxas's cubin, a fatbin's PTX)
+ * are anonymous files in memory that they reach as /proc/self/fd/N, so no folder or file is ever
+ * made (a process killed at any moment, SIGKILL too, leaves nothing), and the wait is bounded: a
+ * user's file is data, never a command line, and a hung tool cannot hang smembench.
  * The parsers rely on the text these tools print (toolkit 13), quoted above each one. */
 #define _GNU_SOURCE
 #include "cubin.h"
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -29,10 +33,10 @@
 #define SMEM_CUDA_BIN ""
 #endif
 
-/* A tool that runs longer is killed: cuobjdump takes milliseconds, ptxas seconds on a large kernel. */
-#ifndef TOOL_TIMEOUT_S
-#define TOOL_TIMEOUT_S 120
-#endif
+/* A tool that runs longer is killed (SMEMBENCH_TOOL_TIMEOUT overrides both): cuobjdump takes
+ * milliseconds, ptxas seconds on a large kernel. */
+#define CUOBJDUMP_TIMEOUT_S 10.0
+#define PTXAS_TIMEOUT_S 60.0
 /* More output than this is not a listing of one file (cuobjdump -elf prints a few KiB per kernel). */
 #define TOOL_OUTPUT_MAX (256 * SMEM_KIB * SMEM_KIB)
 /* How much of a file smem_code_kind_of reads to tell PTX text by its .version directive. */
@@ -49,12 +53,12 @@
 #define STO_CUDA_ENTRY 0x10    /* a symbol's st_other bit: the function is a kernel */
 
 /* One call's state: the file as the user named it (for messages), its absolute path (for the tools),
- * the temporary directory and the tools found. */
+ * the tools found and how long each may run. */
 struct work {
     const char *shown;
     char abs[PATH_MAX];
-    char tmp[PATH_MAX];
     char cuobjdump[PATH_MAX];
+    double cuobjdump_s, ptxas_s;
     int cc;
     char *why;
     size_t why_len;
@@ -351,27 +355,35 @@ static bool find_tool(const char *name, char *path, size_t len)
     return false;
 }
 
-/* The whole of a file into a malloc'd, NUL-terminated buffer, at most TOOL_OUTPUT_MAX bytes. */
-static int slurp(struct work *w, const char *path, const char *what, char **buf, size_t *len)
+/* The whole of a file descriptor (from its start) into a malloc'd, NUL-terminated buffer, at most
+ * TOOL_OUTPUT_MAX bytes. */
+static int slurp(struct work *w, int fd, const char *what, char **buf, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
     size_t cap = 65536, n = 0;
     char *b;
 
     *buf = NULL;
-    if (!f) {
+    if (lseek(fd, 0, SEEK_SET) < 0) {
         smem_fmt(w->why, w->why_len, "cannot read what %s printed: %s", what, strerror(errno));
         return SMEM_EIO;
     }
     b = malloc(cap + 1);
     while (b) {
-        size_t r = fread(b + n, 1, cap - n, f);
-        n += r;
-        if (r == 0 || n < cap)
+        ssize_t r = read(fd, b + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            free(b);
+            smem_fmt(w->why, w->why_len, "cannot read what %s printed: %s", what, strerror(errno));
+            return SMEM_EIO;
+        }
+        n += (size_t)r;
+        if (r == 0)
             break;
+        if (n < cap)
+            continue;
         if (cap >= TOOL_OUTPUT_MAX) {
             free(b);
-            fclose(f);
             smem_fmt(w->why, w->why_len, "%s printed more than %llu MiB on %s: not a listing smembench can read",
                      what, TOOL_OUTPUT_MAX / SMEM_KIB / SMEM_KIB, w->shown);
             return SMEM_EINVAL;
@@ -385,7 +397,6 @@ static int slurp(struct work *w, const char *path, const char *what, char **buf,
         b = grown;
         cap *= 2;
     }
-    fclose(f);
     if (!b) {
         smem_fmt(w->why, w->why_len, "out of host memory reading what %s printed", what);
         return SMEM_ENOMEM;
@@ -393,6 +404,40 @@ static int slurp(struct work *w, const char *path, const char *what, char **buf,
     b[n] = '\0';
     *buf = b;
     *len = n;
+    return SMEM_OK;
+}
+
+/* An anonymous file in memory (memfd): no name in any folder, so a process killed at any moment,
+ * SIGKILL included, leaves nothing behind. -1 and why on failure. */
+static int anon_file(struct work *w, const char *name)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+
+    if (fd < 0)
+        smem_fmt(w->why, w->why_len, "cannot read %s: cannot create an anonymous file in memory (memfd_create): %s",
+                 w->shown, strerror(errno));
+    return fd;
+}
+
+/* The seconds a tool may run: SMEMBENCH_TOOL_TIMEOUT (seconds, > 0) when set, else the default
+ * (def_s); a value that is not a positive number is an error (SMEM_EINVAL, one line). */
+static int tool_timeout(struct work *w, double def_s, double *out)
+{
+    const char *v = getenv("SMEMBENCH_TOOL_TIMEOUT");
+    char *end;
+    double s;
+
+    *out = def_s;
+    if (!v || !*v)
+        return SMEM_OK;
+    errno = 0;
+    s = strtod(v, &end);
+    if (errno || *end || !(s > 0) || s > 86400) {
+        smem_fmt(w->why, w->why_len, "invalid value \"%s\" for SMEMBENCH_TOOL_TIMEOUT; expected seconds in (0, 86400]",
+                 v);
+        return SMEM_EINVAL;
+    }
+    *out = s;
     return SMEM_OK;
 }
 
@@ -419,29 +464,29 @@ static void first_line(const char *text, char *out, size_t len)
     }
 }
 
-/* Runs argv (argv[0] a full path) in dir cwd (NULL: this one) with stdin from /dev/null and stdout and
- * stderr in files of the temporary directory, for at most TOOL_TIMEOUT_S seconds; then kills it by its
- * pid. *out: its stdout (malloc'd) when it exited 0; otherwise SMEM_EINVAL and why has the first line
- * it printed on stderr. */
-static int run_tool(struct work *w, char *const argv[], const char *cwd, char **out, size_t *out_len)
+/* Runs argv (argv[0] a full path) with stdin from /dev/null and stdout and stderr in anonymous
+ * files, fd3 and fd4 (when >= 0) open in it as descriptors 3 and 4 (argv names them
+ * /proc/self/fd/3 and /proc/self/fd/4), for at most timeout_s seconds; then kills it by its pid.
+ * The tool dies with smembench (PR_SET_PDEATHSIG). *out: its stdout (malloc'd) when it exited 0;
+ * otherwise SMEM_EINVAL and why has the first line it printed on stderr. */
+static int run_tool(struct work *w, char *const argv[], int fd3, int fd4, double timeout_s, char **out,
+                    size_t *out_len)
 {
     const char *tool = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-    char out_path[PATH_MAX + 16], err_path[PATH_MAX + 16], line[512] = "";
+    char line[512] = "";
     struct timespec t0, now, nap = { 0, 2 * 1000 * 1000 };
-    int fo, fe, fi, status = 0, rc;
+    int fo = -1, fe = -1, fi = -1, status = 0, rc;
     char *err = NULL;
     size_t err_len;
-    pid_t pid;
+    pid_t pid, parent = getpid();
 
     *out = NULL;
-    smem_fmt(out_path, sizeof(out_path), "%s/stdout", w->tmp);
-    smem_fmt(err_path, sizeof(err_path), "%s/stderr", w->tmp);
-    fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (fo < 0 || fe < 0 || fi < 0) {
-        smem_fmt(w->why, w->why_len, "cannot run %s: cannot create its output files in %s: %s", tool, w->tmp,
-                 strerror(errno));
+    if ((fo = anon_file(w, "smembench-stdout")) < 0 || (fe = anon_file(w, "smembench-stderr")) < 0) {
+        rc = SMEM_EIO;
+        goto close_files;
+    }
+    if ((fi = open("/dev/null", O_RDONLY | O_CLOEXEC)) < 0) {
+        smem_fmt(w->why, w->why_len, "cannot run %s: cannot open /dev/null: %s", tool, strerror(errno));
         rc = SMEM_EIO;
         goto close_files;
     }
@@ -458,7 +503,15 @@ static int run_tool(struct work *w, char *const argv[], const char *cwd, char **
         sigemptyset(&none);
         sigprocmask(SIG_SETMASK, &none, NULL);
         setpgid(0, 0);   /* its own group: a kill at the timeout reaches what it started too */
-        if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0 || (cwd && chdir(cwd) != 0))
+        /* smembench killed (even by SIGKILL) takes the tool with it */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+            _exit(126);
+        /* descriptors 3 and 4 first: the dup2 calls to 0, 1 and 2 must not close one of them */
+        int a = fd3 >= 0 ? fcntl(fd3, F_DUPFD_CLOEXEC, 5) : -1, b = fd4 >= 0 ? fcntl(fd4, F_DUPFD_CLOEXEC, 5) : -1;
+        if ((fd3 >= 0 && a < 0) || (fd4 >= 0 && b < 0))
+            _exit(126);
+        if (dup2(fi, 0) < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0 || (a >= 0 && dup2(a, 3) < 0) ||
+            (b >= 0 && dup2(b, 4) < 0))
             _exit(126);
         execv(argv[0], argv);
         _exit(127);
@@ -474,28 +527,28 @@ static int run_tool(struct work *w, char *const argv[], const char *cwd, char **
             goto close_files;
         }
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((now.tv_sec - t0.tv_sec) * 1000000000LL + (now.tv_nsec - t0.tv_nsec) >= TOOL_TIMEOUT_S * 1000000000LL) {
+        if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >= timeout_s) {
             if (kill(-pid, SIGKILL) != 0)
                 kill(pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
                 ;
-            smem_fmt(w->why, w->why_len, "%s did not finish within %d s on %s: it was stopped", tool, TOOL_TIMEOUT_S,
-                     w->shown);
+            smem_fmt(w->why, w->why_len, "%s did not finish within %g s on %s: it was stopped (SMEMBENCH_TOOL_TIMEOUT "
+                     "sets the limit in seconds)", tool, timeout_s, w->shown);
             rc = SMEM_EINVAL;
             goto close_files;
         }
         nanosleep(&nap, NULL);
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        rc = slurp(w, out_path, tool, out, out_len);
+        rc = slurp(w, fo, tool, out, out_len);
         goto close_files;
     }
     /* what it said: stderr, else stdout (cuobjdump prints some errors there) */
-    if (slurp(w, err_path, tool, &err, &err_len) == SMEM_OK)
+    if (slurp(w, fe, tool, &err, &err_len) == SMEM_OK)
         first_line(err, line, sizeof(line));
     free(err);
     err = NULL;
-    if (!line[0] && slurp(w, out_path, tool, &err, &err_len) == SMEM_OK)
+    if (!line[0] && slurp(w, fo, tool, &err, &err_len) == SMEM_OK)
         first_line(err, line, sizeof(line));
     free(err);
     if (WIFSIGNALED(status))
@@ -516,9 +569,10 @@ close_files:
     return rc;
 }
 
-/* Runs cuobjdump with one option on file (and an extra argument before it when arg is not NULL). */
-static int cuobjdump(struct work *w, const char *option, const char *arg, const char *file, const char *cwd,
-                     char **out, size_t *len)
+/* Runs cuobjdump with one option on file (and an extra argument before it when arg is not NULL);
+ * fd >= 0: the file is that descriptor, which the tool reads as /proc/self/fd/3. */
+static int cuobjdump(struct work *w, const char *option, const char *arg, const char *file, int fd, char **out,
+                     size_t *len)
 {
     char *argv[5];
     int k = 0;
@@ -527,31 +581,9 @@ static int cuobjdump(struct work *w, const char *option, const char *arg, const 
     argv[k++] = (char *)option;
     if (arg)
         argv[k++] = (char *)arg;
-    argv[k++] = (char *)file;
+    argv[k++] = fd >= 0 ? "/proc/self/fd/3" : (char *)file;
     argv[k] = NULL;
-    return run_tool(w, argv, cwd, out, len);
-}
-
-/* Removes the temporary directory and the files the tools left in it (it has no subfolder). */
-static void remove_tmp(struct work *w)
-{
-    DIR *d;
-    struct dirent *e;
-    char p[PATH_MAX + 256];
-
-    if (!w->tmp[0])
-        return;
-    d = opendir(w->tmp);
-    if (d) {
-        while ((e = readdir(d)))
-            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-                smem_fmt(p, sizeof(p), "%s/%s", w->tmp, e->d_name);
-                unlink(p);
-            }
-        closedir(d);
-    }
-    rmdir(w->tmp);
-    w->tmp[0] = '\0';
+    return run_tool(w, argv, fd, -1, w->cuobjdump_s, out, len);
 }
 
 /* ---- cuobjdump's listings ---- */
@@ -745,7 +777,11 @@ static size_t split_usage(const char *text, const char *end, struct usage_text *
  * The functions whose symbol has STO_CUDA_ENTRY in st_other (ENTRY) are the kernels. */
 struct elf_index {
     struct span *shared;        /* names of .nv.shared.<fn> sections, less the prefix */
+    int64_t *shared_size;       /* and their sizes (NOBITS: what the function declares, with the reservation) */
     size_t n_shared;
+    struct span *shared_syms;   /* .nv.shared.<fn> section symbols of the symbol table, less the prefix: a
+                                 * function with one has a section of that name, or the file is damaged */
+    size_t n_shared_syms;
     bool reserved;              /* a .nv.shared.reserved section: RESERVED_SMEM is in each function's */
     struct span *entries;       /* kernels */
     size_t n_entries;
@@ -758,6 +794,8 @@ struct elf_index {
 static void free_index(struct elf_index *x)
 {
     free(x->shared);
+    free(x->shared_size);
+    free(x->shared_syms);
     free(x->entries);
     free(x->info_name);
     free(x->info_begin);
@@ -785,7 +823,7 @@ static int index_elf(struct work *w, const struct elf_text *e, struct elf_index 
     enum { NUMERIC, NAMED } symbols = NUMERIC;   /* the symbol table's columns: 13.0 or 13.5 */
     const char *p = e->begin;
     struct span line, tok[12];
-    size_t cap_shared = 0, cap_entries = 0, cap_info = 0;
+    size_t cap_shared = 0, cap_entries = 0, cap_info = 0, cap_syms = 0;
     bool ok = true;
 
     memset(x, 0, sizeof(*x));
@@ -834,8 +872,18 @@ static int index_elf(struct work *w, const struct elf_text *e, struct elf_index 
             } else if (k >= 10 && span_starts(tok[k - 1], ".nv.shared.reserved")) {
                 x->reserved = true;
             } else if (k >= 10 && span_starts(tok[k - 1], ".nv.shared.") && tok[k - 1].n > 11) {
+                size_t had = cap_shared;
+                int64_t size = -1;
                 ok = push_span(&x->shared, &x->n_shared, &cap_shared,
                                (struct span){ tok[k - 1].p + 11, tok[k - 1].n - 11 });
+                if (ok && cap_shared != had) {
+                    int64_t *grown = realloc(x->shared_size, cap_shared * sizeof(*grown));
+                    ok = grown != NULL;
+                    if (ok)
+                        x->shared_size = grown;
+                }
+                if (ok)
+                    x->shared_size[x->n_shared - 1] = span_num(tok[2], 16, &size) ? size : -1;
             }
         } else if (state == SYMBOLS && k >= 2 && span_eq(tok[0], "Num") && span_eq(tok[k - 1], "Name")) {
             symbols = NAMED;
@@ -845,6 +893,16 @@ static int index_elf(struct work *w, const struct elf_text *e, struct elf_index 
             x->n_funcs++;
             if (other & STO_CUDA_ENTRY)
                 ok = push_span(&x->entries, &x->n_entries, &cap_entries, tok[6]);
+        } else if (state == SYMBOLS && symbols == NUMERIC && k == 7 && span_num(tok[3], 16, &info) &&
+                   (info & 0xf) == 3 && span_starts(tok[6], ".nv.shared.") && tok[6].n > 11 &&
+                   !span_starts(tok[6], ".nv.shared.reserved")) {
+            /* STT_SECTION: the section symbol of a function's shared memory */
+            ok = push_span(&x->shared_syms, &x->n_shared_syms, &cap_syms, (struct span){ tok[6].p + 11, tok[6].n - 11 });
+        } else if (state == SYMBOLS && symbols == NAMED && k >= 9 && span_eq(tok[3], "SECTION") &&
+                   span_starts(tok[k - 1], ".nv.shared.") && tok[k - 1].n > 11 &&
+                   !span_starts(tok[k - 1], ".nv.shared.reserved")) {
+            ok = push_span(&x->shared_syms, &x->n_shared_syms, &cap_syms,
+                           (struct span){ tok[k - 1].p + 11, tok[k - 1].n - 11 });
         } else if (state == SYMBOLS && symbols == NAMED && k >= 9 && span_eq(tok[3], "FUNC")) {
             /* Other: the words between Vis and Ndx */
             bool entry = false;
@@ -937,6 +995,30 @@ static int by_name(const void *a, const void *b)
 
 /* The kernels of one ELF file into *out (sorted by name): resources from its usage block, params and
  * limits from its dump. */
+/* A damaged file can read as a kernel without static shared memory: the section table no longer
+ * names the function's .nv.shared section (its symbol still does), or says a size the resource
+ * listing does not count. SMEM_EINVAL with one line then. */
+static int shared_consistent(struct work *w, const struct elf_index *x, struct span name, int64_t shared)
+{
+    for (size_t i = 0; i < x->n_shared; i++)
+        if (name_is(x->shared[i], name)) {
+            if (x->shared_size[i] > 0 && shared == 0) {
+                smem_fmt(w->why, w->why_len, "%s is damaged: %.*s's .nv.shared section has %lld bytes, which cuobjdump "
+                         "reads as 0 bytes of static shared memory; rebuild the file", w->shown, (int)name.n, name.p,
+                         (long long)x->shared_size[i]);
+                return SMEM_EINVAL;
+            }
+            return SMEM_OK;
+        }
+    if (among(x->shared_syms, x->n_shared_syms, name)) {
+        smem_fmt(w->why, w->why_len, "%s is damaged: its symbol table names %.*s's .nv.shared section, which its section "
+                 "table does not have, so its static shared memory cannot be read; rebuild the file", w->shown,
+                 (int)name.n, name.p);
+        return SMEM_EINVAL;
+    }
+    return SMEM_OK;
+}
+
 static int kernels_of(struct work *w, const struct elf_text *e, const struct usage_text *ut,
                       struct smem_cubin_kernel **out, size_t *n)
 {
@@ -976,6 +1058,10 @@ static int kernels_of(struct work *w, const struct elf_text *e, const struct usa
         y->arch = e->arch;
         y->regs = (int)u[i].regs;
         y->static_smem = u[i].shared;
+        if ((rc = shared_consistent(w, &x, u[i].name, u[i].shared))) {
+            free(k);
+            goto done;
+        }
         if (x.reserved && among(x.shared, x.n_shared, u[i].name))
             y->static_smem = y->static_smem > RESERVED_SMEM ? y->static_smem - RESERVED_SMEM : 0;
         /* the driver's local size is the per-thread stack frame (spills, local arrays) */
@@ -1004,29 +1090,74 @@ static const char *cc_text(int cc, char *buf, size_t len)
     return buf;
 }
 
-static int read_ptx(struct work *w, const char *ptx, struct smem_cubin_kernel **out, size_t *n);
+static int read_ptx(struct work *w, const char *ptx, int ptx_fd, struct smem_cubin_kernel **out, size_t *n);
+
+/* The PTX of section index (1-based) of cuobjdump -ptx's listing of a fatbin, into *body:
+ *     Fatbin ptx code:
+ *     ================
+ *     arch = sm_90
+ *     code version = [9,0]
+ *     ...
+ *     ptxasOptions =
+ *
+ *     .version 9.0
+ *     .target sm_90
+ * (the PTX from its first line that starts with "." or "/" to the next "Fatbin" line). False when
+ * there is no such section or its arch is not sm (the name's "sm_90"). */
+static bool ptx_section(const char *text, size_t len, long index, struct span sm, struct span *body)
+{
+    const char *p = text, *end = text + len;
+    struct span line;
+    long k = 0;
+    bool arch_ok = false;
+
+    body->p = NULL;
+    while (next_line(&p, end, &line)) {
+        struct span t = trimmed(line), tok[3];
+        if (span_starts(t, "Fatbin ")) {
+            if (k == index && body->p)
+                break;
+            k += span_eq(t, "Fatbin ptx code:");
+            body->p = NULL;
+            arch_ok = false;
+            continue;
+        }
+        if (k != index)
+            continue;
+        if (!body->p && tokens(t, tok, 3) == 3 && span_eq(tok[0], "arch") && span_eq(tok[1], "="))
+            arch_ok = tok[2].n == sm.n && !memcmp(tok[2].p, sm.p, sm.n);
+        else if (!body->p && t.n && (t.p[0] == '.' || t.p[0] == '/'))
+            body->p = line.p;
+        if (body->p)
+            body->n = (size_t)(line.p + line.n - body->p);
+    }
+    return arch_ok && body->p;
+}
 
 /* A fatbin's PTX (cuobjdump --list-ptx: "PTX file    1: kp.1.sm_90.ptx"): the newest a cc device can
- * compile, extracted into the temporary directory and compiled by ptxas, when no code (SASS) in it
- * runs there, as the driver would. Its names go to have (for the message when none fits). */
+ * compile, taken from cuobjdump -ptx's listing into an anonymous file and compiled by ptxas, when no
+ * code (SASS) in it runs there, as the driver would. Its names go to have (for the message when none
+ * fits). */
 static int fatbin_ptx(struct work *w, char *have, size_t have_len, struct smem_cubin_kernel **out, size_t *n,
                       bool *found)
 {
-    char *text = NULL, best[NAME_MAX + 1] = "", path[PATH_MAX + NAME_MAX + 2];
+    char *text = NULL, best[64] = "";
     const char *p, *end;
-    struct span line, tok[4];
+    struct span line, tok[4], body = { NULL, 0 };
     size_t len;
-    int rc, best_arch = -1;
+    int rc, best_arch = -1, fd;
+    long best_index = 0;
 
     *found = false;
-    rc = cuobjdump(w, "--list-ptx", NULL, w->abs, NULL, &text, &len);
+    rc = cuobjdump(w, "--list-ptx", NULL, w->abs, -1, &text, &len);
     if (rc)
         return rc;
     for (p = text, end = text + len; next_line(&p, end, &line);) {
         int arch;
         char suffix;
-        if (tokens(line, tok, 4) != 4 || !span_eq(tok[0], "PTX") || !span_eq(tok[1], "file") ||
-            tok[3].n > NAME_MAX)
+        int64_t index;
+        if (tokens(line, tok, 4) != 4 || !span_eq(tok[0], "PTX") || !span_eq(tok[1], "file") || tok[2].n < 2 ||
+            tok[2].p[tok[2].n - 1] != ':' || !span_num((struct span){ tok[2].p, tok[2].n - 1 }, 10, &index))
             continue;
         /* the name ends in .sm_XX.ptx: the architecture it is PTX for */
         const char *dot = NULL;
@@ -1038,19 +1169,43 @@ static int fatbin_ptx(struct work *w, char *have, size_t have_len, struct smem_c
         smem_append(have, have_len, ", ", "compute_%d%s", arch, suffix == 'a' ? "a" : suffix == 'f' ? "f" : "");
         if (ptx_runs(arch, suffix, w->cc) && arch > best_arch) {
             best_arch = arch;
-            smem_fmt(best, sizeof(best), "%.*s", (int)tok[3].n, tok[3].p);
+            best_index = (long)index;
+            smem_fmt(best, sizeof(best), "sm_%d%s", arch, suffix == 'a' ? "a" : suffix == 'f' ? "f" : "");
         }
     }
     free(text);
     if (best_arch < 0)
         return SMEM_OK;
     *found = true;
-    rc = cuobjdump(w, "-xptx", best, w->abs, w->tmp, &text, &len);
-    free(text);
+    rc = cuobjdump(w, "-ptx", NULL, w->abs, -1, &text, &len);
     if (rc)
         return rc;
-    smem_fmt(path, sizeof(path), "%s/%s", w->tmp, best);
-    return read_ptx(w, path, out, n);
+    if (!ptx_section(text, len, best_index, (struct span){ best, strlen(best) }, &body)) {
+        free(text);
+        smem_fmt(w->why, w->why_len, "cuobjdump -ptx printed no %s PTX for %s (PTX file %ld of --list-ptx): an output "
+                 "format smembench does not know", best, w->shown, best_index);
+        return SMEM_EINVAL;
+    }
+    if ((fd = anon_file(w, "smembench-ptx")) < 0) {
+        free(text);
+        return SMEM_EIO;
+    }
+    for (size_t done = 0; done < body.n;) {
+        ssize_t k = write(fd, body.p + done, body.n - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            smem_fmt(w->why, w->why_len, "cannot keep the PTX of %s in memory: %s", w->shown, strerror(errno));
+            free(text);
+            close(fd);
+            return SMEM_EIO;
+        }
+        done += (size_t)k;
+    }
+    free(text);
+    rc = read_ptx(w, NULL, fd, out, n);
+    close(fd);
+    return rc;
 }
 
 /* Whether sm_<arch><suffix> is in have ("sm_80, sm_90a") already. */
@@ -1100,10 +1255,11 @@ static int merge_kernels(struct work *w, struct smem_cubin_kernel *k, size_t nk,
 }
 
 /* The kernels of a cubin, a fatbin or a program (file: what cuobjdump reads; the user's file, a cubin
- * ptxas wrote, or a program's own executable). Every ELF whose code a cc device runs is read: a fatbin
+ * ptxas wrote, or a program's own executable; fd >= 0: that descriptor instead). Every ELF whose code a cc device runs is read: a fatbin
  * has one per architecture, a program one per translation unit and architecture; each kernel comes
  * from the latest architecture that has it. */
-static int read_code(struct work *w, const char *file, bool fatbin, struct smem_cubin_kernel **out, size_t *n)
+static int read_code(struct work *w, const char *file, int fd, bool fatbin, struct smem_cubin_kernel **out,
+                     size_t *n)
 {
     enum { MAX_ELFS = 4096 };
     struct elf_text *elf = malloc(MAX_ELFS * sizeof(*elf));
@@ -1120,9 +1276,9 @@ static int read_code(struct work *w, const char *file, bool fatbin, struct smem_
         rc = SMEM_ENOMEM;
         goto done;
     }
-    rc = cuobjdump(w, "--dump-resource-usage", NULL, file, NULL, &usage, &usage_len);
+    rc = cuobjdump(w, "--dump-resource-usage", NULL, file, fd, &usage, &usage_len);
     if (!rc)
-        rc = cuobjdump(w, "-elf", NULL, file, NULL, &dump, &dump_len);
+        rc = cuobjdump(w, "-elf", NULL, file, fd, &dump, &dump_len);
     if (rc)
         goto done;
     ne = split_elfs(dump, dump + dump_len, elf, MAX_ELFS);
@@ -1192,39 +1348,38 @@ done:
 }
 
 /* The .target of PTX text ("  .target sm_90a" or ".target sm_90, texmode_independent"), from the first
- * HEAD_BYTES bytes; false when there is none. */
-static bool ptx_target(const char *ptx, int *arch, char *suffix)
+ * HEAD_BYTES bytes of the file ptx (fd >= 0: of that descriptor); false when there is none. */
+static bool ptx_target(const char *ptx, int fd, int *arch, char *suffix)
 {
     char *head = malloc(HEAD_BYTES);
-    FILE *f = fopen(ptx, "rb");
-    size_t n = 0;
+    int f = fd >= 0 ? fd : open(ptx, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    ssize_t n = 0;
     bool ok = false;
 
-    if (head && f) {
+    if (head && f >= 0 && (n = pread(f, head, HEAD_BYTES, 0)) > 0) {
         const char *p = head, *end;
         struct span line, tok[2];
-        n = fread(head, 1, HEAD_BYTES, f);
         for (end = head + n; !ok && next_line(&p, end, &line);)
             if (tokens(line, tok, 2) == 2 && span_eq(tok[0], ".target"))
                 ok = arch_of(tok[1], "sm_", arch, suffix);
     }
     free(head);
-    if (f)
-        fclose(f);
+    if (f >= 0 && fd < 0)
+        close(f);
     return ok;
 }
 
-/* PTX: compiled by ptxas for sm_<cc> (sm_<cc>a for sm_XXa PTX) into the temporary directory, then
- * read as that cubin. */
-static int read_ptx(struct work *w, const char *ptx, struct smem_cubin_kernel **out, size_t *n)
+/* PTX (the file ptx, or the descriptor ptx_fd >= 0): compiled by ptxas for sm_<cc> (sm_<cc>a for
+ * sm_XXa PTX) into an anonymous file, then read as that cubin. */
+static int read_ptx(struct work *w, const char *ptx, int ptx_fd, struct smem_cubin_kernel **out, size_t *n)
 {
-    char ptxas[PATH_MAX], gpu[32], cubin[PATH_MAX + 16], cct[16], *text = NULL;
+    char ptxas[PATH_MAX], gpu[32], cct[16], *text = NULL;
     char *argv[6];
     size_t len;
-    int arch, rc;
+    int arch, rc, cubin;
     char suffix;
 
-    if (!ptx_target(ptx, &arch, &suffix)) {
+    if (!ptx_target(ptx, ptx_fd, &arch, &suffix)) {
         smem_fmt(w->why, w->why_len, "%s has no .target sm_XX directive: PTX as nvcc -ptx writes it has one",
                  w->shown);
         return SMEM_EINVAL;
@@ -1247,19 +1402,21 @@ static int read_ptx(struct work *w, const char *ptx, struct smem_cubin_kernel **
                  "the build's toolkit or PATH)", w->shown);
         return SMEM_EINVAL;
     }
+    if ((cubin = anon_file(w, "smembench-cubin")) < 0)
+        return SMEM_EIO;
     smem_fmt(gpu, sizeof(gpu), "-arch=sm_%d%s", w->cc, suffix == 'a' ? "a" : "");
-    smem_fmt(cubin, sizeof(cubin), "%s/ptxas.cubin", w->tmp);
     argv[0] = ptxas;
     argv[1] = gpu;
     argv[2] = "-o";
-    argv[3] = cubin;
-    argv[4] = (char *)ptx;
+    argv[3] = "/proc/self/fd/4";
+    argv[4] = ptx_fd >= 0 ? "/proc/self/fd/3" : (char *)ptx;
     argv[5] = NULL;
-    rc = run_tool(w, argv, NULL, &text, &len);
+    rc = run_tool(w, argv, ptx_fd, cubin, w->ptxas_s, &text, &len);
     free(text);
-    if (rc)
-        return rc;
-    return read_code(w, cubin, false, out, n);
+    if (!rc)
+        rc = read_code(w, NULL, cubin, false, out, n);
+    close(cubin);
+    return rc;
 }
 
 /* Whether path is a program's own file (libsmembench reads a registered kernel's code there): an ELF
@@ -1269,12 +1426,13 @@ static int read_ptx(struct work *w, const char *ptx, struct smem_cubin_kernel **
 static bool host_program(const char *path)
 {
     unsigned char head[20];
-    FILE *f = fopen(path, "rb");
-    size_t got = f ? fread(head, 1, sizeof(head), f) : 0;
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);   /* a FIFO must not block: it is refused below */
+    ssize_t got = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) ? pread(fd, head, sizeof(head), 0) : 0;
 
-    if (f)
-        fclose(f);
-    if (got < sizeof(head) || memcmp(head, "\177ELF", 4))
+    if (fd >= 0)
+        close(fd);
+    if (got < (ssize_t)sizeof(head) || memcmp(head, "\177ELF", 4))
         return false;
     return (head[5] == 2 ? (unsigned)head[18] << 8 | head[19] : (unsigned)head[19] << 8 | head[18]) !=
            ELF_MACHINE_CUDA;
@@ -1285,8 +1443,6 @@ int smem_cubin_resources(const char *path, int cc, struct smem_cubin_kernel **ou
 {
     struct work w = { .shown = path, .cc = cc, .why = why, .why_len = why_len };
     enum smem_code_kind kind = SMEM_CODE_CUBIN;
-    char tmpl[PATH_MAX];
-    const char *tmpdir = getenv("TMPDIR");
     bool program;
     int rc;
 
@@ -1309,20 +1465,14 @@ int smem_cubin_resources(const char *path, int cc, struct smem_cubin_kernel **ou
                  "build's toolkit or PATH)", path);
         return SMEM_EINVAL;
     }
-    smem_fmt(tmpl, sizeof(tmpl), "%s/smembench-cubin-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    if (!mkdtemp(tmpl)) {
-        smem_fmt(why, why_len, "cannot create a temporary directory in %s: %s", tmpdir && *tmpdir ? tmpdir : "/tmp",
-                 strerror(errno));
-        return SMEM_EIO;
-    }
-    smem_fmt(w.tmp, sizeof(w.tmp), "%s", tmpl);
+    if ((rc = tool_timeout(&w, CUOBJDUMP_TIMEOUT_S, &w.cuobjdump_s)) || (rc = tool_timeout(&w, PTXAS_TIMEOUT_S, &w.ptxas_s)))
+        return rc;
     if (program)
-        rc = read_code(&w, w.abs, false, out, n);
+        rc = read_code(&w, w.abs, -1, false, out, n);
     else if (kind == SMEM_CODE_PTX)
-        rc = read_ptx(&w, w.abs, out, n);
+        rc = read_ptx(&w, w.abs, -1, out, n);
     else
-        rc = read_code(&w, w.abs, kind == SMEM_CODE_FATBIN, out, n);
-    remove_tmp(&w);
+        rc = read_code(&w, w.abs, -1, kind == SMEM_CODE_FATBIN, out, n);
     if (rc) {
         free(*out);
         *out = NULL;

@@ -7,6 +7,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -156,6 +157,39 @@ void smem_sha256_file(const char *path, char out[65])
         memcpy(out, buf, 64);
         out[64] = 0;
     }
+}
+
+/* Whether path names the file st is (the same device and inode, links followed). */
+static bool same_file(const char *path, const struct stat *st)
+{
+    struct stat in;
+
+    return path && *path && !stat(path, &in) && in.st_dev == st->st_dev && in.st_ino == st->st_ino;
+}
+
+const char *smem_kernel_input_is(const struct smem_kernel_job *j, const struct stat *st, char *what, size_t len)
+{
+    const struct smem_user_desc *d = &j->desc;
+
+    if (same_file(d->path, st)) {
+        smem_fmt(what, len, "the launch description");
+        return d->path;
+    }
+    if (same_file(j->file, st)) {
+        smem_fmt(what, len, j->registered >= 0 ? "this program's own file (its kernels' code)" : "the kernel's %s file",
+                 smem_code_kind_name(j->kind));
+        return j->file;
+    }
+    if (d->reference_arg >= 0 && same_file(d->reference_file, st)) {
+        smem_fmt(what, len, "the reference file");
+        return d->reference_file;
+    }
+    for (size_t i = 0; i < d->n_args; i++)
+        if (d->args[i].fill == SMEM_USER_FILL_FILE && same_file(d->args[i].file, st)) {
+            smem_fmt(what, len, "the fill file of argument %s", d->args[i].name);
+            return d->args[i].file;
+        }
+    return NULL;
 }
 
 int smem_kernel_check(const struct smem_options *o, struct smem_kernel_job *j)
@@ -324,26 +358,34 @@ static void resources_from(const struct smem_cubin_kernel *k, const char *file, 
 static int file_resources(const char *file, const char *function, const struct smem_device *dev,
                           struct smem_user_resources *res, char *why, size_t len)
 {
-    struct smem_cubin_kernel *ks = NULL;
-    size_t n = 0;
-    int rc = smem_cubin_resources(file, dev->cc_major * 10 + dev->cc_minor, &ks, &n, why, len);
+    /* the last file read, kept: --list of a program's registered kernels reads the program (all of
+     * libsmembench's code with it) once, not once per kernel (16 kernels took 77 s) */
+    static struct { char file[4096]; int cc; struct smem_cubin_kernel *ks; size_t n; } last;
+    int cc = dev->cc_major * 10 + dev->cc_minor;
 
-    if (rc)
-        return SMEM_EINVAL;
-    for (size_t i = 0; i < n; i++)
-        if (!strcmp(ks[i].name, function)) {
-            resources_from(&ks[i], file, res);
-            free(ks);
+    if (!last.ks || last.cc != cc || strcmp(last.file, file)) {
+        struct smem_cubin_kernel *ks = NULL;
+        size_t n = 0;
+        if (smem_cubin_resources(file, cc, &ks, &n, why, len))
+            return SMEM_EINVAL;
+        free(last.ks);
+        last.ks = ks;
+        last.n = n;
+        last.cc = cc;
+        smem_fmt(last.file, sizeof(last.file), "%s", file);
+    }
+    for (size_t i = 0; i < last.n; i++)
+        if (!strcmp(last.ks[i].name, function)) {
+            resources_from(&last.ks[i], file, res);
             return SMEM_OK;
         }
     {
         char names[1024] = "";
-        for (size_t i = 0; i < n; i++)
-            join(names, sizeof(names), ks[i].name);
+        for (size_t i = 0; i < last.n; i++)
+            join(names, sizeof(names), last.ks[i].name);
         smem_fmt(why, len, "%s has no kernel \"%s\"; its kernels: %s (a C++ kernel goes by its mangled name, or "
                  "declare it extern \"C\")", file, function, names[0] ? names : "none");
     }
-    free(ks);
     return SMEM_EINVAL;
 }
 
@@ -501,6 +543,79 @@ static int product(const struct smem_bench *b, const char *sweep, int64_t *const
     }
 }
 
+/* A buffer's count at the values of a point, in bytes; -1 (why set) when it does not evaluate. */
+static int64_t bytes_at(const struct smem_kernel_job *j, const struct smem_user_arg *a, const int64_t *values,
+                        const struct smem_device *dev, char *why, size_t len)
+{
+    const char *names[SMEM_MAX_AXES + 16];
+    double vals[SMEM_MAX_AXES + 16];
+    struct smem_user_vars v = { names, vals, 0 };
+    int64_t count;
+
+    v.n = smem_user_vars_at(j->bench, values, dev, names, vals);
+    if (smem_user_eval_int(a->count, a->name, &v, 0, INT64_C(1) << 50, &count, why, len))
+        return -1;
+    return count * (int64_t)smem_user_type_size(a->type);
+}
+
+/* The size of a file the run reads whole; -1 with one line when it is not a regular file. */
+static int64_t input_size(const char *path, const char *what)
+{
+    struct stat st;
+
+    if (stat(path, &st)) {
+        smem_error("cannot read %s %s: %s", what, path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        smem_error("%s %s is not a regular file; give a file of the buffer's raw elements", what, path);
+        return -1;
+    }
+    return (int64_t)st.st_size;
+}
+
+int smem_kernel_check_files(const struct smem_kernel_job *j, const struct smem_point *points, size_t n,
+                            const struct smem_device *dev)
+{
+    const struct smem_user_desc *d = &j->desc;
+    char why[512], what[128];
+
+    for (size_t i = 0; i < d->n_args; i++) {
+        const struct smem_user_arg *a = &d->args[i];
+        int64_t size, want = -1;
+        if (!a->pointer || a->fill != SMEM_USER_FILL_FILE)
+            continue;
+        smem_fmt(what, sizeof(what), "the fill file of args[%zu] \"%s\"", i, a->name);
+        if ((size = input_size(a->file, what)) < 0)
+            return SMEM_EINVAL;
+        for (size_t p = 0; p < n; p++)
+            if ((want = bytes_at(j, a, points[p].values, dev, why, sizeof(why))) >= 0 && want != size) {
+                smem_error("%s (%s) has %lld bytes; %s needs exactly %lld (its count, %s, times its element size)",
+                           what, a->file, (long long)size, a->name, (long long)want, a->count);
+                return SMEM_EINVAL;
+            }
+    }
+    if (d->reference_arg >= 0) {
+        const struct smem_user_arg *a = &d->args[d->reference_arg];
+        int64_t size, want = -1;
+        bool fits = !n;
+        if ((size = input_size(d->reference_file, "the reference file")) < 0)
+            return SMEM_EINVAL;
+        /* it holds the output of the first group's first configuration: some point's size */
+        for (size_t p = 0; p < n && !fits; p++) {
+            int64_t b = bytes_at(j, a, points[p].values, dev, why, sizeof(why));
+            fits = b < 0 || b == size;
+            want = want < 0 ? b : want;
+        }
+        if (!fits) {
+            smem_error("the reference file %s has %lld bytes; output %s needs exactly %lld (its count, %s, times its "
+                       "element size)", d->reference_file, (long long)size, a->name, (long long)want, a->count);
+            return SMEM_EINVAL;
+        }
+    }
+    return SMEM_OK;
+}
+
 int smem_kernel_points(const struct smem_kernel_job *j, const struct smem_options *o, const struct smem_device *dev,
                        struct smem_point **points, size_t *n)
 {
@@ -583,8 +698,8 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
     cJSON_AddStringToObject(k, "function", j->desc.function);
     res = cJSON_AddObjectToObject(k, "resources");
     cJSON_AddNumberToObject(res, "regs", r->regs);
-    cJSON_AddNumberToObject(res, "static_smem_bytes", (double)r->static_smem);
-    cJSON_AddNumberToObject(res, "local_bytes", (double)r->local_bytes);
+    smem_json_int(res, "static_smem_bytes", (long long)(r->static_smem));
+    smem_json_int(res, "local_bytes", (long long)(r->local_bytes));
     if (r->max_threads > 0)
         cJSON_AddNumberToObject(res, "max_threads_per_block", r->max_threads);
     else
@@ -592,8 +707,8 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
     params = cJSON_AddArrayToObject(res, "params");
     for (size_t i = 0; r->params_known && i < r->n_params; i++) {
         cJSON *p = cJSON_CreateObject();
-        cJSON_AddNumberToObject(p, "offset", (double)r->param_offset[i]);
-        cJSON_AddNumberToObject(p, "size", (double)r->param_size[i]);
+        smem_json_int(p, "offset", (long long)(r->param_offset[i]));
+        smem_json_int(p, "size", (long long)(r->param_size[i]));
         cJSON_AddItemToArray(params, p);
     }
     cJSON_AddStringToObject(res, "source", r->source);
@@ -604,9 +719,9 @@ cJSON *smem_kernel_record(const struct smem_kernel_job *j)
     smem_json_string(k, "description_sha256", j->desc_sha256);
     smem_user_verdict(&v);
     ver = cJSON_AddObjectToObject(k, "verification");
-    cJSON_AddNumberToObject(ver, "groups", (double)v.groups);
-    cJSON_AddNumberToObject(ver, "configurations", (double)v.configurations);
-    cJSON_AddNumberToObject(ver, "mismatches", (double)v.mismatches);
+    smem_json_int(ver, "groups", (long long)(v.groups));
+    smem_json_int(ver, "configurations", (long long)(v.configurations));
+    smem_json_int(ver, "mismatches", (long long)(v.mismatches));
     cJSON_AddStringToObject(ver, "reference", v.reference);
     return k;
 }

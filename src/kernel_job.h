@@ -49,12 +49,24 @@ int smem_kernel_open(struct smem_kernel_job *j, const struct smem_device *dev, b
 int smem_kernel_points(const struct smem_kernel_job *j, const struct smem_options *o, const struct smem_device *dev,
                        struct smem_point **points, size_t *n);
 
+/* Predict mode, which reads no file: the fill files and the reference file have the size the points
+ * need (a fill file: at every point; the reference: at one), and are regular files. One line and
+ * SMEM_EINVAL when not. */
+int smem_kernel_check_files(const struct smem_kernel_job *j, const struct smem_point *points, size_t n,
+                            const struct smem_device *dev);
+
 /* The result file's "kernel" record. */
 cJSON *smem_kernel_record(const struct smem_kernel_job *j);
 
 /* --kernel FILE --list: every kernel of the file with its parameters and resources, from the
  * driver when a GPU is there, else from the file for dev's compute capability. */
 int smem_kernel_list(const char *file, const struct smem_device *dev, bool from_driver, FILE *out);
+
+/* Which of the run's inputs (the launch description, the code file, the reference file, a fill
+ * file) is the file st describes, links followed: its path, and what it is in what ("the launch
+ * description"); NULL when none. -o never replaces an input, --force or not. */
+struct stat;
+const char *smem_kernel_input_is(const struct smem_kernel_job *j, const struct stat *st, char *what, size_t len);
 
 void smem_kernel_close(struct smem_kernel_job *j);
 

@@ -29,9 +29,23 @@ static int launch_trampoline(const struct smem_user_launch *l, void *user)
     return t->fn(&sl, t->user);
 }
 
+/* Where the program is in the library's life: registering, then one smembench_main (the driver's
+ * state, from its option parser to the result file, is the process's; it runs once). */
+static enum { REGISTERING, RUNNING, RAN } stage;
+
 int smembench_register(const char *description_path, const void *function, smembench_launch_fn launch, void *user)
 {
     struct trampoline *t = NULL;
+
+    if (stage != REGISTERING) {
+        smem_error("smembench_register(\"%s\"): called %s smembench_main; register every kernel before it",
+                   description_path ? description_path : "(null)", stage == RUNNING ? "while" : "after");
+        return SMEM_EXIT_USAGE;
+    }
+    if (!description_path) {
+        smem_error("smembench_register: the description path is NULL; pass the launch description's file");
+        return SMEM_EXIT_USAGE;
+    }
 
     if (launch) {
         if (!(t = malloc(sizeof(*t)))) {
@@ -47,6 +61,8 @@ int smembench_register(const char *description_path, const void *function, smemb
     return SMEM_EXIT_OK;
 }
 
+static int library_main(int argc, char **argv, size_t count);
+
 /* Whether argv names an option already. */
 static bool has_option(int argc, char **argv, const char *name)
 {
@@ -58,16 +74,47 @@ static bool has_option(int argc, char **argv, const char *name)
     return false;
 }
 
+/* Whether argv is a command line: argc >= 1 strings, none NULL. One line when not. */
+static bool command_line(int argc, char **argv)
+{
+    if (!argv || argc < 1) {
+        smem_error("smembench_main: %s; pass main's argc and argv", !argv ? "argv is NULL" : "argc is less than 1");
+        return false;
+    }
+    for (int i = 0; i < argc; i++)
+        if (!argv[i]) {
+            smem_error("smembench_main: argv[%d] is NULL, of argc %d; pass main's argc and argv", i, argc);
+            return false;
+        }
+    return true;
+}
+
 int smembench_main(int argc, char **argv)
 {
-    char **args;
-    int n = 0, status;
+    int status;
     size_t count = smem_kernel_registered_count();
 
+    if (stage != REGISTERING) {
+        smem_error("smembench_main: called %s; it runs once per program", stage == RUNNING ? "from inside itself" : "twice");
+        return SMEM_EXIT_USAGE;
+    }
+    if (!command_line(argc, argv))
+        return SMEM_EXIT_USAGE;
     if (!count) {
         smem_error("no kernel registered: call smembench_register before smembench_main");
         return SMEM_EXIT_USAGE;
     }
+    stage = RUNNING;
+    status = library_main(argc, argv, count);
+    stage = RAN;
+    return status;
+}
+
+static int library_main(int argc, char **argv, size_t count)
+{
+    char **args;
+    int n = 0, status;
+
     if (has_option(argc, argv, "--kernel") || has_option(argc, argv, "--help") || has_option(argc, argv, "-h") ||
         has_option(argc, argv, "--version") || has_option(argc, argv, "-V"))
         return smem_driver_main(argc, argv);

@@ -86,7 +86,7 @@ static cJSON *int_array(const int64_t *v, size_t n)
     cJSON *a = cJSON_CreateArray();
 
     for (size_t i = 0; a && i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+        cJSON_AddItemToArray(a, smem_json_int_item((long long)v[i]));
     return a;
 }
 
@@ -99,12 +99,12 @@ static cJSON *axis_json(const struct smem_axis *ax)
     cJSON_AddStringToObject(o, "help", ax->help);
     cJSON_AddItemToObject(o, "defaults", int_array(ax->defaults, ax->n_defaults));
     cJSON_AddItemToObject(o, "quick", ax->quick ? int_array(ax->quick, ax->n_quick) : cJSON_CreateNull());
-    cJSON_AddNumberToObject(o, "min", (double)ax->min);
-    cJSON_AddNumberToObject(o, "max", (double)ax->max);
+    smem_json_int(o, "min", (long long)(ax->min));
+    smem_json_int(o, "max", (long long)(ax->max));
     cJSON_AddBoolToObject(o, "defaults_only", ax->defaults_only);
     cJSON_AddBoolToObject(o, "from_device", ax->from_device);
     if (ax->before)
-        cJSON_AddNumberToObject(o, "before", (double)*ax->before);
+        smem_json_int(o, "before", (long long)(*ax->before));
     else
         cJSON_AddNullToObject(o, "before");
     return o;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,6 +81,8 @@ static uint64_t order_seed_now(void)
     return smem_rng_mix((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + ((uint64_t)getpid() << 40)) >> 11;
 }
 
+static int parse_answer(int argc, char **argv, struct smem_options *o);
+
 static int usage_error(void)
 {
     fputs("Try 'smembench --help' for more information.\n", stderr);
@@ -105,8 +108,27 @@ static int list_kernels(const struct smem_options *o)
     return smem_kernel_list(o->kernel, &m->dev, gpu, stdout) ? SMEM_EXIT_USAGE : SMEM_EXIT_OK;
 }
 
+/* What --help, --version, --list and --predict list printed, on a closed or full stdout: one line and
+ * 1, as for results that cannot be written; status otherwise. */
+static int stdout_status(int status)
+{
+    bool closed = smem_output_stdout_closed();
+
+    if (!closed && fflush(stdout) == 0 && !ferror(stdout))
+        return status;
+    smem_error("cannot write to stdout: %s", closed ? "it is closed" : strerror(errno));
+    return SMEM_EXIT_FAILED;
+}
+
 /* The command line; answers --help, --version, --list and --predict list on the spot. */
 static int parse(int argc, char **argv, struct smem_options *o)
+{
+    int rc = parse_answer(argc, argv, o);
+
+    return rc == CONTINUE || rc == SMEM_EXIT_USAGE ? rc : stdout_status(rc);
+}
+
+static int parse_answer(int argc, char **argv, struct smem_options *o)
 {
     char keys[256];
 
@@ -147,6 +169,27 @@ static int out_of_memory_planning(void)
     return SMEM_EXIT_FAILED;
 }
 
+/* -o over one of the run's own inputs (a user kernel's description, code, reference or fill file, or
+ * a link to one): refused whether --force is given or not, before anything is opened. */
+static int output_not_an_input(const struct job *j)
+{
+    struct stat st;
+    const char *input;
+    char what[128];
+
+    if (!j->o.output || !j->o.kernel || !strcmp(j->o.output, "-") || stat(j->o.output, &st))
+        return SMEM_OK;   /* nothing there yet (a link to nothing is smem_output_open's to refuse) */
+    if (!(input = smem_kernel_input_is(&j->kj, &st, what, sizeof(what))))
+        return SMEM_OK;
+    if (!strcmp(input, j->o.output))
+        smem_error("-o %s is %s of this run; an input is never replaced, even with --force: choose another -o",
+                   j->o.output, what);
+    else
+        smem_error("-o %s is %s of this run (%s); an input is never replaced, even with --force: choose another -o",
+                   j->o.output, what, input);
+    return SMEM_EXIT_USAGE;
+}
+
 /* Everything about the plan that needs no device, checked before a GPU is touched: the benchmarks,
  * the axes and their values, the point count (a user kernel: its file, launch and axes). */
 static int check_plan(struct job *j)
@@ -156,7 +199,7 @@ static int check_plan(struct job *j)
     int rc;
 
     if (j->o.kernel)
-        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : SMEM_OK;
+        return smem_kernel_check(&j->o, &j->kj) ? usage_error() : output_not_an_input(j);
     if ((rc = smem_plan_check(&req, &n)) == SMEM_ENOMEM)
         return out_of_memory_planning();
     return rc ? usage_error() : SMEM_OK;
@@ -173,6 +216,8 @@ static int plan(struct job *j, const struct smem_device *dev)
             return rc == SMEM_EINVAL ? SMEM_EXIT_USAGE : rc == SMEM_ENODEV ? SMEM_EXIT_NODEV : SMEM_EXIT_FAILED;
         if ((rc = smem_kernel_points(&j->kj, &j->o, dev, &j->points, &j->n)))
             return rc == SMEM_ENOMEM ? SMEM_EXIT_FAILED : SMEM_EXIT_USAGE;
+        if (j->predict && smem_kernel_check_files(&j->kj, j->points, j->n, dev))
+            return SMEM_EXIT_USAGE;   /* measure mode reads them at every point */
         return SMEM_OK;
     }
     j->req = plan_request(j);
@@ -354,14 +399,17 @@ static int run(struct job *j)
         struct smem_device_run *r = &j->runs[0];
         smem_run_predict(&r->dev, j->points, j->n, &s, r->results, &r->out);
         if (!r->out.signal && !any_predicted(r)) {
-            /* nothing but skips is no prediction: say why instead of writing a file of skips */
-            if (j->fallback)
+            /* nothing but skips is no prediction: say why instead of writing a file of skips. A user
+             * kernel's points are skipped for what its description asks (a fractional grid, a block
+             * over its __launch_bounds__): bad input, 2 as with --predict, never 3 ("no GPU") */
+            bool input = j->o.kernel != NULL;
+            if (j->fallback && !input)
                 smem_error("%s; none of the %zu points can be predicted without one: %s: %s", j->why, j->n,
                            r->results[0].point->bench->name, r->results[0].reason);
             else
                 smem_error("none of the %zu points can be predicted on %s: %s: %s", j->n, r->dev.name,
                            r->results[0].point->bench->name, r->results[0].reason);
-            return j->fallback ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
+            return j->fallback && !input ? SMEM_EXIT_NODEV : SMEM_EXIT_USAGE;
         }
         if (j->fallback)
             smem_warn("%s: ran in predict mode for the built-in %s model (occupancy only); --require-gpu makes this an error",

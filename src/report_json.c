@@ -4,6 +4,7 @@
 #include "report_json.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,16 +44,75 @@ static void *json_malloc(size_t n)
     return p;
 }
 
-/* An integer-valued number (nanoseconds, counts). */
+/* Integers are written digit for digit: cJSON prints every number as a double with 15 significant
+ * digits (17 where 15 do not read back), which is 1e+17 for 10^17 and loses a 64-bit value's last
+ * digits. */
+static cJSON *add_raw(cJSON *obj, const char *key, const char *text, double v)
+{
+    cJSON *item = cJSON_CreateRaw(text);
+
+    if (!item || (obj && !cJSON_AddItemToObject(obj, key, item))) {
+        cJSON_Delete(item);
+        json_alloc_failed = true;
+        return NULL;
+    }
+    /* the value too, as a number item has it, for whoever reads the document before it is printed */
+    item->valuedouble = v;
+    item->valueint = v >= INT_MAX ? INT_MAX : v <= (double)INT_MIN ? INT_MIN : (int)v;
+    return item;
+}
+
+cJSON *smem_json_int_item(long long v)
+{
+    char text[32];
+
+    snprintf(text, sizeof(text), "%lld", v);
+    return add_raw(NULL, NULL, text, (double)v);
+}
+
+cJSON *smem_json_int(cJSON *obj, const char *key, long long v)
+{
+    char text[32];
+
+    snprintf(text, sizeof(text), "%lld", v);
+    return add_raw(obj, key, text, (double)v);
+}
+
+cJSON *smem_json_uint(cJSON *obj, const char *key, unsigned long long v)
+{
+    char text[32];
+
+    snprintf(text, sizeof(text), "%llu", v);
+    return add_raw(obj, key, text, (double)v);
+}
+
+/* An integer-valued number (nanoseconds, counts), rounded and written exactly (%.0f is exact for a
+ * double); null when not finite. obj NULL: the item alone, for an array. */
+static cJSON *json_int_at(cJSON *obj, const char *key, double v)
+{
+    char text[400];
+
+    if (!isfinite(v))
+        return obj ? cJSON_AddNullToObject(obj, key) : cJSON_CreateNull();
+    v = round(v);
+    snprintf(text, sizeof(text), "%.0f", v == 0 ? 0.0 : v);   /* never "-0" */
+    return add_raw(obj, key, text, v);
+}
+
 static cJSON *json_int(cJSON *obj, const char *key, double v)
 {
-    return smem_json_number(obj, key, isfinite(v) ? round(v) : v);
+    return json_int_at(obj, key, v);
+}
+
+static cJSON *json_int_item(double v)
+{
+    return json_int_at(NULL, NULL, v);
 }
 
 /* -1 stands for "does not exist". */
 static cJSON *json_opt_int(cJSON *obj, const char *key, long long v)
 {
-    return v < 0 ? cJSON_AddNullToObject(obj, key) : cJSON_AddNumberToObject(obj, key, (double)v);
+    return v < 0 ? cJSON_AddNullToObject(obj, key) : smem_json_int(obj, key, (long long)(v));
 }
 
 void smem_utc_now(char *buf, size_t len, bool compact_date)
@@ -168,10 +228,10 @@ static cJSON *device_record(const struct smem_device *d)
     json_opt_int(dev, "mem_clock_khz", d->mem_clock_khz ? d->mem_clock_khz : -1);
     json_opt_int(dev, "mem_bus_width_bits", d->mem_bus_width_bits ? d->mem_bus_width_bits : -1);
     json_opt_int(dev, "l2_bytes", d->l2_bytes ? d->l2_bytes : -1);
-    cJSON_AddNumberToObject(dev, "smem_per_block", (double)d->smem_per_block);
-    cJSON_AddNumberToObject(dev, "smem_per_block_optin", (double)d->smem_per_block_optin);
-    cJSON_AddNumberToObject(dev, "smem_per_sm", (double)d->smem_per_sm);
-    cJSON_AddNumberToObject(dev, "reserved_smem_per_block", (double)d->reserved_smem_per_block);
+    smem_json_int(dev, "smem_per_block", (long long)(d->smem_per_block));
+    smem_json_int(dev, "smem_per_block_optin", (long long)(d->smem_per_block_optin));
+    smem_json_int(dev, "smem_per_sm", (long long)(d->smem_per_sm));
+    smem_json_int(dev, "reserved_smem_per_block", (long long)(d->reserved_smem_per_block));
     cJSON_AddNumberToObject(dev, "max_blocks_per_sm", d->max_blocks_per_sm);
     cJSON_AddNumberToObject(dev, "max_threads_per_sm", d->max_threads_per_sm);
     cJSON_AddNumberToObject(dev, "max_threads_per_block", d->max_threads_per_block);
@@ -269,13 +329,13 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
     cJSON_AddNumberToObject(settings, "max_samples", run->max_samples);
     cJSON_AddNumberToObject(settings, "max_noise", run->max_noise);
     cJSON_AddNumberToObject(settings, "timeout_s", run->timeout_s);
-    cJSON_AddNumberToObject(settings, "seed", (double)run->seed);
+    smem_json_uint(settings, "seed", run->seed);
     cJSON_AddBoolToObject(settings, "quick", run->quick);
     cJSON_AddBoolToObject(settings, "no_optin", run->no_optin);
     cJSON_AddBoolToObject(settings, "cold", run->cold);
     cJSON_AddNumberToObject(settings, "trials", run->trials);
     if (!strcmp(run->mode, "measure"))
-        cJSON_AddNumberToObject(settings, "order_seed", (double)run->order_seed);
+        smem_json_uint(settings, "order_seed", run->order_seed);
 
     cJSON_AddItemToObject(doc, "device", device_record(d));
     cJSON_AddArrayToObject(doc, "results");
@@ -293,7 +353,7 @@ static void add_stats(cJSON *obj, const struct smem_stats *s)
     json_int(obj, "stdev", s->count > 1 ? s->stdev : NAN);
     smem_json_number(obj, "noise", s->count > 1 ? s->noise : NAN);
     smem_json_number(obj, "robust_spread", s->count > 1 ? s->robust_spread : NAN);
-    cJSON_AddNumberToObject(obj, "count", (double)s->count);
+    smem_json_int(obj, "count", (long long)(s->count));
 }
 
 /* Samples left out for a throttled SM clock: which, how long, at what clock. */
@@ -302,12 +362,12 @@ static void add_throttled(cJSON *time, const struct smem_result *r)
     cJSON *t = cJSON_AddObjectToObject(time, "throttled"), *arr;
 
     smem_json_number(t, "threshold_mhz", r->throttle_below_mhz > 0 ? r->throttle_below_mhz : NAN);
-    cJSON_AddNumberToObject(t, "count", (double)r->n_throttled);
+    smem_json_int(t, "count", (long long)(r->n_throttled));
     cJSON_AddBoolToObject(t, "used", r->throttled_used);
     arr = cJSON_AddArrayToObject(t, "samples");
     for (size_t i = 0; i < r->n_throttled; i++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "index", (double)r->throttled[i].index);
+        smem_json_int(o, "index", (long long)(r->throttled[i].index));
         json_int(o, "ns", r->throttled[i].ns);
         smem_json_number(o, "clock_mhz", r->throttled[i].clock_mhz);
         cJSON_AddItemToArray(arr, o);
@@ -345,8 +405,8 @@ static void add_trials(cJSON *o, const struct smem_result *r)
     double range, within;
     bool disagree = smem_result_trials(r, &range, &within);
 
-    cJSON_AddNumberToObject(t, "count", (double)r->n_trials);
-    cJSON_AddNumberToObject(t, "planned", (double)r->trials_planned);
+    smem_json_int(t, "count", (long long)(r->n_trials));
+    smem_json_int(t, "planned", (long long)(r->trials_planned));
     arr = cJSON_AddArrayToObject(t, "runs");
     for (size_t k = 0; k < r->n_trials; k++) {
         const struct smem_trial *tr = &r->trials[k];
@@ -354,10 +414,10 @@ static void add_trials(cJSON *o, const struct smem_result *r)
         cJSON_AddItemToArray(arr, x);
         json_int(x, "median_ns", tr->median_ns);
         smem_json_number(x, "robust_spread", tr->robust_spread);
-        cJSON_AddNumberToObject(x, "samples", (double)tr->samples);
-        cJSON_AddNumberToObject(x, "batch", (double)tr->batch);
+        smem_json_int(x, "samples", (long long)(tr->samples));
+        smem_json_int(x, "batch", (long long)(tr->batch));
         smem_json_number(x, "clock_mhz", tr->clock_mhz > 0 ? tr->clock_mhz : NAN);
-        cJSON_AddNumberToObject(x, "order", (double)tr->order);
+        smem_json_int(x, "order", (long long)(tr->order));
     }
     /* fractions of the median of the trials' medians, like robust_spread */
     smem_json_number(t, "spread", r->n_trials > 1 ? range : NAN);
@@ -382,15 +442,15 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         cJSON_AddNumberToObject(o, "device_index", device_index);
     params = cJSON_AddObjectToObject(o, "params");
     for (size_t a = 0; a < b->n_axes; a++)
-        cJSON_AddNumberToObject(params, b->axes[a].name, (double)r->point->values[a]);
+        smem_json_int(params, b->axes[a].name, (long long)(r->point->values[a]));
     cJSON_AddStringToObject(o, "status", smem_point_status_name(r->status));
     smem_json_string(o, "reason", r->reason);
 
     launch = cJSON_AddObjectToObject(o, "launch");
     json_opt_int(launch, "grid", r->grid ? (long long)r->grid : -1);
     cJSON_AddNumberToObject(launch, "block", r->block);
-    cJSON_AddNumberToObject(launch, "static_smem", (double)r->static_smem);
-    cJSON_AddNumberToObject(launch, "dynamic_smem", (double)r->dyn_smem);
+    smem_json_int(launch, "static_smem", (long long)(r->static_smem));
+    smem_json_int(launch, "dynamic_smem", (long long)(r->dyn_smem));
     json_opt_int(launch, "regs", r->regs);
     if (r->grid)
         cJSON_AddStringToObject(launch, "grid_from", r->grid_measured ? "measured_residency" : "plan_or_api");
@@ -404,7 +464,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
     add_stats(stats, &r->time_ns);
     raw = cJSON_AddArrayToObject(time, "raw");
     for (size_t i = 0; i < r->n_samples; i++)
-        cJSON_AddItemToArray(raw, cJSON_CreateNumber(round(r->samples_ns[i])));
+        cJSON_AddItemToArray(raw, json_int_item(r->samples_ns[i]));
     json_opt_int(time, "batch", timed ? (long long)r->batch : -1);
     if (timed)
         cJSON_AddBoolToObject(time, "lead_in", r->lead_in);
@@ -577,7 +637,7 @@ void smem_report_spread(cJSON *doc, const struct smem_point *points, const struc
         cJSON_AddStringToObject(o, "bench", b->name);
         params = cJSON_AddObjectToObject(o, "params");
         for (size_t a = 0; a < b->n_axes; a++)
-            cJSON_AddNumberToObject(params, b->axes[a].name, (double)points[i].values[a]);
+            smem_json_int(params, b->axes[a].name, (long long)(points[i].values[a]));
         cJSON_AddNumberToObject(o, "devices", sp->devices);
         cJSON_AddNumberToObject(o, "fastest_device_index", sp->fastest);
         cJSON_AddNumberToObject(o, "slowest_device_index", sp->slowest);
@@ -648,7 +708,7 @@ void smem_report_timing(cJSON *doc, const struct smem_device_run *runs, int n_ru
         cJSON *o = cJSON_CreateObject();
         cJSON_AddItemToArray(top, o);
         cJSON_AddStringToObject(o, "bench", bt[k].bench->name);
-        cJSON_AddNumberToObject(o, "points", (double)bt[k].points);
+        smem_json_int(o, "points", (long long)(bt[k].points));
         smem_json_number(o, "wall_s", bt[k].wall_s);
         add_phases(cJSON_AddObjectToObject(o, "phases_s"), &bt[k].phase_s);
     }
@@ -671,7 +731,8 @@ void smem_report_mark_incomplete(cJSON *doc, int sig, const char *why)
 
 int smem_output_commit(struct smem_output *o, const cJSON *doc)
 {
-    char a[112], *text = json_alloc_failed ? NULL : cJSON_Print(doc);
+    char a[112], *text = json_alloc_failed ? NULL : cJSON_Print(doc), *fixed;
+    size_t bad = 0;
     int rc;
 
     if (!text || json_alloc_failed) {
@@ -680,6 +741,18 @@ int smem_output_commit(struct smem_output *o, const cJSON *doc)
                    o->kind == SMEM_OUTPUT_STDOUT ? "" : "\"");
         free(text);
         return SMEM_ENOMEM;
+    }
+    /* the file is UTF-8 (RFC 8259): bytes of a file name, a summary or a path that are not are
+     * written as U+FFFD; cJSON copies them as they are, and every reader would refuse the file */
+    if ((fixed = smem_utf8_repair(text, &bad)) || bad) {
+        free(text);
+        if (!fixed) {
+            smem_error("cannot write the results: out of memory");
+            return SMEM_ENOMEM;
+        }
+        smem_warn("%zu byte%s of the results (a file name, the description's text or the command line) %s not UTF-8: "
+                  "written as U+FFFD", bad, bad == 1 ? "" : "s", bad == 1 ? "is" : "are");
+        text = fixed;
     }
     rc = smem_output_write(o, text, strlen(text));
     free(text);

@@ -59,6 +59,12 @@ cJSON *smem_json_published(int cc_major, int cc_minor);
 /* Adds a number, or null when v is not finite. */
 cJSON *smem_json_number(cJSON *obj, const char *key, double v);
 
+/* Adds an integer, written digit for digit (cJSON's numbers are doubles printed with 15 significant
+ * digits); the _item form for an array. */
+cJSON *smem_json_int(cJSON *obj, const char *key, long long v);
+cJSON *smem_json_uint(cJSON *obj, const char *key, unsigned long long v);
+cJSON *smem_json_int_item(long long v);
+
 /* Adds a string, or null when s is NULL or empty (a name, reason or version that does not exist). */
 cJSON *smem_json_string(cJSON *obj, const char *key, const char *s);
 

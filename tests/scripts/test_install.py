@@ -245,6 +245,23 @@ def a_moved_prefix_still_works():
 
 
 @test
+def a_prefix_moved_without_its_lib_says_what_is_missing():
+    """bin/ copied elsewhere without lib/: each command one line naming the package folder it looked
+    in, 70, no ImportError traceback; the driver, which needs no lib/, still runs."""
+    with tempfile.TemporaryDirectory() as tmp:
+        moved = os.path.join(tmp, "elsewhere")
+        shutil.copytree(PREFIX, moved, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if d == PREFIX and n.startswith("lib")])
+        for cmd in COMMANDS:
+            p = run([os.path.join(moved, "bin", cmd), "--version"], tmp)
+            lines = p.stderr.strip().splitlines()
+            assert p.returncode == 70 and len(lines) == 1 and not p.stdout, (cmd, p.returncode, p.stderr)
+            assert lines[0].startswith(f"{cmd}: the smembench Python package is missing: no {moved}/lib"), lines
+        p = run([os.path.join(moved, "bin", "smembench"), "--version"], tmp)
+        assert p.returncode == 0 and p.stdout.startswith("smembench "), p.stderr
+
+
+@test
 def a_closed_pipe_gives_the_status_the_readme_promises():
     """smembench-compare ... | head -c 100 keeps the gate's status (here 1: a point is missing) and
     smembench-export ... | head ends with 0, quietly, as the scripts do; not 141 (SIGPIPE). The

@@ -101,6 +101,19 @@ else
   cuobjdump=true
 fi
 
+# without a GPU, --list reads the program's own file once for all its kernels, not once per kernel
+# (the whole of libsmembench's code is in it: 16 kernels took 77 s): a cuobjdump that counts its calls
+if $cuobjdump && ! $gpu; then
+  real=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+  mkdir -p "$d/counting/bin"
+  printf '#!/bin/sh\necho "$1" >> "%s"\nexec "%s" "$@"\n' "$d/calls" "$real" > "$d/counting/bin/cuobjdump"
+  chmod +x "$d/counting/bin/cuobjdump"
+  CUDA_HOME="$d/counting" "$exe" --list >"$d/list2.out" 2>&1 || fail "saxpy-bench --list with a counting cuobjdump: $(head -3 "$d/list2.out")"
+  n=$(grep -c -- --dump-resource-usage "$d/calls")
+  [ "$n" = 1 ] || fail "saxpy-bench --list of 2 kernels ran cuobjdump --dump-resource-usage $n times, not once"
+  ok "saxpy-bench --list: the program's file read once for its 2 kernels"
+fi
+
 # ---- predict mode: no GPU needed, the resources from the program's own file
 if $cuobjdump; then
   for k in saxpy saxpy_stride; do

@@ -453,3 +453,47 @@ Test(json, run_node_is_the_slurm_node_name_else_null)
     cr_assert_str_eq(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "run"), "node")->valuestring, "n2");
     cJSON_Delete(doc);
 }
+
+Test(json, integers_print_digit_for_digit)
+{
+    cJSON *doc = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(doc, "a");
+    char *text;
+
+    smem_json_int(doc, "big", 123456789012345678LL);   /* not a double: %.15g/%.17g would change it */
+    smem_json_int(doc, "neg", -9223372036854775807LL - 1);
+    smem_json_uint(doc, "seed", 18446744073709551615ULL);
+    smem_json_int(doc, "e17", 100000000000000000LL);   /* cJSON: 1e+17 */
+    cJSON_AddItemToArray(arr, smem_json_int_item(4503599627370497LL));
+    text = cJSON_PrintUnformatted(doc);
+    cr_assert_str_eq(text, "{\"a\":[4503599627370497],\"big\":123456789012345678,\"neg\":-9223372036854775808,"
+                           "\"seed\":18446744073709551615,\"e17\":100000000000000000}");
+    /* the item also holds the value, as a number item would, for whoever reads the document first */
+    cr_assert_eq(cJSON_GetObjectItem(doc, "e17")->valuedouble, 1e17);
+    free(text);
+    cJSON_Delete(doc);
+}
+
+Test(json, invalid_utf8_becomes_the_replacement_character)
+{
+    static const struct { const char *in, *out; size_t bad; } cases[] = {
+        { "plain ascii", NULL, 0 },
+        { "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80", NULL, 0 },           /* 2, 3 and 4 bytes, all valid */
+        { "k\xff.cubin", "k\xef\xbf\xbd.cubin", 1 },                        /* never a UTF-8 byte */
+        { "\xc3\x28", "\xef\xbf\xbd(", 1 },                                 /* a lead byte without its continuation */
+        { "\xc0\xaf", "\xef\xbf\xbd\xef\xbf\xbd", 2 },                      /* an overlong '/' */
+        { "\xed\xa0\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 3 },      /* a surrogate */
+        { "\xf4\x90\x80\x80", "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", 4 },   /* above U+10FFFF */
+        { "end \xe2\x82", "end \xef\xbf\xbd\xef\xbf\xbd", 2 },              /* cut short at the end */
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        size_t bad = 99;
+        char *r = smem_utf8_repair(cases[i].in, &bad);
+        cr_assert_eq(bad, cases[i].bad, "case %zu: %zu bad bytes", i, bad);
+        if (!cases[i].out)
+            cr_assert_null(r, "case %zu", i);
+        else
+            cr_assert_str_eq(r, cases[i].out, "case %zu", i);
+        free(r);
+    }
+}
