@@ -3,7 +3,7 @@
 #   lab/counters_session.sh TAG STEPS...     (on an offline host, first: source .devdeps/env.sh)
 # STEPS, in the order given:
 #   tests     the GPU suite's measure/* and cluster tests (the trials keep what verification found)
-#             and tests/scripts/test_counters.py (bank model against the counters, an unknown
+#             and tests/scripts/test_counters_gpu.py (bank model against the counters, an unknown
 #             metric, no permission through a stand-in libcupti, no libcupti)
 #   trials    --sweep uninit,cluster with the default three trials: stale_pct and clusters_measured
 #   counters  --sweep carveout,dynamic --counters and --sweep bank,swizzle --counters
@@ -12,6 +12,9 @@
 #             lab/counters_ncu.py against the counters step's files
 #   all       --sweep all --counters, whole, and --sweep all without (the gate's fresh file)
 #   public    .ext/public48/run.sh: a public layernorm kernel and row_softmax, carveout with counters
+#   planted   a second build with -Dtest_bank_conflict=true (the bank kernel takes one more wavefront
+#             per request): --bench bank --counters on it and on the real build
+#   suite     the whole Criterion GPU suite (build-gpu/tests/test_gpu)
 # Results and logs go under OUT as one archive (the device tool returns 8 files).
 set -uo pipefail
 tag=${1:?tag}
@@ -47,7 +50,7 @@ for step in "$@"; do
       grep -h "Synthesis\|FAIL\|fail" "$out/test_measure.txt" | tail -6 | tee -a "$out/session.log"
       t timeout 300 build-gpu/tests/test_gpu --filter 'hopper/cluster_occupancy*' >"$out/test_hopper.txt" 2>&1
       grep -h "Synthesis" "$out/test_hopper.txt" | tee -a "$out/session.log"
-      t timeout 400 python3 tests/scripts/test_counters.py "$exe" build-gpu/tests/libfake_cupti.so "$out/counters_test" \
+      t timeout 400 python3 tests/scripts/test_counters_gpu.py "$exe" build-gpu/tests/libfake_cupti.so "$out/counters_test" \
         >"$out/test_counters.txt" 2>&1
       grep -h "^not ok\|^1\.\." "$out/test_counters.txt" | tee -a "$out/session.log"
       ;;
@@ -102,6 +105,20 @@ PY
       else
         log "no .ext/public48"
       fi
+      ;;
+    planted)
+      if [ ! -f build-planted/build.ninja ]; then
+        meson setup build-planted -Dbuildtype=release -Dgpu_arch=90 -Dtest_bank_conflict=true -Dtests=disabled \
+          >"$out/setup_planted.log" 2>&1 || tail -20 "$out/setup_planted.log"
+      fi
+      t ninja -C build-planted smembench >"$out/build_planted.log" 2>&1 || tail -20 "$out/build_planted.log"
+      t build-planted/smembench --bench bank --counters --quiet -o "$(f bank_planted_counters)" >/dev/null 2>&1
+      t $exe --bench bank --counters --quiet -o "$(f bank_counters)" >/dev/null 2>&1
+      summary "$(f bank_planted_counters)" "$(f bank_counters)"
+      ;;
+    suite)
+      t timeout 420 build-gpu/tests/test_gpu >"$out/test_gpu.txt" 2>&1
+      grep -h "Synthesis\|FAIL" "$out/test_gpu.txt" | tail -8 | tee -a "$out/session.log"
       ;;
     *) log "unknown step $step" ;;
   esac
