@@ -185,19 +185,20 @@ def steps(doc):
 
 
 def lines(doc):
-    """The explanation of one document as lines of text: why it has no counters (one line) where it
-    asked for them and has none, then one line per step in time; [] for a file that never asked
-    for counters and has no step."""
+    """The explanation of one document as lines of text: why it has no counters (one line: it did
+    not ask for them, or it asked and could not have them), then one line per step in time, or one
+    saying there is none."""
     out = []
+    if not asked(doc):
+        out.append("no counters: the file did not ask for them (smembench --counters)")
     why = smem_counters.status_line(doc)
     if why:
         out.append(why)
     found = steps(doc)
     if not found:
-        return out + ([f"no step in time past the noise ({NOISE_FLOOR * 100:g} % and {NOISE_TIMES:g} x the "
-                       "points' noise)"] if reader.counters_run(doc)[0] else [])
-    out += [s.text(said=bool(why)) for s in found]
-    return out
+        return out + [f"no step in time past the noise ({NOISE_FLOOR * 100:g} % and {NOISE_TIMES:g} x the "
+                      "points' noise)"]
+    return out + [s.text(said=bool(out)) for s in found]
 
 
 def asked(doc):
