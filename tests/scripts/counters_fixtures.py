@@ -7,7 +7,7 @@ made up to match them.
   41 % and its DRAM bytes read rise x4.1 where its time steps (50 -> 60 %); the footprint's counters
   stay put.
 - bank(): the --sweep all file's bank points; shared-load wavefronts = instructions x the bank
-  model's n-way (metric "wavefronts"), conflicts = wavefronts - instructions.
+  model's n-way (metric "wavefronts"), conflicts = wavefronts - the least a request of the width takes.
 - unavailable(): the carveout sweep whose run.counters is "unavailable" with a reason, no point
   with counters.
 - kernel(): a --kernel file (results/kernel) whose L1 hit rate falls at 20 % carveout and up.
@@ -91,9 +91,10 @@ def bank():
         if r["status"] != "ok":
             continue
         n = r["metrics"]["wavefronts"]["value"]
+        least = max(1, r["params"]["width_bytes"] // 4)     # a warp's 128, 256 or 512 bytes
         inst = 1048576
         r["counters"] = point_block({LD_WAVE: value(inst * n, "wavefronts", "counter"),
-                                     LD_CONF: value(inst * (n - 1), "conflicts", "counter"),
+                                     LD_CONF: value(inst * (n - least), "conflicts", "counter"),
                                      LD_INST: value(inst, "inst", "counter")}, passes=1)
     return doc
 
