@@ -84,7 +84,10 @@ def to_dataframe(files: _frame.Sources, long: bool = False) -> "pandas.DataFrame
       (launch_grid, launch_dynamic_smem, ...), occupancy_<field> per occupancy field
       (occupancy_api, occupancy_measured, occupancy_limiter, occupancy_effective_carveout, ... and
       occupancy_pct), then one column per metric by its name (metric_<name> where the name is
-      taken by a column above).
+      taken by a column above); where the file has hardware counters (smembench --counters),
+      counters_status, counters_passes and one column per counter after every metric, counter_ and
+      its metric name with "." as "_" (counter_l1tex__t_sector_hit_rate_pct), per launch, missing
+      where the point has no value; df.attrs["counters"] maps each to its metric name and kind.
     dtypes: Int64 (nullable) for integers and counts, boolean for flags, datetime64[ns, UTC] for
     started, category for mode, sweep, device, cc, build_gpu_code, build_type, kernel_code, bench,
     status and occupancy_limiter, float64
