@@ -19,7 +19,8 @@ smembench/1), frame (the DataFrames), series (a file and the axes it varies), fi
 per sweep), canvas (matplotlib for the commands that draw), gate (the comparison gate's rules and
 decisions), history (the files a history judges with), gate_format and tables (the gate's text and
 Markdown), ab_rule (the A/B's paired rule), fleet_units (units against their fleet), dashboards
-(the export formats), inputs (the arguments as files), cli (every command's parser and error
+(the export formats), counters (hardware counters' directions and per-request quantities), explain
+(the steps in time and the counters that moved), inputs (the arguments as files), cli (every command's parser and error
 convention), tool (how every command writes its files and ends), assets/ (the report's style and
 script). Commands: plot, compare, export, report, fleet, ab, trend, each a main() over the library
 that no other module imports; the installed smembench-<tool> commands, python3 -m smembench <tool>
