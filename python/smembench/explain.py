@@ -184,16 +184,19 @@ def steps(doc):
     return out
 
 
-def lines(doc):
-    """The explanation of one document as lines of text: why it has no counters (one line: it did
-    not ask for them, or it asked and could not have them), then one line per step in time, or one
-    saying there is none."""
-    out = []
+def header(doc):
+    """Why the document has no counters, one line ([] where it has them): it did not ask for them,
+    or it asked and could not have them."""
     if not asked(doc):
-        out.append("no counters: the file did not ask for them (smembench --counters)")
+        return ["no counters: the file did not ask for them (smembench --counters)"]
     why = smem_counters.status_line(doc)
-    if why:
-        out.append(why)
+    return [why] if why else []
+
+
+def lines(doc):
+    """The explanation of one document as lines of text: header(), then one line per step in time,
+    or one saying there is none."""
+    out = header(doc)
     found = steps(doc)
     if not found:
         return out + [f"no step in time past the noise ({NOISE_FLOOR * 100:g} % and {NOISE_TIMES:g} x the "

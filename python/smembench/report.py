@@ -587,17 +587,27 @@ def explain_block(name, series, several):
     """The steps in time of the section's files that asked for counters, each with the counters
     that moved (smembench.explain), or why a file has none; "" where no file asked (an older file's
     section is as it was)."""
-    items = []
+    items, rest, asked = [], [], False
     for s in series:
-        if explain.asked(s.doc):
-            who = f"{s.label}: " if several else ""
-            items += [f"<li>{esc(who + line)}</li>" for line in explain.lines(s.doc)]
-    if not items:
+        if not explain.asked(s.doc):
+            continue
+        asked = True
+        who = f"{s.label}: " if several else ""
+        said = explain.header(s.doc)
+        items += [f"<li>{esc(who + line)}</li>" for line in said]
+        for step in explain.steps(s.doc):
+            (items if step.moved else rest).append(f"<li>{esc(who + step.text(said=bool(said)))}</li>")
+    if not asked:
         return ""
-    return (f'<h3 id="explain-{esc(name)}">Steps in time and the counters that moved</h3>'
-            f"<p>Each step between neighbouring points of an axis larger than {explain.NOISE_FLOOR * 100:g} % and "
-            f"{explain.NOISE_TIMES:g} x the points' noise, with the hardware counters (one launch, profiled after "
-            f'the point was timed) that moved with it.</p><ul class="explain">' + "".join(items) + "</ul>")
+    out = (f'<h3 id="explain-{esc(name)}">Steps in time and the counters that moved</h3>'
+           f"<p>Each step between neighbouring points of an axis larger than {explain.NOISE_FLOOR * 100:g} % and "
+           f"{explain.NOISE_TIMES:g} x the points' noise, with the hardware counters (one launch, profiled after "
+           f"the point was timed) that moved with it; the steps at which no counter moved folded below.</p>")
+    out += '<ul class="explain">' + "".join(items) + "</ul>" if items else "<p>No counter moved at any step.</p>"
+    if rest:
+        out += (f'<details class="explain-rest"><summary>{len(rest)} step{"s" if len(rest) != 1 else ""} in time '
+                f'where no counter moved or none was collected</summary><ul class="explain">' + "".join(rest) + "</ul></details>")
+    return out
 
 
 def explain_text(loaded):

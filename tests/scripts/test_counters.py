@@ -357,6 +357,9 @@ def the_report_page_has_the_steps_or_why_not():
     page = report_mod.render(plt, [(path("carveout"), doc("carveout"))])
     assert 'id="explain-carveout"' in page
     assert "gather: 183.6 -&gt; 413 us (+125 %) from 50 % to 60 %: L1 hit rate 89 -&gt; 41 %" in page
+    # the footprint's residency steps (no counter moved) and the gather's last one folded, counted
+    head, _, folded = page.partition('<details class="explain-rest"><summary>7 steps in time')
+    assert folded and "footprint: 913.6" in folded and "footprint: 913.6" not in head
     page = report_mod.render(plt, [(path("unavailable"), doc("unavailable"))])
     assert f"<li>no counters (unavailable): {fx.REASON}</li>" in page.replace("&#x27;", "'")
     page = report_mod.render(plt, [(fx.CARVEOUT, reader.load(fx.CARVEOUT))])
