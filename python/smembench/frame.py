@@ -245,6 +245,9 @@ def wide(sources: Sources):
     for path, doc in documents(sources):
         rows.extend(_wide_row(path, doc, r, units, better, named) for r in doc["results"])
     df = _frame(pd, rows, IDENTITY + TIMING, frozenset(named) | {"counters_status", "counters_passes"})
+    for col in named:       # a counter null at every point is still a number column
+        if str(df[col].dtype) != "float64":
+            df[col] = df[col].astype("float64")
     df.attrs["units"] = {k: u for k, u in dict(UNITS, **units).items() if k in df.columns and u}
     df.attrs["better"] = dict({t: "lower" for t in TIMES}, **better)
     if named:

@@ -119,6 +119,11 @@ def to_dataframe_has_a_column_per_counter_with_its_unit():
     assert float(g[col].iloc[0]) == 41.0
     occ = "counter_sm__warps_active_avg_pct_of_peak_sustained_active"
     assert df[df.bench == "footprint"][occ].isna().all()        # null: missing, not 0
+    d = fx.carveout()
+    for r in d["results"]:
+        r["counters"]["values"][fx.OCC]["value"] = None
+    every = smembench.to_dataframe(d)
+    assert str(every[occ].dtype) == "float64" and every[occ].isna().all()
     assert df.attrs["units"]["counter_dram__bytes_read_sum"] == "bytes"
     assert str(df["counters_status"].dtype) == "category" and int(df["counters_passes"].iloc[0]) == 3
     assert list(df.columns)[-1].startswith("counter"), "the counters come after every metric"
