@@ -19,7 +19,8 @@ smembench/1), frame (the DataFrames), series (a file and the axes it varies), fi
 per sweep), canvas (matplotlib for the commands that draw), gate (the comparison gate's rules and
 decisions), history (the files a history judges with), gate_format and tables (the gate's text and
 Markdown), ab_rule (the A/B's paired rule), fleet_units (units against their fleet), dashboards
-(the export formats), inputs (the arguments as files), cli (every command's parser and error
+(the export formats), counters (hardware counters' directions and per-request quantities), explain
+(the steps in time and the counters that moved), inputs (the arguments as files), cli (every command's parser and error
 convention), tool (how every command writes its files and ends), assets/ (the report's style and
 script). Commands: plot, compare, export, report, fleet, ab, trend, each a main() over the library
 that no other module imports; the installed smembench-<tool> commands, python3 -m smembench <tool>
@@ -84,7 +85,10 @@ def to_dataframe(files: _frame.Sources, long: bool = False) -> "pandas.DataFrame
       (launch_grid, launch_dynamic_smem, ...), occupancy_<field> per occupancy field
       (occupancy_api, occupancy_measured, occupancy_limiter, occupancy_effective_carveout, ... and
       occupancy_pct), then one column per metric by its name (metric_<name> where the name is
-      taken by a column above).
+      taken by a column above); where the file has hardware counters (smembench --counters),
+      counters_status, counters_passes and one column per counter after every metric, counter_ and
+      its metric name with "." as "_" (counter_l1tex__t_sector_hit_rate_pct), per launch, missing
+      where the point has no value; df.attrs["counters"] maps each to its metric name and kind.
     dtypes: Int64 (nullable) for integers and counts, boolean for flags, datetime64[ns, UTC] for
     started, category for mode, sweep, device, cc, build_gpu_code, build_type, kernel_code, bench,
     status and occupancy_limiter, float64

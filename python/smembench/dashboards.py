@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 
+from smembench import counters as smem_counters
 from smembench import reader
 from smembench.cli import Usage
 
@@ -60,7 +61,17 @@ def metrics(r, path):
                         'nothing of which way is better and the reader does not know it; expected "better": '
                         '"higher" or "lower" on the metric')
         out.append((name, v, reader.unit(r, name), b))
-    return out
+    return out + counter_metrics(r)
+
+
+def counter_metrics(r):
+    """(name, value, unit, better) of the point's hardware counters with a value (smembench
+    --counters), by their metric names in name order: better from smembench.counters.BETTER, None
+    for a metric it does not know (exported as a plain value, with no direction: in neither of
+    github-action-benchmark's lists, with no better label or field elsewhere)."""
+    vals = reader.counters(r)
+    return [(name, vals[name]["value"], vals[name]["unit"], smem_counters.better(name)) for name in sorted(vals)
+            if vals[name]["value"] is not None]
 
 
 def ident(doc, dev):
@@ -107,7 +118,7 @@ def gab(inputs, bigger):
         extra = (f"{who['device']} {who['pci_bus_id']}".rstrip() + f"; commit {who['commit']}; "
                  f"{s.get('count')} samples")
         for name, v, unit, better in metrics(r, path):
-            if (better == "higher") != bigger:
+            if better is None or (better == "higher") != bigger:
                 continue
             e = {"name": f"{point} {name}", "unit": unit, "value": v}
             if name == "time" and s.get("q1") is not None and s.get("q3") is not None:
@@ -185,7 +196,7 @@ def openmetrics(inputs):
                 fam, extra = "smembench_time_seconds", [("better", better)]
                 help_ = "Median time of one launch of a smembench point"
             else:
-                fam, extra = f"smembench_{bu}", [("metric", name), ("unit", unit), ("better", better)]
+                fam, extra = f"smembench_{bu}", [("metric", name), ("unit", unit)] + ([("better", better)] if better else [])
                 help_ = f"smembench metrics in {bu.replace('_', ' ')} (the metric and its file unit in labels)"
             text = _labels(labels + extra)
             samples = families.setdefault(fam, (bu, help_, {}))[2]
@@ -226,7 +237,7 @@ def to_csv(inputs):
                      params=",".join(f"{k}={v}" for k, v in sorted(r["params"].items())),
                      noise=_number(reader.robust_spread(r)), samples=_number(s.get("count")))
         for name, v, unit, better in metrics(r, path):
-            row = dict(point, metric=name, value=_number(v), unit=unit, better=better,
+            row = dict(point, metric=name, value=_number(v), unit=unit, better=better or "",
                        q1=_number(s.get("q1")) if name == "time" else "",
                        q3=_number(s.get("q3")) if name == "time" else "")
             w.writerow([row[c] for c in CSV_COLUMNS])
@@ -241,7 +252,8 @@ ASV_COLUMNS = ["result", "params", "version", "started_at", "duration", "stats_c
                "stats_q_25", "stats_q_75", "stats_number", "stats_repeat", "samples", "profile"]
 # asv reads every rise as a regression; its regressions page skips the benchmarks matched here
 ASV_HIGHER = "higher_is_better"
-ASV_NO_REGRESSIONS = {rf"[^(]*\.{ASV_HIGHER}\.": None}
+ASV_NO_DIRECTION = "no_direction"     # a counter smembench.counters has no direction for
+ASV_NO_REGRESSIONS = {rf"[^(]*\.{ASV_HIGHER}\.": None, rf"[^(]*\.{ASV_NO_DIRECTION}\.": None}
 # past this many parameter combinations a benchmark's points are one "params" axis (k=v,k=v) in
 # place of one asv parameter per axis, whose product asv stores for every combination
 ASV_MAX_COMBINATIONS = 4096
@@ -329,10 +341,14 @@ def asv_benchmarks(r, path):
             out.append((f"{r['bench']}.time", entry, v / 1e9, stats, [x / 1e9 for x in raw] or None))
             continue
         higher = better == "higher"
-        asv_name = f"{r['bench']}.{ASV_HIGHER}.{name}" if higher else f"{r['bench']}.{name}"
-        entry = {"type": "track", "unit": unit, "pretty_name": f"{r['bench']}: {name} ({unit}), {better} is better",
-                 "code": f"smembench {r['bench']}: the metric {name} in {unit}, {better} is better"
-                         + ("; off asv's regressions page, which reads every rise as a regression" if higher else "")}
+        leaf = name.replace(".", "_")     # a counter's name has dots, asv's separator
+        asv_name = f"{r['bench']}.{ASV_HIGHER}.{leaf}" if higher else f"{r['bench']}.{ASV_NO_DIRECTION}.{leaf}" \
+            if better is None else f"{r['bench']}.{leaf}"
+        said = f"{better} is better" if better else "no direction"
+        entry = {"type": "track", "unit": unit, "pretty_name": f"{r['bench']}: {name} ({unit}), {said}",
+                 "code": f"smembench {r['bench']}: the metric {name} in {unit}, {said}"
+                         + ("; off asv's regressions page, which reads every rise as a regression"
+                            if higher or better is None else "")}
         out.append((asv_name, entry, v, None, None))
     return out
 

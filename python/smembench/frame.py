@@ -9,9 +9,11 @@ from __future__ import annotations
 import glob
 import io
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Optional, Union
 
+from smembench import counters as smem_counters
 from smembench import reader
 
 # one input of to_dataframe(), samples() and load(): a path, a loaded document or a (path, document) pair
@@ -27,7 +29,7 @@ IDENTITY = ("file", "host", "commit", "version", "started", "mode", "sweep", "de
 TIMES = ("time_min", "time_q1", "time_median", "time_q3", "time_max", "time_mean", "time_stdev")
 TIMING = TIMES + ("robust_spread", "samples", "batch", "throttled", "clock", "trials", "trial_spread")
 CATEGORIES = ("mode", "sweep", "device", "cc", "build_gpu_code", "build_type", "kernel_code", "bench", "kernel",
-              "status", "occupancy_limiter")
+              "status", "occupancy_limiter", "counters_status")
 # units of the fixed columns that have one (metrics take theirs from the file)
 UNITS = dict({t: "ns" for t in TIMES}, robust_spread="1", clock="MHz", trial_spread="1",
              launch_grid="blocks", launch_block="threads", launch_static_smem="B", launch_dynamic_smem="B",
@@ -126,7 +128,7 @@ def _identity(path: Optional[str], doc: dict, r: dict) -> dict:
     return row
 
 
-def _wide_row(path: Optional[str], doc: dict, r: dict, units: dict, better: dict) -> dict:
+def _wide_row(path: Optional[str], doc: dict, r: dict, units: dict, better: dict, named: dict) -> dict:
     row = _identity(path, doc, r)
     t = r.get("time_ns") or {}
     s = reader.stats(r)
@@ -155,7 +157,26 @@ def _wide_row(path: Optional[str], doc: dict, r: dict, units: dict, better: dict
         b = reader.better(r, name)
         if b:
             better.setdefault(col, b)
+    st, _ = reader.counter_status(r)
+    if st is not None:
+        row["counters_status"] = st
+        row["counters_passes"] = (r.get("counters") or {}).get("passes")
+    for name, e in reader.counters(r).items():
+        col = counter_column(name)
+        row[col] = e["value"]
+        if e["unit"]:
+            units.setdefault(col, e["unit"])
+        b = smem_counters.better(name)
+        if b:
+            better.setdefault(col, b)
+        named.setdefault(col, {"name": name, "kind": e["kind"]})
     return row
+
+
+def counter_column(name: str) -> str:
+    """A counter's column: counter_ and its metric name in the characters a column name keeps
+    (l1tex__t_sector_hit_rate.pct: counter_l1tex__t_sector_hit_rate_pct)."""
+    return "counter_" + re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def _ints(col) -> bool:
@@ -192,11 +213,14 @@ EMPTY = dict({k: "Int64" for k in TIMES + ("samples", "batch", "throttled", "tri
              started="datetime64[ns, UTC]", **{k: "category" for k in CATEGORIES})
 
 
-def _group(name: str) -> int:
+def _group(name: str, last: frozenset = frozenset()) -> int:
+    """param_*, launch_*, occupancy_*, the metrics, then the columns in last (the counters)."""
+    if name in last:
+        return 5
     return next((i for i, p in enumerate(("param_", "launch_", "occupancy_"), 1) if name.startswith(p)), 4)
 
 
-def _frame(pd, rows: list, first: tuple):
+def _frame(pd, rows: list, first: tuple, last: frozenset = frozenset()):
     """The rows as a frame: the fixed columns first, then every row's param_*, launch_*, occupancy_*
     and metric columns, each group in the order of first appearance."""
     seen, later = set(first), []
@@ -205,7 +229,7 @@ def _frame(pd, rows: list, first: tuple):
             if k not in seen:
                 seen.add(k)
                 later.append(k)
-    names = list(first) + sorted(later, key=lambda k: (_group(k), later.index(k)))
+    names = list(first) + sorted(later, key=lambda k: (_group(k, last), later.index(k)))
     data = {}
     for k in names:
         col = [row.get(k) for row in rows]
@@ -217,12 +241,17 @@ def _frame(pd, rows: list, first: tuple):
 def wide(sources: Sources):
     """One row per point (per device of a several-device file); see smembench.to_dataframe."""
     pd = pandas()
-    rows, units, better = [], {}, {}
+    rows, units, better, named = [], {}, {}, {}
     for path, doc in documents(sources):
-        rows.extend(_wide_row(path, doc, r, units, better) for r in doc["results"])
-    df = _frame(pd, rows, IDENTITY + TIMING)
+        rows.extend(_wide_row(path, doc, r, units, better, named) for r in doc["results"])
+    df = _frame(pd, rows, IDENTITY + TIMING, frozenset(named) | {"counters_status", "counters_passes"})
+    for col in named:       # a counter null at every point is still a number column
+        if str(df[col].dtype) != "float64":
+            df[col] = df[col].astype("float64")
     df.attrs["units"] = {k: u for k, u in dict(UNITS, **units).items() if k in df.columns and u}
     df.attrs["better"] = dict({t: "lower" for t in TIMES}, **better)
+    if named:
+        df.attrs["counters"] = named
     return df
 
 

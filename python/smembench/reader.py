@@ -688,6 +688,50 @@ def metric(r, name):
     return float(v) if _is_number(v) and math.isfinite(v) else None
 
 
+def counters_run(doc):
+    """(status, reason) of the file's run.counters (smembench --counters): ("ok", None), or
+    ("unavailable", why); (None, None) for a file that did not ask for counters."""
+    c = doc["run"].get("counters")
+    if not isinstance(c, dict):
+        return None, None
+    st = c.get("status")
+    reason = c.get("reason")
+    return (st if isinstance(st, str) else "unavailable"), (reason if isinstance(reason, str) else None)
+
+
+def counters(r):
+    """{name: {"value": float or None, "unit": str, "kind": str}} of a point's counters where they
+    were collected (counters.status "ok"); {} for a point without them. A value that is not a finite
+    number is None."""
+    c = r.get("counters")
+    if not isinstance(c, dict) or c.get("status") != "ok" or not isinstance(c.get("values"), dict):
+        return {}
+    out = {}
+    for name, e in c["values"].items():
+        if not isinstance(e, dict):
+            continue
+        v = e.get("value")
+        out[name] = {"value": float(v) if _is_number(v) and math.isfinite(v) else None,
+                     "unit": e.get("unit") if isinstance(e.get("unit"), str) else "",
+                     "kind": e.get("kind") if isinstance(e.get("kind"), str) else None}
+    return out
+
+
+def counter(r, name):
+    """One counter's value (per launch) at the point, None where it is missing or null."""
+    e = counters(r).get(name)
+    return e["value"] if e else None
+
+
+def counter_status(r):
+    """(status, reason) of a point's counters: ("ok", None), ("failed", why), ...; (None, None)
+    where the point has none."""
+    c = r.get("counters")
+    if not isinstance(c, dict):
+        return None, None
+    return c.get("status"), c.get("reason")
+
+
 # Which way is better, for files written before each metric carried "better" (the benchmark
 # descriptors' directions, bench/*.c): by metric name first, then by unit. Rates and shares of a
 # ceiling or reference are better higher, and so is uninit's stale share (what the benchmark looks

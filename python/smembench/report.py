@@ -1,6 +1,7 @@
 """One self-contained HTML page from a set of smembench result files, for people and CI artifacts.
 
   smembench-report FILES... -o DIR [--baseline BASE.json]   (in the tree: python3 scripts/report.py)
+  smembench-report FILES... --explain                       the steps in time and their counters, on stdout
 
 Writes DIR/index.html: a headline (the GPUs, the points, the verdict); with --baseline, per file
 the gate's verdict, the decision smembench-compare BASE FILE takes (the same threshold and test,
@@ -10,7 +11,10 @@ line; the devices and run settings of every file; for each sweep its figures (in
 as smembench-plot's) and a table of its points (median time, noise = the robust spread 1.4826
 MAD/median as everywhere, the metrics, an arrow only on those that measure speed, how close the
 first comes to its ceiling, samples, occupancy by API, calculator and measurement, the effective
-carveout and the shared-memory configuration, verified) with a filter box and a CSV link; a user kernel (smembench --kernel) a section of its own with its figure,
+carveout and the shared-memory configuration, verified) with a filter box and a CSV link; where a file
+asked for hardware counters (smembench --counters), each step in time past the noise between
+neighbouring points of a sweep axis with the counters that moved with it (smembench.explain), or the
+one line saying why the file has none; a user kernel (smembench --kernel) a section of its own with its figure,
 its code, resources and verification and a table of its points; the failed points with
 their reasons, red; the skipped ones (expected: what the device or build cannot run) muted and
 folded, a row per reason with its count; where the files hold several GPUs of one model told apart (by uuid, or node and PCI
@@ -37,6 +41,7 @@ import sys
 
 from smembench import canvas
 from smembench import cli
+from smembench import explain
 from smembench import figures
 from smembench import gate
 from smembench import gate_format
@@ -546,6 +551,7 @@ def sweep_section(plt, section, series):
         parts.append(f'<figure id="fig-{esc(name)}-{esc(fig_name)}">{svg}<figcaption>smembench-plot: '
                      f"{esc(fig_name)}.svg</figcaption></figure>")
     several = len(series) > 1
+    parts.append(explain_block(name, series, several))
     cols = POINT_COLUMNS[:2] + ((("device", "text"),) if several else ()) + POINT_COLUMNS[2:]
     rows = [point_row(r, s.label if several else None, s.doc) for s in series for r in s.doc["results"]]
     parts.append(f"<h3>Points ({len(rows)})</h3>")
@@ -575,6 +581,42 @@ def sweep_section(plt, section, series):
         parts.append(skips_block(name, skipped, several))
     parts.append("</section>")
     return "".join(parts)
+
+
+def explain_block(name, series, several):
+    """The steps in time of the section's files that asked for counters, each with the counters
+    that moved (smembench.explain), or why a file has none; "" where no file asked (an older file's
+    section is as it was)."""
+    items, rest, asked = [], [], False
+    for s in series:
+        if not explain.asked(s.doc):
+            continue
+        asked = True
+        who = f"{s.label}: " if several else ""
+        said = explain.header(s.doc)
+        items += [f"<li>{esc(who + line)}</li>" for line in said]
+        for step in explain.steps(s.doc):
+            (items if step.moved else rest).append(f"<li>{esc(who + step.text(said=bool(said)))}</li>")
+    if not asked:
+        return ""
+    out = (f'<h3 id="explain-{esc(name)}">Steps in time and the counters that moved</h3>'
+           f"<p>Each step between neighbouring points of an axis larger than {explain.NOISE_FLOOR * 100:g} % and "
+           f"{explain.NOISE_TIMES:g} x the points' noise, with the hardware counters (one launch, profiled after "
+           f"the point was timed) that moved with it; the steps at which no counter moved folded below.</p>")
+    out += '<ul class="explain">' + "".join(items) + "</ul>" if items else "<p>No counter moved at any step.</p>"
+    if rest:
+        out += (f'<details class="explain-rest"><summary>{len(rest)} step{"s" if len(rest) != 1 else ""} in time '
+                f'where no counter moved or none was collected</summary><ul class="explain">' + "".join(rest) + "</ul></details>")
+    return out
+
+
+def explain_text(loaded):
+    """--explain's lines: per file its name, device and sweep, then explain.lines() indented."""
+    out = []
+    for path, doc in loaded:
+        out.append(f"{tool.shown(path)}: {doc['device'].get('name')}, sweep {doc['run'].get('sweep')}")
+        out += ["  " + tool.shown(line) for line in explain.lines(doc)]
+    return out
 
 
 def gate_options(threshold, alpha):
@@ -924,7 +966,10 @@ def main(argv=None):
     p = cli.parser("report.py", __doc__)
     p.add_argument("results", nargs="+", help="smembench result files or folders of them (other JSON files are "
                    "skipped, with one line)")
-    p.add_argument("-o", "--output", required=True, help="directory for index.html (created if missing)")
+    p.add_argument("-o", "--output", help="directory for index.html (created if missing); required without --explain")
+    p.add_argument("--explain", action="store_true",
+                   help="print, for each step in time past the noise between neighbouring points of a sweep axis, the "
+                        "hardware counters that moved with it (smembench --counters), and write no page")
     p.add_argument("--baseline", help="a result file to compare every file with (as smembench-compare does)")
     p.add_argument("--threshold", type=float, default=2.0,
                    help="smallest change that counts, in percent (2); above smembench-compare's --drift of 1")
@@ -934,6 +979,10 @@ def main(argv=None):
 
     def body():
         a = p.parse_args(argv)
+        if not a.explain and a.output is None:
+            p.error("the following arguments are required: -o/--output")
+        if a.explain and (a.output is not None or a.baseline):
+            p.error("--explain writes no page: it takes no -o or --baseline")
         try:
             gate_options(a.threshold, a.alpha)     # the values smembench-compare takes
         except cli.Usage as e:
@@ -942,11 +991,14 @@ def main(argv=None):
                 "drift) and less than 1000")
             print(f"{me}: {text.split('; see ')[0]}; see report.py --help", file=sys.stderr)
             return 2
-        plt = canvas.pyplot()
+        if not a.explain:
+            plt = canvas.pyplot()
         loaded = canvas.load(a.results, lambda text: print(f"{me}: {text}", file=sys.stderr))
         if not loaded:
             print(f"{me}: no result files among the inputs: nothing to report", file=sys.stderr)
             return 2
+        if a.explain:       # text only: no matplotlib needed
+            return tool.emit(explain_text(loaded), 0, "the explanation")
         baseline = (a.baseline, inputs.load_named(a.baseline)) if a.baseline else None
         if os.path.exists(a.output) and not os.path.isdir(a.output):
             canvas.check_outdir(a.output)      # refused before the page is made

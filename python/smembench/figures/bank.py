@@ -1,5 +1,9 @@
 """bank: the measured slowdown against stride for each access width, with the bank model drawn over
-the measured strides only, as a bar at each (the model has no value between two strides)."""
+the measured strides only, as a bar at each (the model has no value between two strides). Where the
+files have hardware counters (smembench --counters), a last panel: the shared-load wavefronts per
+request the counters saw (wavefronts / instructions: the n-way) beside the bank model's, and the bank
+conflicts per request (conflicts / instructions), per width, against the stride."""
+from smembench import counters as smem_counters
 from smembench.figures import common as c
 
 NAME = "bank"
@@ -25,7 +29,9 @@ def draw(plt, series, note):
         return None
     widths = sorted({c.param(r, "width_bytes") for s in have for r in s.timed("bank")} - {None})
     several = len({s.label for s in have}) > 1
-    rows = len(widths) + bool(units)
+    counted = [s for s in have if any(smem_counters.wavefronts_per_request(r) is not None or
+                                      smem_counters.conflicts_per_request(r) is not None for r in s.timed("bank"))]
+    rows = len(widths) + bool(units) + bool(counted)
     fig, axes = plt.subplots(rows, 1, figsize=(10, 2.6 * rows + 0.7), squeeze=False, sharex=not units,
                              layout="constrained")
     panels = []
@@ -56,6 +62,27 @@ def draw(plt, series, note):
     for p in panels[1:] if units else ():
         p.ax.sharex(panels[0].ax)
     panels[-1].ax.set_xlabel("stride between lanes (elements)")
+    if counted:
+        p = c.Panel(axes[len(widths), 0], "Shared loads per request, counted by the hardware: wavefronts (the "
+                                          "n-way) beside the bank model's, and bank conflicts")
+        for w in widths:
+            for s in counted:
+                pts = [r for r in s.timed("bank") if c.param(r, "width_bytes") == w]
+                who = f" ({s.short})" if several else ""
+                x, m = c.xy(pts, stride, lambda r: c.metric(r, "wavefronts"))
+                if x:
+                    p.points(x, m, f"{w}-byte: model's wavefronts" + who, marker="_", markersize=12,
+                             markeredgewidth=2, zorder=1)
+                x, v = c.xy(pts, stride, smem_counters.wavefronts_per_request)
+                if x:
+                    p.points(x, v, f"{w}-byte: wavefronts / instructions" + who, marker=c.marker(s.index),
+                             markersize=4, zorder=2)
+                x, v = c.xy(pts, stride, smem_counters.conflicts_per_request)
+                if x:
+                    p.points(x, v, f"{w}-byte: conflicts / instructions" + who, marker="x", markersize=4, zorder=2)
+        p.ax.set_ylabel("per request")
+        p.ax.set_xlabel("stride between lanes (elements)")
+        panels.append(p)
     if units:
         p = c.Panel(axes[-1, 0], c.CHANGE_TITLE + ":\nthe absolute times the ratios above divide out")
         c.change_panel(p, units, BENCHES)

@@ -10,8 +10,15 @@ device's largest configuration, device.smem_per_sm): a requested 60 % is 137 KiB
 on an A100, so GPUs compare on what the hint asks for, not on a percentage of different sizes. The
 hint rather than the driver's configuration is the x axis because it is the sweep's own variable: it
 exists for measured and predicted files alike and gives each point its own x, where the driver's steps
-would stack 30 and 40 % on one value. The requested % is the secondary axis on top."""
+would stack 30 and 40 % on one value. The requested % is the secondary axis on top.
+
+Where the files have hardware counters (smembench --counters), panels under the residency show the
+counters that move with the gather's time: the L1 hit rate and the DRAM bytes one launch reads,
+for both kernels; a file that asked for counters and has none
+says why under the title. Files without counters give the figure as it was."""
+from smembench import counters as smem_counters
 from smembench import l1split
+from smembench import reader
 from smembench.figures import common as c
 
 NAME = "carveout"
@@ -125,9 +132,10 @@ def draw(plt, series, note):
         if s not in timed and s not in blocks:
             note(f"{s.path}: footprint/gather points without a carveout_pct and a time or an occupancy: "
                  f"nothing for the {NAME} figure")
+    counted = counter_panels(series)
     models = list(dict.fromkeys(s.model for s in configs))
     splits = [[s for s in configs if s.model == m] for m in models]     # one split panel per GPU model
-    rows = [r for r in (timed, blocks) if r] + splits
+    rows = [r for r in (timed, blocks) if r] + counted + splits
     if not rows:
         return None
     several = len({s.label for s in series}) > 1
@@ -179,8 +187,11 @@ def draw(plt, series, note):
         p.ax.set_ylabel("blocks per SM")
         p.ax.set_ylim(0, p.ax.get_ylim()[1] * 1.15)
         panels.append(p)
+    for name, title, ylabel, scale, have in counted:
+        p = c.Panel(axes.pop(0), title)
+        draw_counter(p, name, ylabel, scale, have, several)
+        panels.append(p)
     for group in splits:
-        from smembench import reader
         dev = f"{reader.device_label(group[0].doc)}: s" if len(splits) > 1 else "S"
         draw_split(p := c.Panel(axes.pop(0), f"{dev}hared memory per SM each kernel gets, and the L1 left to "
                                              "the gather"), group, note)
@@ -191,9 +202,47 @@ def draw(plt, series, note):
     top, bottom = panels[0].ax, panels[-1].ax
     bottom.set_xlabel("shared memory per SM the carveout hint asks for (KiB): requested % of the largest configuration")
     secondary(top, series)
-    c.title(fig, "L1/shared carveout: shared-memory footprint kernel vs L1-reliant gather", series)
+    why = list(dict.fromkeys(x for x in (smem_counters.status_line(s.doc) for s in series) if x))
+    for line in why:
+        note(f"carveout figure: {line}")
+    c.title(fig, "L1/shared carveout: shared-memory footprint kernel vs L1-reliant gather" +
+            "".join(f"\n{line}" for line in why), series)
     c.place_texts(fig, panels)
     return fig
+
+
+COUNTER_PANELS = ((smem_counters.L1_HIT, "L1 hit rate of one launch (counters, profiled after timing; higher "
+                                         "is better)", "L1 hit rate (%)", 1),
+                  (smem_counters.DRAM_READ, "DRAM bytes one launch reads, log scale (counters; lower is better)",
+                   "DRAM bytes read (MB)", 1e6))
+
+
+def counter_panels(series):
+    """[(counter, title, y label, scale, the series that have it)] of the counter panels to draw."""
+    out = []
+    for name, title, ylabel, scale in COUNTER_PANELS:
+        have = [s for s in series if any(hint_kib(s)(r) is not None and reader.counter(r, name) is not None
+                                         for b in BENCHES for r in s.points(b))]
+        if have:
+            out.append((name, title, ylabel, scale, have))
+    return out
+
+
+def draw_counter(p, name, ylabel, scale, series, several):
+    """One counter of each kernel against the hint, in the kernel's colour; a point without it is
+    left out."""
+    for s in series:
+        for bench in BENCHES:
+            x, y = c.xy(s.points(bench), hint_kib(s),
+                        lambda r: (lambda v: None if v is None else v / scale)(reader.counter(r, name)))
+            if x:
+                p.line(x, y, kernel_name(s, bench) + (f"; {s.short}" if several else ""), color=KERNEL_COLORS[bench],
+                       marker=KERNEL_MARKERS[bench], fillstyle="full" if bench == "footprint" else "none")
+    p.ax.set_ylabel(ylabel)
+    if name.endswith(".pct"):
+        p.ax.set_ylim(0, 105)
+    else:       # bytes: the two kernels' reads lie orders of magnitude apart, a factor is a step
+        log_times(p.ax)
 
 
 def draw_split(p, series, note):
@@ -286,7 +335,6 @@ def secondary(ax, series):
         return None
     full = sizes[0]
     sec = ax.secondary_xaxis("top", functions=(lambda k: k / full * 100, lambda q: q / 100 * full))
-    from smembench import reader
     dev = "" if len(sizes) == 1 else \
         f" of {reader.device_label(next(s.doc for s in series if per_sm_kib(s) == full))}'s {full:g} KiB"
     sec.set_xlabel(f"requested carveout (%{dev})")

@@ -4,9 +4,17 @@ and the carveout the driver gave where it is not the hint; the time against dyna
 with the same residency staircase and the 48 KiB default limit (the opt-in above it). A line per
 value of the description's own axes (cols=1024, cols=4096), in one colour in both panels; the
 fastest setting of each named in the title; a failed point (outputs that depend on the
-configuration: a race) a red x at the foot of its panel, with a note."""
+configuration: a race) a red x at the foot of its panel, with a note.
+
+Where the points have hardware counters (smembench --counters), each time panel has one beneath it:
+the counter that moved most with the time along that axis (the one named at most of its steps past
+the noise, smembench.explain; the L1 hit rate where none moved), a line per key in the time's
+colours. A file that asked for counters and has none says why under the title. Files without
+counters give the figure as it was."""
 import re
 
+from smembench import counters as smem_counters
+from smembench import explain
 from smembench import reader
 from smembench import series as series_mod
 from smembench.figures import common as c
@@ -137,9 +145,20 @@ def draw(plt, function, series, note):
             note(f"{s.path}: the kernel {function} has no carveout or dynamic sweep: nothing for its figure")
         return None
     ylabel, rel = c.times(series, "kernel time")
-    fig, axes = plt.subplots(len(present), 1, figsize=(11, 4.3 * len(present)), squeeze=False, layout="constrained")
-    drawn = []
-    for (sweep, axis, title, xlabel), ax in zip(present, axes[:, 0]):
+    moved = {panel: moved_counter(series, panel[0], panel[1]) for panel in present}
+    rows = [row for panel in present for row in [(panel, None)] + ([(panel, moved[panel])] if moved[panel] else [])]
+    if len(rows) == len(present):       # no counters: the figure as it was
+        fig, axes = plt.subplots(len(present), 1, figsize=(11, 4.3 * len(present)), squeeze=False,
+                                 layout="constrained")
+    else:
+        ratios = [1 if name is None else 0.7 for _, name in rows]
+        fig, axes = plt.subplots(len(rows), 1, figsize=(11, 4.3 * sum(ratios)), squeeze=False, layout="constrained",
+                                 gridspec_kw={"height_ratios": ratios})
+    drawn, counted = [], []
+    for ((sweep, axis, title, xlabel), name), ax in zip(rows, axes[:, 0]):
+        if name is not None:
+            counted.append(draw_counter(ax, name, series, sweep, axis, colour, several, xlabel))
+            continue
         p = c.Panel(ax, title + panel_fixed(series, sweep, axis))
         blocks = c.Panel(ax.twinx(), "")
         draw_panel(p, blocks, series, sweep, axis, colour, rel, several, user)
@@ -150,12 +169,83 @@ def draw(plt, function, series, note):
     for p, blocks in drawn:
         p.ax.legend(loc="upper left", bbox_to_anchor=(1.09, 1), borderaxespad=0)
         blocks.ax.legend(loc="lower left", bbox_to_anchor=(1.09, 0), borderaxespad=0)
+    for p in counted:
+        p.ax.legend(loc="upper left", bbox_to_anchor=(1.09, 1), borderaxespad=0)
     k = reader.kernel(series[0].doc)
     what = f"Your kernel {function} ({k.get('file')}, {k.get('kind')}): median time by carveout and dynamic " \
            f"shared memory"
+    why = list(dict.fromkeys(x for x in (smem_counters.status_line(s.doc) for s in series) if x))
+    for line in why:
+        note(f"the kernel {function}'s figure: {line}")
+    what += "".join(f"\n{line}" for line in why)
     c.title(fig, what + "\n" + best_text(series, user, shown, several, int(fig.get_figwidth() * 11)), series)
-    c.place_texts(fig, [p for pair in drawn for p in pair])
+    c.place_texts(fig, [p for pair in drawn for p in pair] + counted)
     return fig
+
+
+def moved_counter(series, sweep, axis):
+    """The counter to draw under a time panel: the one named at most steps in time along the axis
+    (smembench.explain; the first named on a tie), else the L1 hit rate, else the first counter the
+    panel's points have; (name, True where it moved) or None where they have none."""
+    names, votes = [], {}
+    for s in series:
+        pts = panel_points(s, sweep, axis)
+        ids = {id(r) for r in pts}
+        have = [n for r in pts for n in reader.counters(r)]
+        names += [n for n in have if n not in names]
+        for step in explain.steps(s.doc):
+            if step.axis == axis and id(step.a) in ids and id(step.b) in ids:
+                for m in step.moved:
+                    if m.name in have:
+                        votes[m.name] = votes.get(m.name, 0) + 1
+    if not names:
+        return None
+    if votes:
+        return max(votes, key=lambda n: (votes[n], -list(votes).index(n))), True
+    return (smem_counters.L1_HIT if smem_counters.L1_HIT in names else names[0]), False
+
+
+def draw_counter(ax, chosen, series, sweep, axis, colour, several, xlabel):
+    """The counter against the panel's axis, a line per key in the time's colour (the default
+    carveout apart, as in the time panel); chosen: moved_counter's answer."""
+    name, voted = chosen
+    unit = next((e["unit"] for s in series for r in panel_points(s, sweep, axis)
+                 for n, e in reader.counters(r).items() if n == name and e["unit"]), "")
+    better = smem_counters.better(name)
+    why = "the counter that moved most with the time" if voted else "no counter moved with the time here"
+    p = c.Panel(ax, f"{smem_counters.label(name)} of one launch: {why} "
+                    f"(profiled after timing{f'; {better} is better' if better else ''})")
+    scale, shown_unit = (1e6, "MB") if unit == "bytes" else (1, unit)
+    for s in series:
+        pts = panel_points(s, sweep, axis)
+        split = varying(pts, (axis,))
+        groups = {}
+        for r in pts:
+            groups.setdefault(tuple((k, r["params"].get(k)) for k in split), []).append(r)
+        for key, group in groups.items():
+            label = (key_text(key) or smem_counters.label(name)) + (f"; {s.short}" if several else "")
+            vals = sorted((xval(axis, r), reader.counter(r, name) / scale) for r in group
+                          if reader.counter(r, name) is not None)
+            parts = ([[(x, v) for x, v in vals if x == DEFAULT_X], [(x, v) for x, v in vals if x != DEFAULT_X]]
+                     if axis == "carveout_pct" else [vals])
+            for part in (q for q in parts if q):
+                p.line(*zip(*part), label, style=s.index, color=colour.get((s.index, key), "black"))
+                label = "_" + label
+    ax.set_ylabel(f"{smem_counters.label(name)}" + (f" ({shown_unit})" if shown_unit else ""))
+    if unit == "%":
+        ax.set_ylim(0, 105)
+    else:
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.1)
+    ax.set_xlabel(xlabel)
+    if axis == "carveout_pct":
+        ticks = [DEFAULT_X] + list(range(0, 101, 10))
+        ax.set_xticks(ticks, ["default"] + [str(t) for t in ticks[1:]])
+        ax.set_xlim(DEFAULT_X - 5, 103)
+    else:
+        ax.set_xlim(left=-4)
+        from matplotlib.ticker import MultipleLocator
+        ax.xaxis.set_major_locator(MultipleLocator(32))
+    return p
 
 
 def panel_fixed(series, sweep, axis):
