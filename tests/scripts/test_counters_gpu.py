@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """--counters on a GPU (TAP; exit 77 without one): hardware counters per point through CUPTI.
 
-  test_counters.py SMEMBENCH FAKE_CUPTI [OUTDIR]
+  test_counters_gpu.py SMEMBENCH FAKE_CUPTI [OUTDIR]
 
 - the bank and swizzle sweeps with the default set: every point that ran has its counters, and the
   bank model's passes per request (bank: shared-load wavefronts per LDS; swizzle_ldmatrix and
