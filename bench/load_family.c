@@ -155,7 +155,13 @@ int smem_load_verify(struct smem_case *c)
     for (int lane = 0; lane < 32; lane++) {
         uint32_t once = 0;
         for (int j = 0; j < SMEM_LOAD_UNROLL; j++) {
+#if SMEM_TEST_BANK_CONFLICT
+            /* the test build's planted conflict (kernels/load.cu): lane 31 reads past lane 0's rows */
+            size_t byte = (lane == 31 ? (size_t)(SMEM_LOAD_UNROLL + 1) * SMEM_LOAD_ROW_BYTES
+                                      : (size_t)lane * stride * width) + (size_t)j * SMEM_LOAD_ROW_BYTES;
+#else
             size_t byte = (size_t)lane * stride * width + (size_t)j * SMEM_LOAD_ROW_BYTES;
+#endif
             for (int k = 0; k < width / 4; k++)
                 once += in[byte / 4 + k];
         }
