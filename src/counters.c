@@ -3,6 +3,7 @@
 #include "counters.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "smem.h"
@@ -11,45 +12,45 @@
  * the Nsight Compute Kernel Profiling Guide (the shared-memory and memory-workload sections). */
 const struct smem_counter_spec smem_counters_default[] = {
     { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "wavefronts", "counter",
-      "shared-memory load wavefronts (a conflict-free 4-byte warp load is one)" },
+      "shared-memory load wavefronts (a conflict-free 4-byte warp load is one)" , true },
     { "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "wavefronts", "counter",
-      "shared-memory store wavefronts" },
+      "shared-memory store wavefronts" , true },
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "conflicts", "counter",
-      "shared-memory load bank conflicts (extra wavefronts a request took)" },
+      "shared-memory load bank conflicts (extra wavefronts a request took)", false },
     { "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "conflicts", "counter",
-      "shared-memory store bank conflicts" },
-    { "smsp__sass_inst_executed_op_shared_ld.sum", "inst", "counter", "shared-memory load instructions (LDS), per warp" },
-    { "smsp__sass_inst_executed_op_shared_st.sum", "inst", "counter", "shared-memory store instructions (STS), per warp" },
+      "shared-memory store bank conflicts", false },
+    { "smsp__sass_inst_executed_op_shared_ld.sum", "inst", "counter", "shared-memory load instructions (LDS), per warp" , true },
+    { "smsp__sass_inst_executed_op_shared_st.sum", "inst", "counter", "shared-memory store instructions (STS), per warp" , true },
     /* ldmatrix and stmatrix are neither LDS nor STS: counters of their own (the names
      * tests/scripts/ncu_check.py found in Nsight Compute 2025 on the H200) */
     { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum", "wavefronts", "counter",
-      "ldmatrix wavefronts" },
-    { "smsp__sass_inst_executed_op_ldsm.sum", "inst", "counter", "ldmatrix instructions (LDSM), per warp" },
+      "ldmatrix wavefronts" , true },
+    { "smsp__sass_inst_executed_op_ldsm.sum", "inst", "counter", "ldmatrix instructions (LDSM), per warp" , true },
     { "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum", "wavefronts", "counter",
-      "stmatrix wavefronts" },
-    { "smsp__sass_inst_executed_op_shared_stsm.sum", "inst", "counter", "stmatrix instructions (STSM), per warp" },
-    { "l1tex__t_sector_hit_rate.pct", "%", "ratio", "L1 hit rate: sectors found in L1 of those requested" },
-    { "lts__t_sector_hit_rate.pct", "%", "ratio", "L2 hit rate: sectors found in L2 of those requested" },
-    { "dram__bytes_read.sum", "bytes", "counter", "bytes read from DRAM" },
-    { "dram__bytes_write.sum", "bytes", "counter", "bytes written to DRAM" },
+      "stmatrix wavefronts" , true },
+    { "smsp__sass_inst_executed_op_shared_stsm.sum", "inst", "counter", "stmatrix instructions (STSM), per warp" , true },
+    { "l1tex__t_sector_hit_rate.pct", "%", "ratio", "L1 hit rate: sectors found in L1 of those requested", false },
+    { "lts__t_sector_hit_rate.pct", "%", "ratio", "L2 hit rate: sectors found in L2 of those requested", false },
+    { "dram__bytes_read.sum", "bytes", "counter", "bytes read from DRAM", false },
+    { "dram__bytes_write.sum", "bytes", "counter", "bytes written to DRAM", false },
     { "sm__warps_active.avg.pct_of_peak_sustained_active", "%", "ratio",
-      "achieved occupancy: active warps of the most an SM holds, while active" },
+      "achieved occupancy: active warps of the most an SM holds, while active", false },
     { "smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "ratio", "ratio",
-      "stall: waiting at a barrier (__syncthreads), warps per issue" },
+      "stall: waiting at a barrier (__syncthreads), warps per issue", false },
     { "smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "ratio", "ratio",
-      "stall: waiting for L1TEX (global, local) data, warps per issue" },
+      "stall: waiting for L1TEX (global, local) data, warps per issue", false },
     { "smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio", "ratio", "ratio",
-      "stall: waiting for MIO (shared memory) data, warps per issue" },
+      "stall: waiting for MIO (shared memory) data, warps per issue", false },
     { "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", "ratio", "ratio",
-      "stall: the MIO queue (shared memory) is full, warps per issue" },
+      "stall: the MIO queue (shared memory) is full, warps per issue", false },
     { "smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio", "ratio", "ratio",
-      "stall: the local/global queue is full, warps per issue" },
+      "stall: the local/global queue is full, warps per issue", false },
     { "smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio", "ratio", "ratio",
-      "stall: a math pipe is busy, warps per issue" },
+      "stall: a math pipe is busy, warps per issue", false },
     { "smsp__average_warps_issue_stalled_wait_per_issue_active.ratio", "ratio", "ratio",
-      "stall: a fixed-latency dependency, warps per issue" },
+      "stall: a fixed-latency dependency, warps per issue", false },
     { "smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio", "ratio", "ratio",
-      "stall: eligible but another warp issued, warps per issue" },
+      "stall: eligible but another warp issued, warps per issue", false },
 };
 const size_t smem_counters_n_default = SMEM_ARRAY_LEN(smem_counters_default);
 

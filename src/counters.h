@@ -18,8 +18,13 @@
 struct smem_counter_spec {
     const char *name;       /* the Nsight Compute / CUPTI metric name */
     const char *unit;       /* of one launch's value */
-    const char *kind;       /* "counter" (a count, the same on every unit), "ratio" or "throughput" */
+    const char *kind;       /* "counter" (a count), "ratio" or "throughput" */
     const char *meaning;
+    /* the same count for the same kernel and input on every unit and run: instructions and
+     * wavefronts are; the bank-conflict counter and DRAM bytes are counts that move (measured on
+     * two H200 units: conflicts up to 14.5 % apart at one bank point, DRAM bytes of L2-resident
+     * kernels from 0 to 100 KB), so only exact ones are signals for the gate */
+    bool exact;
 };
 
 /* The default set: shared-memory wavefronts, bank conflicts and instructions (plain, ldmatrix,
@@ -61,6 +66,7 @@ struct smem_counters_run {
     char skipped[512];          /* the default set's metrics this chip lacks, "" when none */
     char unit[SMEM_COUNTERS_MAX][24];
     char kind[SMEM_COUNTERS_MAX][12];
+    bool exact[SMEM_COUNTERS_MAX];
     int passes_max;
     double wall_s;              /* host wall time of the counter phase */
 };

@@ -167,6 +167,15 @@ void unit_of(const char *name, const char *dim, const char *fallback, char *unit
         unit[0] = '\0';
 }
 
+/* Whether the default set holds name as an exact count (the same on every unit and run). */
+bool default_exact(const char *name)
+{
+    for (size_t i = 0; i < smem_counters_n_default; i++)
+        if (!strcmp(smem_counters_default[i].name, name))
+            return smem_counters_default[i].exact;
+    return false;
+}
+
 /* The default set's unit of a name, or NULL for one outside it. */
 const char *default_unit(const char *name)
 {
@@ -332,6 +341,7 @@ extern "C" int smem_counters_open(int ordinal, struct smem_counters_run *run, st
         unit_of(name, mp.pDimUnit, default_unit(name), run->unit[k], sizeof(run->unit[k]));
         size_t len = strlen(name);
         bool sum = len > 4 && !strcmp(name + len - 4, ".sum");
+        run->exact[k] = default_exact(name);
         smem_fmt(run->kind[k], sizeof(run->kind[k]), "%s",
                  !strcmp(run->unit[k], "%") || !strcmp(run->unit[k], "ratio") ? "ratio"
                  : mp.metricType == CUPTI_METRIC_TYPE_COUNTER && sum          ? "counter"

@@ -77,7 +77,7 @@ void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size
                "ncu --query-metrics names)%s:\n", smem_counters_built_in() ? "" : " [not built in]");
     for (size_t i = 0; i < smem_counters_n_default; i++) {
         const struct smem_counter_spec *c = &smem_counters_default[i];
-        fprintf(f, "  %s\n      %s, %s: %s\n", c->name, c->unit, c->kind, c->meaning);
+        fprintf(f, "  %s\n      %s, %s%s: %s\n", c->name, c->unit, c->kind, c->exact ? " (exact)" : "", c->meaning);
     }
 }
 
@@ -169,6 +169,7 @@ int smem_list_benches_json_of(FILE *f, const struct smem_bench *const *benches, 
         cJSON_AddStringToObject(o, "unit", c->unit);
         cJSON_AddStringToObject(o, "kind", c->kind);
         cJSON_AddStringToObject(o, "meaning", c->meaning);
+        cJSON_AddBoolToObject(o, "exact", c->exact);
         cJSON_AddBoolToObject(o, "default", true);
         cJSON_AddItemToArray(arr, o);
     }

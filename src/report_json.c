@@ -557,6 +557,7 @@ void smem_report_point_counters(cJSON *doc, const struct smem_result *r, const s
             smem_json_number(m, "value", x);
         cJSON_AddStringToObject(m, "unit", run->unit[i]);
         cJSON_AddStringToObject(m, "kind", run->kind[i]);
+        cJSON_AddBoolToObject(m, "exact", run->exact[i]);
     }
 }
 
