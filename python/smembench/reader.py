@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import stat
 import statistics
 
 try:
@@ -464,13 +465,40 @@ def _reject_constant(c, path):
     raise ResultError(f"{path}: {c} is not a JSON number (the format writes null)")
 
 
+def _file_kind(mode):
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def open_regular(path, what="a result file", encoding="utf-8"):
+    """path opened for reading (text in encoding, or bytes where encoding is None) when it is a
+    regular file through its links; ResultError in one line naming it otherwise. The file is opened
+    without waiting (O_NONBLOCK) and checked by fstat before a byte is read: a FIFO named directly
+    would otherwise wait for a writer for ever (open() blocks until one comes), and a device or a
+    folder is no file of results. OSError as open() gives it (no such file, permission)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ResultError(f"{os.fsdecode(path)}: {_file_kind(st.st_mode)}, not a regular file; expected {what}")
+        os.set_blocking(fd, True)
+        f = os.fdopen(fd, "rb" if encoding is None else "r", **({} if encoding is None else {"encoding": encoding}))
+    except BaseException:
+        os.close(fd)
+        raise
+    return f
+
+
 def not_results(path):
     """True when path holds JSON that is not a result file at all (a schema, a job's own record): the
     tools skip it with a note rather than refuse it."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path) as f:
             doc = json.load(f)
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):     # a ResultError too: the reader says what is wrong
         return False
     return not isinstance(doc, dict) or "schema" not in doc
 
@@ -484,7 +512,7 @@ def load(path):
                         f"{type(path).__name__}")
     name = os.fsdecode(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path) as f:
             text = f.read()
     except OSError as e:
         raise ResultError(f"{name}: {e.strerror or e}") from None

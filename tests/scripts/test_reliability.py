@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""The result tools' fifth round of bad input (issue 53), as TAP: a FIFO named directly to the library
+or as ab.py's manifest (refused in one line, never waited on), ab.py with a driver that hangs (the run
+bounded by --run-timeout, ended with its process group, the round reported; .ab.lock never left),
+two exports of one unit and commit into one asv tree (merged), the asv interval of the median on
+100 000 samples (the exact and the fast rule agreeing), smembench.samples() of a 200 MB file (time
+and memory), a point twice in the BMF and OpenMetrics exports, an ok point without statistics, and
+--format asv outside a git clone. Every process a test starts is bounded by a timeout.
+
+  test_reliability.py
+"""
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+SCRIPTS = os.path.join(ROOT, "scripts")
+PYDIR = os.path.join(ROOT, "python")
+sys.path.insert(0, HERE)
+sys.path.insert(0, PYDIR)
+import tap  # noqa: E402
+from tap import Skip, test  # noqa: E402
+
+R = os.path.join(ROOT, "results")
+CARVEOUT = os.path.join(R, "nvidia-h200_20261129_carveout.json")
+AB_QUICK = os.path.join(R, "gate", "nvidia-h200_20261130_quick_lease4_c1e362d.json")
+TMP = tempfile.mkdtemp(prefix="smem-reliability.")
+WAIT_S = 60
+
+
+def py(code, *args, timeout=WAIT_S, env=None):
+    """python3 -c code with the package on sys.path: (status, stdout, stderr); a hang fails the test
+    (subprocess's TimeoutExpired) instead of holding it."""
+    p = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {PYDIR!r}); " + code, *args],
+                       capture_output=True, text=True, timeout=timeout, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def tool(name, *args, timeout=WAIT_S, env=None, cwd=None):
+    p = subprocess.run([sys.executable, os.path.join(SCRIPTS, name), *args], capture_output=True, text=True,
+                       timeout=timeout, env=env, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def one_line(rc, err, needle, status=2):
+    lines = err.strip().splitlines()
+    assert rc == status and len(lines) == 1 and needle in lines[0], (rc, err[-2000:])
+    return lines[0]
+
+
+# ---- 1. a FIFO named directly ----------------------------------------------------------------------
+
+@test
+def a_fifo_named_to_the_library_is_refused_not_waited_on():
+    """smembench.load("fifo.json") on a FIFO named directly waited for a writer for ever: refused in
+    one line naming it, as are the reader's other ways in (a glob, not_results, the header)."""
+    d = os.path.join(TMP, "fifo")
+    os.makedirs(d)
+    fifo = os.path.join(d, "fifo.json")
+    os.mkfifo(fifo)
+    rc, out, err = py("import smembench\ntry:\n smembench.load(sys.argv[1])\nexcept smembench.InvalidResult as e:\n"
+                      " print(e)", fifo, timeout=20)
+    assert rc == 0 and out.strip() == f"{fifo}: a FIFO, not a regular file; expected a result file", (rc, out, err)
+    rc, out, err = py("from smembench import reader, inputs\nprint(reader.not_results(sys.argv[1]), "
+                      "inputs.header(sys.argv[1]))\nimport smembench\ntry:\n smembench.to_dataframe(sys.argv[2])\n"
+                      "except smembench.InvalidResult as e:\n print(e)", fifo, os.path.join(d, "*.json"), timeout=20)
+    assert rc == 0 and out.splitlines() == ["False None", f"{fifo}: a FIFO, not a regular file; expected a result "
+                                            "file"], (rc, out, err)
+    # a folder and a device named to load() are no result files either
+    rc, out, err = py("from smembench import reader\nfor p in sys.argv[1:]:\n try:\n  reader.load(p)\n"
+                      " except reader.ResultError as e:\n  print(e)", os.devnull, timeout=20)
+    assert out.strip() == f"{os.devnull}: a character device, not a regular file; expected a result file", out
+
+
+@test
+def a_fifo_as_the_ab_manifest_is_refused_not_waited_on():
+    d = os.path.join(TMP, "fifo_ab")
+    os.makedirs(d)
+    for r in (1, 2):
+        for b in ("base", "head"):
+            shutil.copy(AB_QUICK, os.path.join(d, f"{b}_r{r}.json"))
+    os.mkfifo(os.path.join(d, "ab-manifest.json"))
+    rc, out, err = tool("ab.py", "--files", d, timeout=20)
+    one_line(rc, err, f"{d}/ab-manifest.json: a FIFO, not a regular file; expected the A/B manifest")
+    assert out == ""
+
+
+# ---- 2. ab.py and a driver that hangs ----------------------------------------------------------------
+
+HANG = """#!/bin/sh
+# a driver that hangs, with a child of its own; it ignores SIGTERM where told to
+[ "$1" = stubborn ] && trap '' TERM
+sleep 600 &
+echo $! >> "{pids}"
+echo $$ >> "{pids}"
+echo "smembench: measuring" >&2
+sleep 600
+"""
+
+COPY = """#!{python}
+import json, sys, time
+args = sys.argv[1:]
+out = args[args.index("-o") + 1]
+time.sleep(float({delay!r}))
+json.dump(json.load(open({template!r})), open(out, "w"))
+"""
+
+
+def alive(pid):
+    """True while pid is a process that is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone(pids, within=10):
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if not any(alive(p) for p in pids):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def stand_ins(d, delay=0.0):
+    os.makedirs(d, exist_ok=True)
+    pids = os.path.join(d, "pids")
+    hang = os.path.join(d, "hang")
+    with open(hang, "w") as f:
+        f.write(HANG.format(pids=pids))
+    good = os.path.join(d, "good")
+    with open(good, "w") as f:
+        f.write(COPY.format(python=sys.executable, template=AB_QUICK, delay=delay))
+    for p in (hang, good):
+        os.chmod(p, 0o755)
+    return hang, good, pids
+
+
+def pids_in(path):
+    with open(path) as f:
+        return [int(x) for x in f.read().split()]
+
+
+@test
+def ab_ends_a_hung_driver_with_its_group_and_reports_the_round():
+    """A driver that never returns: the run is ended --run-timeout seconds after it started (SIGTERM
+    to its process group, SIGKILL where it ignores that), the round is reported as timed out in one
+    line, exit 2, and neither the driver, its child nor .ab.lock is left."""
+    for how in ("plain", "stubborn"):
+        d = os.path.join(TMP, "hang_" + how)
+        hang, good, pids = stand_ins(d)
+        out_dir = os.path.join(d, "out")
+        t0 = time.monotonic()
+        args = [good, hang, "-o", out_dir, "--rounds", "2", "--run-timeout", "1", "--"]
+        rc, out, err = tool("ab.py", *args, *(["stubborn"] if how == "stubborn" else []), "--sweep", "bank")
+        took = time.monotonic() - t0
+        line = one_line(rc, err, "head_r1.json: timed out: ")
+        assert "still running after --run-timeout 1 s: ended with its process group (pid " in line, line
+        assert ("SIGKILL" if how == "stubborn" else "SIGTERM") in line and "smembench: measuring" in line, line
+        assert took < 20, took
+        assert gone(pids_in(pids)), "the hung driver or its child is still running"
+        assert sorted(os.listdir(out_dir)) == ["ab-manifest.json", "base_r1.json"], os.listdir(out_dir)
+        assert json.load(open(os.path.join(out_dir, "ab-manifest.json")))["files"] == {}
+
+
+@test
+def ab_leaves_no_lock_when_it_passes_fails_or_is_signalled():
+    """.ab.lock stayed in DIR after every run: gone after a pass, a failure, SIGTERM and SIGINT (the
+    hung driver's group ended with it), and a second ab.py is still kept out while one runs."""
+    d = os.path.join(TMP, "lock")
+    hang, good, pids = stand_ins(d)
+    ok_dir = os.path.join(d, "ok")
+    rc, out, err = tool("ab.py", good, good, "-o", ok_dir, "--rounds", "2", "--", "--sweep", "bank", timeout=120)
+    assert rc == 0 and "gate: pass (exit 0)" in out, (rc, err[-2000:])
+    assert ".ab.lock" not in os.listdir(ok_dir), os.listdir(ok_dir)
+    bad_dir = os.path.join(d, "bad")
+    rc, out, err = tool("ab.py", good, os.path.join(d, "nonexec"), "-o", bad_dir, "--", "--sweep", "bank")
+    assert rc == 2 and not os.path.exists(os.path.join(bad_dir, ".ab.lock"))
+    rc, out, err = tool("ab.py", good, "/bin/true", "-o", bad_dir, "--", "--sweep", "bank")
+    assert rc == 2 and "wrote no file" in err and ".ab.lock" not in os.listdir(bad_dir), (rc, err)
+    for signo in (signal.SIGTERM, signal.SIGINT):
+        open(pids, "w").close()
+        sig_dir = os.path.join(d, f"sig{signo}")
+        p = subprocess.Popen([sys.executable, os.path.join(SCRIPTS, "ab.py"), hang, good, "-o", sig_dir, "--",
+                              "--sweep", "bank"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + WAIT_S
+            while len(pids_in(pids)) < 2 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(pids_in(pids)) == 2, "the driver did not start"
+            assert os.path.exists(os.path.join(sig_dir, ".ab.lock"))
+            rc, out, err = tool("ab.py", good, good, "-o", sig_dir, "--", "--sweep", "bank")
+            one_line(rc, err, f"another ab.py (pid {p.pid}) is writing its rounds there")
+            p.send_signal(signo)
+            out, err = p.communicate(timeout=WAIT_S)
+        finally:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        assert p.returncode == 128 + signo and err.strip().splitlines()[-1].endswith(
+            f"interrupted by {signal.Signals(signo).name}"), (p.returncode, err)
+        assert gone(pids_in(pids)), "the driver's group outlived ab.py"
+        assert ".ab.lock" not in os.listdir(sig_dir), os.listdir(sig_dir)
+
+
+@test
+def ab_run_timeout_is_checked():
+    for bad in ("-1", "nan", "1e9"):
+        rc, out, err = tool("ab.py", "/bin/true", "/bin/true", "-o", os.path.join(TMP, "x"), "--run-timeout", bad,
+                            "--", "--sweep", "bank")
+        one_line(rc, err, f"invalid value {bad if bad != '1e9' else '1e+09'} for --run-timeout")
+    assert not os.path.exists(os.path.join(TMP, "x"))
+
+
+if __name__ == "__main__":
+    sys.exit(tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True)))
