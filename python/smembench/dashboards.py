@@ -286,22 +286,75 @@ def _epoch_ms(iso):
     return int(t.timestamp() * 1000)
 
 
+# the one-sided tail of the 99 % interval, and its normal quantile z (Phi(-z) = 0.005)
+CI_TAIL = 0.005
+CI_Z = 2.5758293035489004
+# up to this many samples the interval's rank is found in exact integers; above, from log
+# probabilities (math.lgamma) summed from the normal approximation's rank: the same ranks (tested
+# on every n from 8 to 3000), in microseconds instead of a time that grew as n^3 (6.8 s at 10 000
+# samples, 61 s at 20 000; --max-samples allows 100 000)
+CI_EXACT_N = 1000
+
+
+def _ci_rank_exact(n):
+    """The largest k with P(Binomial(n, 1/2) < k) <= CI_TAIL, in integers: sum of C(n, j) for
+    j < k, times 1 / CI_TAIL, at most 2^n. 0 where there is none."""
+    limit = 2 ** n          # sum * 200 <= 2^n  <=>  sum / 2^n <= 0.005
+    scale = round(1 / CI_TAIL)
+    below, c, k = 0, 1, 0   # c = C(n, k)
+    while (below + c) * scale <= limit:
+        below += c
+        c = c * (n - k) // (k + 1)
+        k += 1
+    return k
+
+
+def _log_pmf(n, j):
+    return math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) - n * math.log(2)
+
+
+def _cdf(n, k):
+    """P(Binomial(n, 1/2) <= k) for k well below n / 2: the terms summed from k down until they no
+    longer count (each under 1e-18 of the sum; in the tail a term is at most k / (n - k + 1) of the
+    one above it)."""
+    if k < 0:
+        return 0.0
+    top = _log_pmf(n, k)
+    total, term, j = 0.0, 1.0, k
+    while j >= 0 and term > 1e-18 * total:
+        total += term
+        term *= j / (n - j + 1)            # pmf(j - 1) / pmf(j)
+        j -= 1
+    return total * math.exp(top)
+
+
+def _ci_rank_fast(n):
+    """_ci_rank_exact's k for large n: the normal approximation's rank (with the continuity
+    correction), moved to where P(B <= k - 1) <= CI_TAIL < P(B <= k)."""
+    k = max(0, int(math.floor(n / 2 + 0.5 - CI_Z * math.sqrt(n) / 2)))
+    while k > 0 and _cdf(n, k - 1) > CI_TAIL:
+        k -= 1
+    while _cdf(n, k) <= CI_TAIL:
+        k += 1
+    return k
+
+
+def ci_rank(n):
+    """The rank k of the distribution-free 99 % interval of the median of n samples: the interval
+    is the k-th smallest to the k-th largest (0: none)."""
+    return _ci_rank_exact(n) if n <= CI_EXACT_N else _ci_rank_fast(n)
+
+
 def _median_ci99(raw):
     """The distribution-free 99 % interval of the median from the sorted samples (order statistics
-    of Binomial(n, 1/2)); None where n is too small for one (n < 8)."""
-    x = sorted(raw)
-    n = len(x)
+    of Binomial(n, 1/2): ci_rank); None where n is too small for one (n < 8)."""
+    n = len(raw)
     if n < 8:
         return None
-    # the largest k with P(Binomial(n, 1/2) < k) <= 0.005: the interval is x[k-1] .. x[n-k]
-    below, k = 0.0, 0
-    while True:
-        p = below + math.comb(n, k) / 2 ** n
-        if p > 0.005:
-            break
-        below, k = p, k + 1
+    k = ci_rank(n)
     if k == 0:
         return None
+    x = sorted(raw)
     return x[k - 1], x[n - k]
 
 

@@ -221,5 +221,68 @@ def ab_run_timeout_is_checked():
     assert not os.path.exists(os.path.join(TMP, "x"))
 
 
+# ---- 4. the asv interval of the median on many samples ----------------------------------------------
+
+CARVEOUT26 = os.path.join(R, "figures_35", "h200", "nvidia-h200_20261203_carveout_u1_p1.json")
+
+
+def git_has(commit):
+    p = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", "-q", commit + "^{commit}"], capture_output=True)
+    return p.returncode == 0
+
+
+@test
+def asv_interval_exact_and_fast_ranks_agree():
+    """The interval's rank in exact integers (up to 1000 samples) and from log probabilities summed
+    from the normal approximation (above): the same on every n from 8 to 2000, and the fast one
+    where SciPy's binomial says, P(B <= k - 1) <= 0.005 < P(B <= k), up to 100 000 samples."""
+    from smembench import dashboards
+    bad = [n for n in range(8, 2001) if dashboards._ci_rank_exact(n) != dashboards._ci_rank_fast(n)]
+    assert not bad, bad[:10]
+    assert dashboards.ci_rank(8) == 1 and dashboards.ci_rank(1000) == 459 and dashboards.ci_rank(100000) == 49593
+    try:
+        from scipy.stats import binom
+    except ImportError:
+        return
+    for n in (1001, 5000, 20000, 54321, 100000):
+        k = dashboards.ci_rank(n)
+        assert binom.cdf(k - 1, n, 0.5) <= 0.005 < binom.cdf(k, n, 0.5), n
+
+
+@test
+def asv_export_of_26_points_of_100000_samples_takes_seconds():
+    """The 99 % interval of the median took 61 s a point at 20 000 samples (exact binomials, n^3):
+    a 26-point carveout file (a committed H200 file, each point's raw samples repeated to 100 000,
+    --max-samples' ceiling) goes through the asv tree in seconds, every interval holding its median;
+    and through export.py --format asv where the clone holds the file's commit."""
+    from smembench import dashboards, reader
+    doc = json.load(open(CARVEOUT26))
+    assert len(doc["results"]) == 26
+    for r in doc["results"]:
+        raw = r["time_ns"]["raw"]
+        r["time_ns"]["raw"] = (raw * (100000 // len(raw) + 1))[:100000]
+    path = os.path.join(TMP, "carveout26.json")
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    doc = reader.load(path)
+    git = doc["tool"]["git"]
+    t0 = time.process_time()
+    files = dashboards.asv_tree([(path, doc)], {git: ("0" * 40, 0)})
+    took = time.process_time() - t0
+    assert took < 10, f"asv tree of 26 x 100 000 samples: {took:.1f} s of processor time"
+    res = next(v for k, v in files.items() if k.endswith("-smembench.json") or "-smembench-" in k)
+    cols = res["result_columns"]
+    for name, row in res["results"].items():
+        if name.endswith(".time"):
+            for v, lo, hi in zip(row[0], row[cols.index("stats_ci_99_a")], row[cols.index("stats_ci_99_b")]):
+                assert v is None or lo <= v <= hi, (name, lo, v, hi)
+    if shutil.which("git") and git_has(git.replace("-dirty", "")):
+        t0 = time.monotonic()
+        rc, out, err = tool("export.py", path, "--format", "asv", "-o", os.path.join(TMP, "asv26"), "--repo", ROOT,
+                            timeout=120)
+        assert rc == 0, err
+        assert time.monotonic() - t0 < 30, time.monotonic() - t0
+
+
 if __name__ == "__main__":
     sys.exit(tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True)))
