@@ -390,12 +390,62 @@ def asv_benchmarks(r, path):
     return out
 
 
-def asv_tree(inputs, commits, existing_benchmarks=None):
+def _asv_params(text):
+    """A point's parameters from the one asv parameter "params" ("k=v,k=v")."""
+    return dict(kv.split("=", 1) for kv in text.split(",") if "=" in kv) if text else {}
+
+
+def asv_points_of(result, benchmarks):
+    """The points of an asv result file already in a tree (asv's or this export's): {benchmark:
+    [(params {axis: asv value}, value, stats, samples)]}, each point with a value, read by the file's
+    own result_columns; a benchmark that benchmarks (the tree's benchmarks.json) does not describe
+    is None (kept as it is)."""
+    cols = result.get("result_columns") if isinstance(result, dict) else None
+    rows = result.get("results") if isinstance(result, dict) else None
+    if not isinstance(cols, list) or not isinstance(rows, dict):
+        raise ValueError('no "result_columns" and "results"')
+    out = {}
+    for name, row in rows.items():
+        entry = benchmarks.get(name)
+        names = entry.get("param_names") if isinstance(entry, dict) else None
+        if not isinstance(row, list) or not isinstance(names, list):
+            out[name] = None
+            continue
+
+        def get(col):
+            i = cols.index(col) if col in cols else len(row)
+            return row[i] if i < len(row) else None
+        values, plist = get("result"), get("params") or []
+        if not isinstance(values, list):
+            values = [values]
+        combos = list(itertools.product(*plist)) if plist else [()]
+        if len(combos) != len(values) or (names != ["params"] and len(names) != len(plist)):
+            out[name] = None
+            continue
+        stat_cols = {f: get(f"stats_{f}") for f in ("ci_99_a", "ci_99_b", "q_25", "q_75", "number", "repeat")}
+        samples = get("samples")
+        pts = []
+        for i, (combo, v) in enumerate(zip(combos, values)):
+            if v is None:
+                continue
+            params = _asv_params(combo[0]) if names == ["params"] else dict(zip(names, combo))
+            stats = {f: c[i] for f, c in stat_cols.items() if isinstance(c, list) and i < len(c) and c[i] is not None}
+            raw = samples[i] if isinstance(samples, list) and i < len(samples) else None
+            pts.append((params, v, stats or None, raw))
+        out[name] = pts
+    return out
+
+
+def asv_tree(inputs, commits, existing_benchmarks=None, existing_result=None, merged=None):
     """The asv results tree of the inputs: {relative path: JSON object} of results/benchmarks.json
     (merged with existing_benchmarks, an earlier tree's), each machine's machine.json and one
     results file per machine, commit and build. commits maps each file's tool.git to (full hash,
     commit time in ms since the epoch). One point of one GPU at one commit and build twice is an
-    error (asv keeps one value per commit, machine and build)."""
+    error (asv keeps one value per commit, machine and build). existing_result(relative path): the
+    tree's result file of that name (a dict) or None; its points are merged into the new file's (the
+    union of benchmarks and points; a point in both takes this export's value, and merged, a dict,
+    counts "files", "kept" (values of the tree's files kept: a benchmark at a point) and "replaced"
+    (values of them this export replaced))."""
     groups = {}      # (machine, hash, env) -> {"doc", "dev", "points": {asv name: {param tuple: ...}}}
     bench_axes = {}  # asv name -> (entry, {axis: set of values})
     seen = {}
@@ -444,6 +494,31 @@ def asv_tree(inputs, commits, existing_benchmarks=None):
     files = {}
     for (machine, full, env), g in sorted(groups.items()):
         doc, dev = g["doc"], g["dev"]
+        earlier = existing_result(f"results/{machine}/{full[:8]}-{env}.json") if existing_result else None
+        kept_rows = {}
+        if earlier is not None:
+            old_points = asv_points_of(earlier, existing_benchmarks or {})
+            counts = merged if merged is not None else {}
+            counts["files"] = counts.get("files", 0) + 1
+            for name, pts in old_points.items():
+                if pts is None:          # a benchmark the tree does not describe: its row as it is
+                    if name not in g["points"]:
+                        kept_rows[name] = earlier["results"][name]
+                    continue
+                new_keys = {tuple(sorted(p.items())) for p, *_ in g["points"].get(name, [])}
+                keep = [x for x in pts if tuple(sorted(x[0].items())) not in new_keys]
+                counts["kept"] = counts.get("kept", 0) + len(keep)
+                counts["replaced"] = counts.get("replaced", 0) + len(pts) - len(keep)
+                if keep:
+                    g["points"][name] = keep + g["points"].get(name, [])
+                    entry = benchmarks.get(name)
+                    if entry is not None and entry["param_names"] not in ([], ["params"]):
+                        entry["params"] = [_sorted_values(set(vs) | {p.get(k, "None") for p, *_ in keep})
+                                           for k, vs in zip(entry["param_names"], entry["params"])]
+            at = earlier["results"] and [row[3] for row in earlier["results"].values()
+                                         if isinstance(row, list) and len(row) > 3 and isinstance(row[3], int)]
+            if at:
+                g["started_ms"] = min([g["started_ms"]] + at) if g["started_ms"] is not None else min(at)
         files[f"results/{machine}/machine.json"] = {
             "machine": machine, "gpu": str(dev.get("name")), "cc": str(dev.get("cc") or ""),
             "uuid": str(dev.get("uuid") or ""), "sm_count": dev.get("sm_count"),
@@ -475,6 +550,7 @@ def asv_tree(inputs, commits, existing_benchmarks=None):
             while row and row[-1] is None:
                 row.pop()
             rows[name] = row
+        rows.update(kept_rows)
         params = {"machine": machine, "gpu": str(dev.get("name")), "cc": str(dev.get("cc") or ""),
                   "build": reader.code_label(doc, dev) or "not recorded", "tree": "dirty" if g["dirty"] else "clean"}
         files[f"results/{machine}/{full[:8]}-{env}.json"] = {

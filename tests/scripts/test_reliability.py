@@ -221,6 +221,77 @@ def ab_run_timeout_is_checked():
     assert not os.path.exists(os.path.join(TMP, "x"))
 
 
+# ---- 3. two exports of one unit and commit into one asv tree ----------------------------------------
+
+ALL_U1 = os.path.join(R, "figures_35", "h200", "nvidia-h200_20261203_all_u1.json")
+
+
+def asv_results(d):
+    """{relative path: JSON} of the tree's result files (not machine.json)."""
+    out = {}
+    for root, _, names in os.walk(os.path.join(d, "results")):
+        for n in names:
+            if n.endswith(".json") and n not in ("machine.json", "benchmarks.json"):
+                out[os.path.relpath(os.path.join(root, n), d)] = json.load(open(os.path.join(root, n)))
+    return out
+
+
+def asv_values(res):
+    """{(benchmark, params): value} of an asv result file."""
+    import itertools
+    out = {}
+    for name, row in res["results"].items():
+        for combo, v in zip(itertools.product(*row[1]), row[0]):
+            if v is not None:
+                out[(name, combo)] = v
+    return out
+
+
+@test
+def asv_exports_of_one_unit_and_commit_merge():
+    """Two sweeps' files of one unit and commit exported one after the other into one tree: the
+    second export replaced the first's result file (5 benchmarks left of 97, said as "(1 replaced)").
+    Now the tree holds the union, equal to exporting both files at once; a point in both (the
+    carveout file's points, in the --sweep all file too) takes the later export's value, and the
+    line says how many were kept and replaced."""
+    git = json.load(open(ALL_U1))["tool"]["git"].replace("-dirty", "")
+    if not (shutil.which("git") and git_has(git)):
+        raise Skip(f"the source tree is no git clone holding {git}")
+    doc = json.load(open(ALL_U1))
+    benches = sorted({r["bench"] for r in doc["results"]})
+    half = set(benches[:len(benches) // 2])
+    parts = []
+    for i, keep in enumerate((lambda b: b in half, lambda b: b not in half)):
+        part = dict(doc, results=[r for r in doc["results"] if keep(r["bench"])])
+        path = os.path.join(TMP, f"all_u1_part{i}.json")
+        json.dump(part, open(path, "w"))
+        parts.append(path)
+    d, both = os.path.join(TMP, "asv_merge"), os.path.join(TMP, "asv_both")
+    for p in parts:
+        rc, out, err = tool("export.py", p, "--format", "asv", "-o", d, "--repo", ROOT, timeout=120)
+        assert rc == 0, err
+    assert "(1 merged with the tree's: " in err and "replaced" not in err, err
+    rc, out, e2 = tool("export.py", *parts, "--format", "asv", "-o", both, "--repo", ROOT, timeout=120)
+    assert rc == 0, e2
+    merged, once = asv_results(d), asv_results(both)
+    assert list(merged) == list(once) and len(merged) == 1, (list(merged), list(once))
+    (rel, m), (_, o) = next(iter(merged.items())), next(iter(once.items()))
+    assert asv_values(m) == asv_values(o) and len({b for b, _ in asv_values(m)}) > 40, rel
+    assert json.load(open(os.path.join(d, "results", "benchmarks.json"))) == \
+        json.load(open(os.path.join(both, "results", "benchmarks.json")))
+    # the carveout file of the same unit and commit: its points replace the --sweep all file's
+    carve = os.path.join(R, "figures_35", "h200", "nvidia-h200_20261203_carveout_u1_p1.json")
+    rc, out, err = tool("export.py", carve, "--format", "asv", "-o", d, "--repo", ROOT, timeout=120)
+    assert rc == 0 and "replaced by this export's" in err, err
+    after = asv_values(asv_results(d)[rel])
+    alone = os.path.join(TMP, "asv_carve")
+    rc, out, err = tool("export.py", carve, "--format", "asv", "-o", alone, "--repo", ROOT, timeout=120)
+    assert rc == 0, err
+    carve_values = asv_values(next(iter(asv_results(alone).values())))
+    assert any(k in asv_values(m) for k in carve_values), "the carveout file shares no point with the other"
+    assert after == {**asv_values(m), **carve_values}
+
+
 # ---- 4. the asv interval of the median on many samples ----------------------------------------------
 
 CARVEOUT26 = os.path.join(R, "figures_35", "h200", "nvidia-h200_20261203_carveout_u1_p1.json")
