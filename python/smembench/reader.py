@@ -38,6 +38,11 @@ def _require(cond, path, what):
         raise ResultError(f"{path}: {what}")
 
 
+def _is_int_list(raw):
+    """True for a list of ints only (a raw sample array as the driver writes it)."""
+    return set(map(type, raw)) <= {int}
+
+
 def _check_raw(raw, path, where):
     """A raw sample array: non-negative integers (nanoseconds), checked in C-speed passes."""
     if not raw:

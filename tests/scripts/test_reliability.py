@@ -355,5 +355,80 @@ def asv_export_of_26_points_of_100000_samples_takes_seconds():
         assert time.monotonic() - t0 < 30, time.monotonic() - t0
 
 
+# ---- 5. smembench.samples() of a 200 MB file ----------------------------------------------------------
+
+def big_file(src, target_bytes, out):
+    """A result file of about target_bytes made from the committed file src, each point's raw samples
+    repeated (its stats' count with them): the text written directly, as json.dumps of 25 million
+    integers would take long itself."""
+    doc = json.load(open(src))
+    total = sum(len(r["time_ns"]["raw"]) * 8 for r in doc["results"])
+    factor = target_bytes // max(1, total) + 1
+    chunks = []
+    for i, r in enumerate(doc["results"]):
+        raw = r["time_ns"]["raw"]
+        chunks.append(", ".join(map(str, raw)) if raw else "")
+        r["time_ns"]["raw"] = [i]
+        if r["time_ns"].get("stats") and raw:
+            r["time_ns"]["stats"]["count"] = len(raw) * factor
+        if isinstance(r.get("trials"), dict):
+            for t in r["trials"].get("runs") or []:
+                t["samples"] = t.get("samples", 0) * factor
+    parts = json.dumps(doc).split('"raw": [')
+    with open(out, "w") as f:
+        f.write(parts[0])
+        for p in parts[1:]:
+            i, rest = p.split("]", 1)
+            c = chunks[int(i)]
+            f.write('"raw": [')
+            if c:
+                f.write(", ".join([c] * factor))
+            f.write("]" + rest)
+    return sum(len(r["time_ns"]["raw"]) and 1 for r in doc["results"]), factor
+
+
+@test
+def samples_of_a_200_mb_file_within_30_s_and_2_gb():
+    """smembench.samples() of a 200 MB file (the committed carveout file's samples repeated: 25
+    million) did not finish in 300 s (a Python list a column, 6.6 GB when stopped at 150 s): in a
+    process of its own it must take under 30 s of processor time and 2 GB at its peak (reading the
+    file included), with one row a sample and each point's samples in order."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        raise Skip("no pandas (python3-pandas)")
+    big = os.path.join(TMP, "big200.json")
+    _, factor = big_file(CARVEOUT, 200_000_000, big)
+    assert os.path.getsize(big) > 200e6, os.path.getsize(big)
+    doc = json.load(open(CARVEOUT))
+    want = sum(len(r["time_ns"]["raw"]) for r in doc["results"]) * factor
+    first = next(r for r in doc["results"] if r["time_ns"]["raw"])
+    code = (f"import sys; sys.path.insert(0, {PYDIR!r}); import smembench\n"
+            "s = smembench.samples(sys.argv[1])\n"
+            "p = s['point'].iloc[0]\n"
+            "print(len(s), p, list(s['time_ns'].iloc[:5]), s['sample'].iloc[-1], s['time_ns'].dtype)")
+    t0 = time.monotonic()
+    p = subprocess.Popen([sys.executable, "-c", code, big], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = p.communicate(timeout=300)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    wall = time.monotonic() - t0
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)      # this process's children: the largest is this one
+    assert p.returncode == 0, err[-2000:]
+    from smembench import reader
+    assert out.startswith(f"{want} {reader.point_name(first)} "), (out, want)
+    assert f"{first['time_ns']['raw'][:5]}" in out and out.strip().endswith("int64"), out
+    cpu = ru.ru_utime + ru.ru_stime
+    peak = ru.ru_maxrss * 1024
+    print(f"# samples() of {os.path.getsize(big) / 1e6:.0f} MB: {want} rows, {cpu:.1f} s of processor time, "
+          f"{wall:.1f} s wall, peak {peak / 2 ** 30:.2f} GiB")
+    assert cpu < 30, f"{cpu:.1f} s of processor time"
+    assert peak < 2e9, f"peak {peak / 2 ** 30:.2f} GiB"
+    os.unlink(big)
+
+
 if __name__ == "__main__":
     sys.exit(tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True)))
