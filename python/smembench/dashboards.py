@@ -8,6 +8,7 @@ import itertools
 import io
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -92,11 +93,25 @@ def named_points(inputs):
         else:
             name = reader.point_name(r)
         if name in seen:
-            raise Usage(f"{name} is in both {seen[name]} and {path} (one point of one GPU twice); export the "
-                        "runs separately")
-        seen[name] = path
+            raise Usage(twice(name, seen[name], (path, doc, r)))
+        seen[name] = (path, doc, r)
         out.append((name, path, doc, r, dev))
     return out
+
+
+def _where(doc, r):
+    """A point's place in its file: results[i]."""
+    return next((f"results[{i}]" for i, x in enumerate(doc["results"]) if x is r), "results[?]")
+
+
+def twice(name, first, second, what="one point of one GPU twice", then="export the runs separately"):
+    """The one line for a point found twice: first and second are (path, doc, point); within one file
+    the two places are named (results[i] and results[j]), else the two files."""
+    (p1, d1, r1), (p2, d2, r2) = first, second
+    if p1 == p2 and d1 is d2:
+        return (f"{name} is twice in {p2} ({_where(d1, r1)} and {_where(d2, r2)}: {what}); a dashboard keeps one "
+                "value per point: remove one of them")
+    return f"{name} is in both {p1} and {p2} ({what}); {then}"
 
 
 def gab(inputs, bigger):
@@ -190,9 +205,9 @@ def openmetrics(inputs):
             text = _labels(labels + extra)
             samples = families.setdefault(fam, (bu, help_, {}))[2]
             if text in samples:
-                raise Usage(f"{reader.point_name(r)} of one GPU is in both {samples[text][0]} and {path} "
-                            "(a series twice); export the runs separately")
-            samples[text] = (path, f"{fam}{{{text}}} {value}")
+                raise Usage(twice(f"{reader.point_name(r)} of one GPU", samples[text][0], (path, doc, r),
+                                  "a series twice"))
+            samples[text] = ((path, doc, r), f"{fam}{{{text}}} {value}")
     # a gauge of value 1 named *_info (as prometheus_build_info): the same text is OpenMetrics and
     # the Prometheus text format that the Pushgateway and promtool read, where "info" is no type
     lines = ["# TYPE smembench_build_info gauge",
@@ -464,10 +479,10 @@ def asv_tree(inputs, commits, existing_benchmarks=None, existing_result=None, me
         params = {k: _asv_value(v) for k, v in r["params"].items()}
         where = (f"{reader.point_name({k: v for k, v in r.items() if k != 'device_index'})} of {machine} at "
                  f"{git} ({env})")
-        if where in seen and seen[where] != path:
-            raise Usage(f"{where} is in both {seen[where]} and {path} (asv keeps one value per commit, machine and "
-                        "build); export each run into a tree of its own")
-        seen[where] = path
+        if where in seen:
+            raise Usage(twice(where, seen[where], (path, doc, r), "asv keeps one value per commit, machine and "
+                              "build", "export each run into a tree of its own"))
+        seen[where] = (path, doc, r)
         for name, entry, v, stats, raw in asv_benchmarks(r, path):
             e, axes = bench_axes.setdefault(name, (dict(entry, name=name), {}))
             for k, x in params.items():
@@ -571,8 +586,12 @@ def asv_conf(repo_rel, branch):
             "regressions_first_commits": ASV_NO_REGRESSIONS}
 
 
-def _git(repo, *args):
+def _git(repo, *args, said=None):
+    """git -C repo ARGS: its stdout, None where it fails (its stderr's last line then in said[0])."""
     p = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=False)
+    if p.returncode and said is not None:
+        lines = [x.strip() for x in p.stderr.splitlines() if x.strip()]
+        said[:] = [next((x for x in lines if x.startswith("fatal:")), lines[-1] if lines else "")]
     return p.stdout.strip() if p.returncode == 0 else None
 
 
@@ -583,10 +602,16 @@ def asv_commits(repo, branch, docs):
     repository that is none, a commit it lacks or one off the branch."""
     if shutil.which("git") is None:
         raise Usage("--format asv resolves each file's commit with git, which is not installed")
-    top = _git(repo, "rev-parse", "--show-toplevel") or (_git(repo, "rev-parse", "--absolute-git-dir"))
+    said = [""]
+    top = _git(repo, "rev-parse", "--show-toplevel", said=said) or (_git(repo, "rev-parse", "--absolute-git-dir"))
     if top is None:
-        raise Usage(f"--repo {repo} is no git repository; asv publish orders results by the commits of the "
-                    "project's clone: give --repo that clone (with its history: actions/checkout fetch-depth: 0)")
+        why = said[0][:200]
+        hint = ("git does not take it (a clone another user owns: git config --global --add safe.directory "
+                f"{os.path.abspath(repo)})" if "dubious ownership" in why else
+                "a source tarball or a copy of the tree without its .git has no commits")
+        raise Usage(f"--repo {repo} is no git repository{f' (git: {why})' if why else ''}: {hint}; asv publish "
+                    "orders results by the commits of the project's clone: give --repo that clone (with its history: "
+                    "actions/checkout fetch-depth: 0)")
     if _git(repo, "rev-parse", "--verify", "-q", f"{branch}^{{commit}}") is None:
         raise Usage(f'no branch "{branch}" in {repo}; give --branch the branch the results were measured on')
     first_parent = set((_git(repo, "rev-list", "--first-parent", branch) or "").split())
@@ -596,6 +621,10 @@ def asv_commits(repo, branch, docs):
         if git in out:
             continue
         short = git[:-len("-dirty")] if git.endswith("-dirty") else git
+        if not re.fullmatch(r"[0-9a-f]{4,40}", short):
+            raise Usage(f'{path}: tool.git is "{git[:60]}", no commit: the build that wrote it was made outside a git '
+                        "clone (a source tarball); asv places each result by its commit: build smembench in a clone, "
+                        "or set SMEM_GIT_REV=COMMIT at meson setup, or export the file in another format")
         full = _git(repo, "rev-parse", "--verify", "-q", f"{short}^{{commit}}") if re.fullmatch(r"[0-9a-f]{4,40}",
                                                                                                   short) else None
         if full is None:

@@ -55,8 +55,9 @@ descriptors. The median time of a point is always better lower.
 
 Several files go into one export: their points one after the other. In gab and bmf, where the
 files hold more than one GPU, each name ends in the GPU's uuid (else host/gpuINDEX) in brackets;
-the same point of the same GPU in two files (two runs) is an error in every format but csv, as a
-dashboard keeps one value per name or series.
+the same point of the same GPU in two files (two runs), or twice in one file, is an error in every
+format but csv, as a dashboard keeps one value per name or series: one line naming the point and
+both places (the two files, or results[i] and results[j] of the one).
 Only points that ran and have a timing (status ok) are exported; how many others were left out is
 said on stderr. A file with no timed point (predict mode) is an error.
 -o FILE writes the file whole or not at all (a hidden temporary file beside it, renamed over it,

@@ -71,6 +71,7 @@ def _structure(doc, path):
     for dev in [doc["device"]] + (doc["devices"] if "devices" in doc else []):
         _require(isinstance(dev, dict), path, "a device record is not an object")
         _check_published(dev.get("published"), path)
+    check_run = is_check_run(doc)
     for i, r in enumerate(doc["results"]):
         where = f"result {i}"
         _require(isinstance(r, dict), path, f"{where} is not an object")
@@ -83,9 +84,23 @@ def _structure(doc, path):
                  all(type(v) is int for v in r["params"].values()), path,
                  f"{where}: bench and status must be strings and params integers")
         stats = r["time_ns"].get("stats") if isinstance(r["time_ns"], dict) else None
+        if r["status"] == "ok" and not check_run:
+            m = stats.get("median") if isinstance(stats, dict) else None
+            _require(_is_number(m) and m > 0, path,
+                     f"results[{i}].time_ns.stats{'.median' if isinstance(stats, dict) else ''}: "
+                     f"{'null' if m is None else _short(m)} for an ok point; a point that ran and passed has its "
+                     "median time (only a --check run's points have none)")
         _require(isinstance(stats, dict) and "median" in stats, path, f"{where} has no time_ns.stats.median")
         _require(isinstance(r["time_ns"].get("raw"), list), path, f"{where} has no time_ns.raw list")
         _check_raw(r["time_ns"]["raw"], path, where)
+
+
+def is_check_run(doc):
+    """True for a file of smembench --check (every point launched and verified once, nothing timed:
+    its ok points have no statistics), as its run.argv records it."""
+    run = doc.get("run") if isinstance(doc, dict) else None
+    argv = run.get("argv") if isinstance(run, dict) else None
+    return isinstance(argv, list) and "--check" in argv
 
 
 def _check_published(pub, path):
@@ -585,7 +600,8 @@ def median_ns(r):
 
 
 def timed(r):
-    """A point that ran and has a median time (an ok point can still lack statistics)."""
+    """A point that ran and has a median time (an ok point of a --check run has no statistics; the
+    reader refuses one without them in any other file)."""
     m = stats(r).get("median")
     return r["status"] == "ok" and _is_number(m) and m > 0
 

@@ -430,5 +430,101 @@ def samples_of_a_200_mb_file_within_30_s_and_2_gb():
     os.unlink(big)
 
 
+# ---- 6. one point twice in the dashboards' exports --------------------------------------------------
+
+X2 = os.path.join(R, "nvidia-h200-x2_20261129_bandwidth-latency-bank.json")
+
+
+@test
+def one_point_twice_in_one_file_is_refused_naming_both_places():
+    """A file holding one point twice: BMF, OpenMetrics, gab and asv refuse it in one line naming the
+    point and both places in the file (results[i] and results[j]; the line said "in both F and F"),
+    exit 2, nothing written; CSV, a row per point, takes it."""
+    import copy
+    for src, name in ((CARVEOUT, "footprint/carveout_pct=0,mib=256,tile_bytes=31744"),
+                      (X2, "bandwidth/width_bytes=4@gpu0")):
+        doc = json.load(open(src))
+        n = len(doc["results"])
+        doc["results"].append(copy.deepcopy(doc["results"][0]))
+        path = os.path.join(TMP, "twice_" + os.path.basename(src))
+        json.dump(doc, open(path, "w"))
+        for fmt in ("bmf", "openmetrics", "gab", "gab-bigger", "asv"):
+            out = os.path.join(TMP, f"twice_out_{fmt}")
+            args = [path, "--format", fmt, "-o", out] + (["--repo", ROOT] if fmt == "asv" else [])
+            rc, stdout, err = tool("export.py", *args)
+            line = one_line(rc, err, f" is twice in {path} (results[0] and results[{n}]: ")
+            assert name.split("@")[0] in line and "Traceback" not in err and not os.path.exists(out), (fmt, line)
+        rc, stdout, err = tool("export.py", path, "--format", "csv")
+        assert rc == 0 and stdout.count("\n") > n, err
+
+
+# ---- 7. an ok point without statistics -----------------------------------------------------------
+
+@test
+def an_ok_point_without_a_time_is_refused_by_every_tool():
+    """plot drew an ok point whose statistics were null and exited 0: the reader refuses it with its
+    JSON path, exit 2 in every tool; a --check run's ok points (verified, never timed) still read."""
+    doc = json.load(open(CARVEOUT))
+    stats = doc["results"][12]["time_ns"]["stats"]
+    nulls = dict({k: None for k in stats}, count=0)
+    cases = []
+    for tag, value, where in (("nullmedian", nulls, "results[12].time_ns.stats.median: null for an ok point"),
+                              ("nullstats", None, "results[12].time_ns.stats: null for an ok point")):
+        d = json.loads(json.dumps(doc))
+        d["results"][12]["time_ns"].update(stats=value, raw=[])
+        path = os.path.join(TMP, tag + ".json")
+        json.dump(d, open(path, "w"))
+        cases.append((path, where))
+    try:
+        import matplotlib  # noqa: F401
+        draw = True
+    except ImportError:
+        draw = False
+    for path, where in cases:
+        runs = [("compare.py", [path, CARVEOUT]), ("export.py", [path, "--format", "csv"])]
+        if path == cases[0][0]:
+            runs += [("fleet.py", [path]), ("trend.py", [path, "-o", os.path.join(TMP, "t")])]
+        if draw and path == cases[0][0]:
+            runs += [("plot.py", [path, "-o", os.path.join(TMP, "p")]),
+                     ("report.py", [path, "-o", os.path.join(TMP, "r")])]
+        for name, args in runs:
+            rc, out, err = tool(name, *args, timeout=120)
+            one_line(rc, err, f"{path}: {where}")
+            assert not any(os.path.exists(os.path.join(TMP, x)) for x in "tpr"), name
+        rc, out, err = py("import smembench\ntry:\n smembench.load(sys.argv[1])\nexcept smembench.InvalidResult as e:\n"
+                          " print(e)", path)
+        assert out.startswith(f"{path}: {where}"), out
+    from smembench import reader
+    checked = os.path.join(R, "figures_35", "h200", "ncu", "keep", "checked.json")
+    doc = reader.load(checked)
+    assert reader.is_check_run(doc) and not reader.timed_points(doc) and reader.ok(doc)
+
+
+# ---- 8. --format asv outside a git clone ---------------------------------------------------------
+
+@test
+def asv_outside_a_clone_says_what_is_needed():
+    """export --format asv from a source tarball (no .git) and of a file a tarball build wrote
+    (tool.git "unknown"): one line saying what asv needs, exit 2, nothing written."""
+    tarball = os.path.join(TMP, "smembench-0.1.0")
+    os.makedirs(tarball)
+    shutil.copy(CARVEOUT, os.path.join(tarball, "r.json"))
+    out = os.path.join(TMP, "asv_tar")
+    rc, _, err = tool("export.py", "r.json", "--format", "asv", "-o", out, cwd=tarball)
+    line = one_line(rc, err, "--repo . is no git repository (git: fatal: not a git repository")
+    assert "a source tarball or a copy of the tree without its .git has no commits" in line and \
+        "give --repo that clone" in line, line
+    assert not os.path.exists(out)
+    doc = json.load(open(CARVEOUT))
+    doc["tool"]["git"] = "unknown"
+    unknown = os.path.join(TMP, "unknown.json")
+    json.dump(doc, open(unknown, "w"))
+    if not shutil.which("git") or not git_has("HEAD"):
+        raise Skip("the source tree is no git clone")
+    rc, _, err = tool("export.py", unknown, "--format", "asv", "-o", out, "--repo", ROOT)
+    line = one_line(rc, err, f'{unknown}: tool.git is "unknown", no commit: the build that wrote it was made outside')
+    assert "SMEM_GIT_REV" in line and not os.path.exists(out), line
+
+
 if __name__ == "__main__":
     sys.exit(tap.run(lambda: shutil.rmtree(TMP, ignore_errors=True)))
