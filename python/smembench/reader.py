@@ -84,12 +84,12 @@ def _structure(doc, path):
                  all(type(v) is int for v in r["params"].values()), path,
                  f"{where}: bench and status must be strings and params integers")
         stats = r["time_ns"].get("stats") if isinstance(r["time_ns"], dict) else None
-        if r["status"] == "ok" and not check_run:
-            m = stats.get("median") if isinstance(stats, dict) else None
-            _require(_is_number(m) and m > 0, path,
-                     f"results[{i}].time_ns.stats{'.median' if isinstance(stats, dict) else ''}: "
-                     f"{'null' if m is None else _short(m)} for an ok point; a point that ran and passed has its "
-                     "median time (only a --check run's points have none)")
+        # a median of another type is the schema's to word; null (or no statistics) is no time at all
+        if r["status"] == "ok" and not check_run and (stats is None or (isinstance(stats, dict) and
+                                                                        stats.get("median") is None)):
+            raise ResultError(f"{path}: results[{i}].time_ns.stats{'' if stats is None else '.median'}: null for an ok "
+                              "point; a point that ran and passed has its median time (only a --check run's points "
+                              "have none)")
         _require(isinstance(stats, dict) and "median" in stats, path, f"{where} has no time_ns.stats.median")
         _require(isinstance(r["time_ns"].get("raw"), list), path, f"{where} has no time_ns.raw list")
         _check_raw(r["time_ns"]["raw"], path, where)
