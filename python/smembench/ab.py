@@ -17,8 +17,8 @@ paths (never one found on PATH), each run in a process group of its own and boun
 later), and the A/B stops with the round reported as timed out (exit 2); a signal that ends ab.py ends
 the running build's group too. ab.py holds a lock on DIR (.ab.lock, flock) while it runs: a second
 ab.py on DIR is refused, and so is --files while the rounds are being written; the lock file is removed
-when ab.py ends (passed, failed or interrupted); a round's file name already taken stops the run. After each whole round DIR/ab-manifest.json records the run's id, the
-executables, the arguments, and each round file with its SHA-256; --files judges only the rounds the
+when ab.py ends (passed, failed or interrupted); a round's file name already taken stops the run.
+After each whole round DIR/ab-manifest.json records the run's id, the executables, the arguments, and each round file with its SHA-256; --files judges only the rounds the
 manifest names, byte for byte, and refuses a DIR without one, a round file it does not name or whose
 bytes differ, a half round, fewer than 2 rounds, and a round without a timed point (a predict-mode
 file, as compare.py refuses one: the driver falls back to predict mode where no GPU is usable). Each
@@ -47,8 +47,8 @@ for want of rounds (not for a wide band), up to N, as Pinpoint adds attempts.
 A point that only one build has, or whose status differs, is reported and fails the gate as in
 compare.py. Exit status: 0 no point slower, missing, new or stopped; 1 any of these (and, with
 --uncertain fail, any point uncertain); 2 unusable input (an executable that does not run, a failed
-run, a run past --run-timeout, bad options, a manifest or round that is not a regular file (a FIFO), unreadable files, a round without a timed point, rounds this A/B did not run or
-that cannot decide, a directory another ab.py holds). Rounds that cannot decide are refused rather
+run, a run past --run-timeout, bad options, a manifest or round that is not a regular file (a FIFO),
+unreadable files, a round without a timed point, rounds this A/B did not run or that cannot decide, a directory another ab.py holds). Rounds that cannot decide are refused rather
 than judged all uncertain: --uncertain pass lets an undecided point through a gate that decided the
 others, never a gate that decided nothing.
 Needs SciPy (python3-scipy).
@@ -541,8 +541,8 @@ def parse_args(argv):
                     help="rounds at most: while points are uncertain for want of rounds (not for a wide band), two "
                          "more rounds (an ABBA pair) run, as Pinpoint adds attempts (default: none added)")
     ap.add_argument("--run-timeout", type=float, default=RUN_TIMEOUT_S, metavar="SEC",
-                    help=f"seconds one run of a build may take ({RUN_TIMEOUT_S:g}; 0: no bound): a run still going then is "
-                         "ended with its process group, the round reported as timed out, exit 2")
+                    help=f"seconds one run of a build may take ({RUN_TIMEOUT_S:g}; 0: no bound): a run still going "
+                         "then is ended with its process group, the round reported as timed out, exit 2")
     ap.add_argument("--history", action="append", default=[], metavar="PATH",
                     help="earlier result files (files or directories) of this GPU model: a point's floor is never below "
                          "what one build moved between processes on one unit there")
