@@ -48,8 +48,9 @@ A point that only one build has, or whose status differs, is reported and fails 
 compare.py. Exit status: 0 no point slower, missing, new or stopped; 1 any of these (and, with
 --uncertain fail, any point uncertain); 2 unusable input (an executable that does not run, a failed
 run, a run past --run-timeout, bad options, a manifest or round that is not a regular file (a FIFO),
-unreadable files, a round without a timed point, rounds this A/B did not run or that cannot decide, a directory another ab.py holds). Rounds that cannot decide are refused rather
-than judged all uncertain: --uncertain pass lets an undecided point through a gate that decided the
+unreadable files, a round without a timed point, rounds this A/B did not run or that cannot decide,
+a directory another ab.py holds). Rounds that cannot decide are refused rather than judged all
+uncertain: --uncertain pass lets an undecided point through a gate that decided the
 others, never a gate that decided nothing.
 Needs SciPy (python3-scipy).
 """
