@@ -18,7 +18,8 @@ later), and the A/B stops with the round reported as timed out (exit 2); a signa
 the running build's group too. ab.py holds a lock on DIR (.ab.lock, flock) while it runs: a second
 ab.py on DIR is refused, and so is --files while the rounds are being written; the lock file is removed
 when ab.py ends (passed, failed or interrupted); a round's file name already taken stops the run.
-After each whole round DIR/ab-manifest.json records the run's id, the executables, the arguments, and each round file with its SHA-256; --files judges only the rounds the
+After each whole round DIR/ab-manifest.json records the run's id, the executables, the arguments,
+and each round file with its SHA-256; --files judges only the rounds the
 manifest names, byte for byte, and refuses a DIR without one, a round file it does not name or whose
 bytes differ, a half round, fewer than 2 rounds, and a round without a timed point (a predict-mode
 file, as compare.py refuses one: the driver falls back to predict mode where no GPU is usable). Each
