@@ -12,10 +12,14 @@ base_rN.json and head_rN.json (never hidden; a DIR that already holds such files
 --files DIR judges such a directory again.
 
 WHAT IS JUDGED. Only rounds this A/B ran, on a GPU. The executables run as given, by their absolute
-paths (never one found on PATH). ab.py holds a lock on DIR (.ab.lock, flock) while it runs: a second
-ab.py on DIR is refused, and so is --files while the rounds are being written; a round's file name
-already taken stops the run. After each whole round DIR/ab-manifest.json records the run's id, the
-executables, the arguments, and each round file with its SHA-256; --files judges only the rounds the
+paths (never one found on PATH), each run in a process group of its own and bounded by --run-timeout
+(1800 s; 0: none): a run still going then is ended with its whole group, by its pid (SIGTERM, SIGKILL 3 s
+later), and the A/B stops with the round reported as timed out (exit 2); a signal that ends ab.py ends
+the running build's group too. ab.py holds a lock on DIR (.ab.lock, flock) while it runs: a second
+ab.py on DIR is refused, and so is --files while the rounds are being written; the lock file is removed
+when ab.py ends (passed, failed or interrupted); a round's file name already taken stops the run.
+After each whole round DIR/ab-manifest.json records the run's id, the executables, the arguments,
+and each round file with its SHA-256; --files judges only the rounds the
 manifest names, byte for byte, and refuses a DIR without one, a round file it does not name or whose
 bytes differ, a half round, fewer than 2 rounds, and a round without a timed point (a predict-mode
 file, as compare.py refuses one: the driver falls back to predict mode where no GPU is usable). Each
@@ -44,9 +48,10 @@ for want of rounds (not for a wide band), up to N, as Pinpoint adds attempts.
 A point that only one build has, or whose status differs, is reported and fails the gate as in
 compare.py. Exit status: 0 no point slower, missing, new or stopped; 1 any of these (and, with
 --uncertain fail, any point uncertain); 2 unusable input (an executable that does not run, a failed
-run, bad options, unreadable files, a round without a timed point, rounds this A/B did not run or
-that cannot decide, a directory another ab.py holds). Rounds that cannot decide are refused rather
-than judged all uncertain: --uncertain pass lets an undecided point through a gate that decided the
+run, a run past --run-timeout, bad options, a manifest or round that is not a regular file (a FIFO),
+unreadable files, a round without a timed point, rounds this A/B did not run or that cannot decide,
+a directory another ab.py holds). Rounds that cannot decide are refused rather than judged all
+uncertain: --uncertain pass lets an undecided point through a gate that decided the
 others, never a gate that decided nothing.
 Needs SciPy (python3-scipy).
 """
@@ -101,20 +106,69 @@ def how_it_ended(rc):
     return f"exited {rc}"
 
 
-def run_one(exe, args, path):
-    """One run of exe writing path (a name not taken); its stderr. Usage, with all of the run's
-    stderr, when it fails or writes no file."""
+# a run still going --run-timeout seconds after it started is ended: SIGTERM to its process group (the
+# driver and anything it started, cuobjdump), and SIGKILL to the group where it is still there after
+# this many seconds more
+KILL_GRACE_S = 3.0
+# --run-timeout's default: a --sweep all run took 40 s to 5 minutes on the H200 (results/gate/)
+RUN_TIMEOUT_S = 1800
+
+
+def end_group(p):
+    """Ends the process p and its whole process group (its own: start_new_session), by its pid:
+    SIGTERM, then SIGKILL after KILL_GRACE_S; waits for p. The signal that ended it, by name."""
+    def signal_group(signo):
+        try:
+            os.killpg(p.pid, signo)
+        except ProcessLookupError:
+            pass
+    signal_group(signal.SIGTERM)
+    try:
+        p.wait(timeout=KILL_GRACE_S)
+        how = "SIGTERM"
+    except subprocess.TimeoutExpired:
+        how = "SIGKILL"
+    signal_group(signal.SIGKILL)        # what of the group outlived the driver, or the driver itself
+    p.wait()
+    return how
+
+
+def run_one(exe, args, path, timeout=None):
+    """One run of exe writing path (a name not taken), in a process group of its own, given timeout
+    seconds at most (None: no bound); its stderr. Usage, with all of the run's stderr, when it fails,
+    writes no file or is still running at timeout (then ended with its group, end_group). A signal
+    that ends ab.py meanwhile ends the run's group first."""
     if os.path.lexists(path):
         raise Usage(f"{path}: already exists: another process writes into {os.path.dirname(path)}; the A/B stops "
                     "(its manifest names the rounds it finished)")
     cmd = [exe] + args + ["-o", path, "--quiet"]
+    what = f"{exe} {' '.join(args)}"
     try:
-        p = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           text=True, errors="replace")
+        p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True, errors="replace", start_new_session=True)
     except OSError as e:
         raise Usage(f"cannot run {exe}: {e.strerror}") from None
-    said = driver_said(p.stderr)
-    what = f"{exe} {' '.join(args)}"
+    try:
+        try:
+            _, stderr = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            how = end_group(p)
+            try:        # what the run said before it was ended (communicate keeps what it read)
+                said = driver_said(p.communicate(timeout=KILL_GRACE_S)[1] or "")
+            except subprocess.TimeoutExpired:      # a process outside its group holds the pipe
+                said = ""
+            raise Usage(f"{os.path.basename(path)}: timed out: {what} was still running after --run-timeout "
+                        f"{timeout:g} s: ended with its process group (pid {p.pid}, {how}); the A/B stops (its "
+                        "manifest names the rounds it finished)" + (f"; the run said: {said}" if said else "")) \
+                from None
+    except BaseException:
+        if p.returncode is None:         # a signal to ab.py, or the timeout's own failure
+            end_group(p)
+        raise
+    finally:
+        if p.stderr:
+            p.stderr.close()
+    said = driver_said(stderr)
     if p.returncode not in (0, 1):             # 1: some point failed, the file is written
         raise Usage(f"{what} {how_it_ended(p.returncode)}: {said or '(nothing on stderr)'}")
     if not os.path.exists(path):
@@ -124,7 +178,7 @@ def run_one(exe, args, path):
 
 def sha256_of(path):
     h = hashlib.sha256()
-    with open(path, "rb") as f:
+    with reader.open_regular(path, "an A/B round file", encoding=None) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
@@ -166,10 +220,12 @@ def read_round(path, sha=None, said=""):
     """(light document, SHA-256) of a round file, read once: its bytes hashed as read and checked
     against sha where given, then parsed and checked, its raw samples dropped."""
     try:
-        with open(path, "rb") as f:
+        with reader.open_regular(path, "an A/B round file", encoding=None) as f:
             data = f.read()
     except OSError as e:
         raise Usage(f"{path}: {e.strerror or e}") from None
+    except reader.ResultError as e:
+        raise Usage(str(e)) from None
     except MemoryError:
         raise Usage(f"{path}: too large to read into memory") from None
     got = hashlib.sha256(data).hexdigest()
@@ -204,8 +260,10 @@ def read_manifest(d):
     """The manifest of an A/B directory, checked; Usage saying what is wrong and what would be right."""
     path = os.path.join(d, MANIFEST)
     try:
-        with open(path, encoding="utf-8") as f:
+        with reader.open_regular(path, "the A/B manifest ab.py wrote") as f:
             m = json.load(f)
+    except reader.ResultError as e:      # a FIFO (opened without waiting), a folder, a device
+        raise Usage(f"{e}; --files needs the one ab.py wrote") from None
     except FileNotFoundError:
         raise Usage(f"{d}: no {MANIFEST}: these rounds were not run by ab.py (it records its run id and each "
                     f"round's SHA-256 there); run the builds with ab.py BASE HEAD -o DIR -- ARGS") from None
@@ -265,6 +323,43 @@ def lock_dir(d, exclusive):
     reads them. Returns the open file (the lock lasts as long as it); None where --files finds no lock
     file (no ab.py ever wrote there) or cannot make one. Usage when another ab.py holds it."""
     path = os.path.join(d, LOCK)
+    for _ in range(100):
+        f = _lock_once(d, path, exclusive)
+        if f is None or not exclusive:
+            return f
+        # the file locked must still be the one named .ab.lock: the ab.py that held it unlinks it when it
+        # ends, and a lock on the unlinked file would keep no other ab.py out
+        try:
+            same = os.path.samestat(os.fstat(f.fileno()), os.stat(path))
+        except FileNotFoundError:
+            same = False
+        if same:
+            return f
+        f.close()
+    raise Usage(f"cannot lock {d} ({LOCK}): the lock file keeps being replaced; is another ab.py starting there?")
+
+
+def unlock_dir(a):
+    """Ends this ab.py's lock on its directory (a.lock, from lock_dir exclusive): the lock file is
+    unlinked while still locked, then closed, so that no .ab.lock stays behind, whether the A/B
+    passed, failed or was interrupted."""
+    f = getattr(a, "lock", None)
+    a.lock = None
+    if f is None or f.closed:
+        return
+    try:
+        if getattr(f, "smem_exclusive", False):
+            path = os.path.join(f.smem_dir, LOCK)
+            try:
+                if os.path.samestat(os.fstat(f.fileno()), os.stat(path)):
+                    os.unlink(path)
+            except OSError:
+                pass
+    finally:
+        f.close()
+
+
+def _lock_once(d, path, exclusive):
     try:
         fd = os.open(path, (os.O_RDWR | os.O_CREAT if exclusive else os.O_RDONLY) | os.O_CLOEXEC, 0o666)
     except OSError as e:
@@ -288,7 +383,9 @@ def lock_dir(d, exclusive):
     if exclusive:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-    return os.fdopen(fd, "rb", buffering=0)
+    f = os.fdopen(fd, "rb", buffering=0)
+    f.smem_exclusive, f.smem_dir = exclusive, d
+    return f
 
 
 def report(rounds, docs, opt, hist=None, run_id=None):
@@ -389,7 +486,7 @@ def run_rounds(a, rounds, docs, n):
             if tty:
                 print(f"\rab: round {r}/{max(a.rounds, r)}: {os.path.basename(path)}", end="", file=sys.stderr,
                       flush=True)
-            said = run_one(exe, a.args, path)
+            said = run_one(exe, a.args, path, a.run_timeout or None)
             got[path] = read_round(path, said=said)
         (bdoc, bsha), (hdoc, hsha) = got[pair[0]], got[pair[1]]
         check_pair(bdoc, hdoc, a)
@@ -445,6 +542,9 @@ def parse_args(argv):
     ap.add_argument("--max-rounds", type=int, default=None, metavar="N",
                     help="rounds at most: while points are uncertain for want of rounds (not for a wide band), two "
                          "more rounds (an ABBA pair) run, as Pinpoint adds attempts (default: none added)")
+    ap.add_argument("--run-timeout", type=float, default=RUN_TIMEOUT_S, metavar="SEC",
+                    help=f"seconds one run of a build may take ({RUN_TIMEOUT_S:g}; 0: no bound): a run still going "
+                         "then is ended with its process group, the round reported as timed out, exit 2")
     ap.add_argument("--history", action="append", default=[], metavar="PATH",
                     help="earlier result files (files or directories) of this GPU model: a point's floor is never below "
                          "what one build moved between processes on one unit there")
@@ -462,6 +562,9 @@ def parse_args(argv):
     a = ap.parse_args(mine)
     a.args = args
     gate.check_max_band(a)
+    if not (0 <= a.run_timeout <= 7 * 86400) or a.run_timeout != a.run_timeout:
+        raise Usage(f"invalid value {a.run_timeout:g} for --run-timeout; expected 0 (no bound) or seconds up to "
+                    f"{7 * 86400} (a week)")
     if a.bisect or a.bisect_step:
         if a.files or a.exes:
             raise Usage("--bisect takes two commits, not executables or --files")
@@ -543,7 +646,10 @@ def decide(a, base_exe, head_exe, tag, hist):
     b.out, b.exes, b.files = ab_dir(a, tag), [base_exe, head_exe], None
     begin(b)
     rounds, docs = [], []
-    run_rounds(b, rounds, docs, a.rounds)
+    try:
+        run_rounds(b, rounds, docs, a.rounds)
+    finally:
+        unlock_dir(b)
     out, rc = report(rounds, docs, b, hist, b.manifest["run_id"])
     with open(os.path.join(b.out, "report.txt"), "w") as f:
         f.write("\n".join(out) + "\n")
@@ -602,7 +708,7 @@ def bisect(a):
                 "sys.exit(main())", os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                 "--bisect-step", good_exe, points, os.path.abspath(a.out), "--rounds", str(a.rounds),
                 "--threshold", str(a.threshold), "--alpha", str(a.alpha), "--drift", str(a.drift),
-                "--max-band", str(a.max_band), "--build", a.build, "--exe", a.exe]
+                "--max-band", str(a.max_band), "--run-timeout", str(a.run_timeout), "--build", a.build, "--exe", a.exe]
         step += [x for h in a.history for x in ("--history", os.path.abspath(h))] + ["--", *a.args]
         p = subprocess.run(["git", "bisect", "run", *step], cwd=tree, capture_output=True, text=True)
         first = git("rev-parse", "refs/bisect/bad", cwd=tree, check=False)
@@ -625,6 +731,13 @@ def bisect(a):
 
 def run(argv):
     a = parse_args(argv)
+    try:
+        return _run(a)
+    finally:          # passed, failed or interrupted: no .ab.lock left (a --files lock is only closed)
+        unlock_dir(a)
+
+
+def _run(a):
     if a.bisect_step:
         sys.exit(bisect_step(a))
     if a.bisect:

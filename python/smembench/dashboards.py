@@ -8,6 +8,7 @@ import itertools
 import io
 import json
 import math
+import os
 import re
 import shutil
 import subprocess
@@ -103,11 +104,25 @@ def named_points(inputs):
         else:
             name = reader.point_name(r)
         if name in seen:
-            raise Usage(f"{name} is in both {seen[name]} and {path} (one point of one GPU twice); export the "
-                        "runs separately")
-        seen[name] = path
+            raise Usage(twice(name, seen[name], (path, doc, r)))
+        seen[name] = (path, doc, r)
         out.append((name, path, doc, r, dev))
     return out
+
+
+def _where(doc, r):
+    """A point's place in its file: results[i]."""
+    return next((f"results[{i}]" for i, x in enumerate(doc["results"]) if x is r), "results[?]")
+
+
+def twice(name, first, second, what="one point of one GPU twice", then="export the runs separately"):
+    """The one line for a point found twice: first and second are (path, doc, point); within one file
+    the two places are named (results[i] and results[j]), else the two files."""
+    (p1, d1, r1), (p2, d2, r2) = first, second
+    if p1 == p2 and d1 is d2:
+        return (f"{name} is twice in {p2} ({_where(d1, r1)} and {_where(d2, r2)}: {what}); a dashboard keeps one "
+                "value per point: remove one of them")
+    return f"{name} is in both {p1} and {p2} ({what}); {then}"
 
 
 def gab(inputs, bigger):
@@ -201,9 +216,9 @@ def openmetrics(inputs):
             text = _labels(labels + extra)
             samples = families.setdefault(fam, (bu, help_, {}))[2]
             if text in samples:
-                raise Usage(f"{reader.point_name(r)} of one GPU is in both {samples[text][0]} and {path} "
-                            "(a series twice); export the runs separately")
-            samples[text] = (path, f"{fam}{{{text}}} {value}")
+                raise Usage(twice(f"{reader.point_name(r)} of one GPU", samples[text][0], (path, doc, r),
+                                  "a series twice"))
+            samples[text] = ((path, doc, r), f"{fam}{{{text}}} {value}")
     # a gauge of value 1 named *_info (as prometheus_build_info): the same text is OpenMetrics and
     # the Prometheus text format that the Pushgateway and promtool read, where "info" is no type
     lines = ["# TYPE smembench_build_info gauge",
@@ -298,22 +313,75 @@ def _epoch_ms(iso):
     return int(t.timestamp() * 1000)
 
 
+# the one-sided tail of the 99 % interval, and its normal quantile z (Phi(-z) = 0.005)
+CI_TAIL = 0.005
+CI_Z = 2.5758293035489004
+# up to this many samples the interval's rank is found in exact integers; above, from log
+# probabilities (math.lgamma) summed from the normal approximation's rank: the same ranks (tested
+# on every n from 8 to 3000), in microseconds instead of a time that grew as n^3 (6.8 s at 10 000
+# samples, 61 s at 20 000; --max-samples allows 100 000)
+CI_EXACT_N = 1000
+
+
+def _ci_rank_exact(n):
+    """The largest k with P(Binomial(n, 1/2) < k) <= CI_TAIL, in integers: sum of C(n, j) for
+    j < k, times 1 / CI_TAIL, at most 2^n. 0 where there is none."""
+    limit = 2 ** n          # sum * 200 <= 2^n  <=>  sum / 2^n <= 0.005
+    scale = round(1 / CI_TAIL)
+    below, c, k = 0, 1, 0   # c = C(n, k)
+    while (below + c) * scale <= limit:
+        below += c
+        c = c * (n - k) // (k + 1)
+        k += 1
+    return k
+
+
+def _log_pmf(n, j):
+    return math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) - n * math.log(2)
+
+
+def _cdf(n, k):
+    """P(Binomial(n, 1/2) <= k) for k well below n / 2: the terms summed from k down until they no
+    longer count (each under 1e-18 of the sum; in the tail a term is at most k / (n - k + 1) of the
+    one above it)."""
+    if k < 0:
+        return 0.0
+    top = _log_pmf(n, k)
+    total, term, j = 0.0, 1.0, k
+    while j >= 0 and term > 1e-18 * total:
+        total += term
+        term *= j / (n - j + 1)            # pmf(j - 1) / pmf(j)
+        j -= 1
+    return total * math.exp(top)
+
+
+def _ci_rank_fast(n):
+    """_ci_rank_exact's k for large n: the normal approximation's rank (with the continuity
+    correction), moved to where P(B <= k - 1) <= CI_TAIL < P(B <= k)."""
+    k = max(0, int(math.floor(n / 2 + 0.5 - CI_Z * math.sqrt(n) / 2)))
+    while k > 0 and _cdf(n, k - 1) > CI_TAIL:
+        k -= 1
+    while _cdf(n, k) <= CI_TAIL:
+        k += 1
+    return k
+
+
+def ci_rank(n):
+    """The rank k of the distribution-free 99 % interval of the median of n samples: the interval
+    is the k-th smallest to the k-th largest (0: none)."""
+    return _ci_rank_exact(n) if n <= CI_EXACT_N else _ci_rank_fast(n)
+
+
 def _median_ci99(raw):
     """The distribution-free 99 % interval of the median from the sorted samples (order statistics
-    of Binomial(n, 1/2)); None where n is too small for one (n < 8)."""
-    x = sorted(raw)
-    n = len(x)
+    of Binomial(n, 1/2): ci_rank); None where n is too small for one (n < 8)."""
+    n = len(raw)
     if n < 8:
         return None
-    # the largest k with P(Binomial(n, 1/2) < k) <= 0.005: the interval is x[k-1] .. x[n-k]
-    below, k = 0.0, 0
-    while True:
-        p = below + math.comb(n, k) / 2 ** n
-        if p > 0.005:
-            break
-        below, k = p, k + 1
+    k = ci_rank(n)
     if k == 0:
         return None
+    x = sorted(raw)
     return x[k - 1], x[n - k]
 
 
@@ -353,12 +421,62 @@ def asv_benchmarks(r, path):
     return out
 
 
-def asv_tree(inputs, commits, existing_benchmarks=None):
+def _asv_params(text):
+    """A point's parameters from the one asv parameter "params" ("k=v,k=v")."""
+    return dict(kv.split("=", 1) for kv in text.split(",") if "=" in kv) if text else {}
+
+
+def asv_points_of(result, benchmarks):
+    """The points of an asv result file already in a tree (asv's or this export's): {benchmark:
+    [(params {axis: asv value}, value, stats, samples)]}, each point with a value, read by the file's
+    own result_columns; a benchmark that benchmarks (the tree's benchmarks.json) does not describe
+    is None (kept as it is)."""
+    cols = result.get("result_columns") if isinstance(result, dict) else None
+    rows = result.get("results") if isinstance(result, dict) else None
+    if not isinstance(cols, list) or not isinstance(rows, dict):
+        raise ValueError('no "result_columns" and "results"')
+    out = {}
+    for name, row in rows.items():
+        entry = benchmarks.get(name)
+        names = entry.get("param_names") if isinstance(entry, dict) else None
+        if not isinstance(row, list) or not isinstance(names, list):
+            out[name] = None
+            continue
+
+        def get(col):
+            i = cols.index(col) if col in cols else len(row)
+            return row[i] if i < len(row) else None
+        values, plist = get("result"), get("params") or []
+        if not isinstance(values, list):
+            values = [values]
+        combos = list(itertools.product(*plist)) if plist else [()]
+        if len(combos) != len(values) or (names != ["params"] and len(names) != len(plist)):
+            out[name] = None
+            continue
+        stat_cols = {f: get(f"stats_{f}") for f in ("ci_99_a", "ci_99_b", "q_25", "q_75", "number", "repeat")}
+        samples = get("samples")
+        pts = []
+        for i, (combo, v) in enumerate(zip(combos, values)):
+            if v is None:
+                continue
+            params = _asv_params(combo[0]) if names == ["params"] else dict(zip(names, combo))
+            stats = {f: c[i] for f, c in stat_cols.items() if isinstance(c, list) and i < len(c) and c[i] is not None}
+            raw = samples[i] if isinstance(samples, list) and i < len(samples) else None
+            pts.append((params, v, stats or None, raw))
+        out[name] = pts
+    return out
+
+
+def asv_tree(inputs, commits, existing_benchmarks=None, existing_result=None, merged=None):
     """The asv results tree of the inputs: {relative path: JSON object} of results/benchmarks.json
     (merged with existing_benchmarks, an earlier tree's), each machine's machine.json and one
     results file per machine, commit and build. commits maps each file's tool.git to (full hash,
     commit time in ms since the epoch). One point of one GPU at one commit and build twice is an
-    error (asv keeps one value per commit, machine and build)."""
+    error (asv keeps one value per commit, machine and build). existing_result(relative path): the
+    tree's result file of that name (a dict) or None; its points are merged into the new file's (the
+    union of benchmarks and points; a point in both takes this export's value, and merged, a dict,
+    counts "files", "kept" (values of the tree's files kept: a benchmark at a point) and "replaced"
+    (values of them this export replaced))."""
     groups = {}      # (machine, hash, env) -> {"doc", "dev", "points": {asv name: {param tuple: ...}}}
     bench_axes = {}  # asv name -> (entry, {axis: set of values})
     seen = {}
@@ -377,10 +495,10 @@ def asv_tree(inputs, commits, existing_benchmarks=None):
         params = {k: _asv_value(v) for k, v in r["params"].items()}
         where = (f"{reader.point_name({k: v for k, v in r.items() if k != 'device_index'})} of {machine} at "
                  f"{git} ({env})")
-        if where in seen and seen[where] != path:
-            raise Usage(f"{where} is in both {seen[where]} and {path} (asv keeps one value per commit, machine and "
-                        "build); export each run into a tree of its own")
-        seen[where] = path
+        if where in seen:
+            raise Usage(twice(where, seen[where], (path, doc, r), "asv keeps one value per commit, machine and "
+                              "build", "export each run into a tree of its own"))
+        seen[where] = (path, doc, r)
         for name, entry, v, stats, raw in asv_benchmarks(r, path):
             e, axes = bench_axes.setdefault(name, (dict(entry, name=name), {}))
             for k, x in params.items():
@@ -407,6 +525,31 @@ def asv_tree(inputs, commits, existing_benchmarks=None):
     files = {}
     for (machine, full, env), g in sorted(groups.items()):
         doc, dev = g["doc"], g["dev"]
+        earlier = existing_result(f"results/{machine}/{full[:8]}-{env}.json") if existing_result else None
+        kept_rows = {}
+        if earlier is not None:
+            old_points = asv_points_of(earlier, existing_benchmarks or {})
+            counts = merged if merged is not None else {}
+            counts["files"] = counts.get("files", 0) + 1
+            for name, pts in old_points.items():
+                if pts is None:          # a benchmark the tree does not describe: its row as it is
+                    if name not in g["points"]:
+                        kept_rows[name] = earlier["results"][name]
+                    continue
+                new_keys = {tuple(sorted(p.items())) for p, *_ in g["points"].get(name, [])}
+                keep = [x for x in pts if tuple(sorted(x[0].items())) not in new_keys]
+                counts["kept"] = counts.get("kept", 0) + len(keep)
+                counts["replaced"] = counts.get("replaced", 0) + len(pts) - len(keep)
+                if keep:
+                    g["points"][name] = keep + g["points"].get(name, [])
+                    entry = benchmarks.get(name)
+                    if entry is not None and entry["param_names"] not in ([], ["params"]):
+                        entry["params"] = [_sorted_values(set(vs) | {p.get(k, "None") for p, *_ in keep})
+                                           for k, vs in zip(entry["param_names"], entry["params"])]
+            at = earlier["results"] and [row[3] for row in earlier["results"].values()
+                                         if isinstance(row, list) and len(row) > 3 and isinstance(row[3], int)]
+            if at:
+                g["started_ms"] = min([g["started_ms"]] + at) if g["started_ms"] is not None else min(at)
         files[f"results/{machine}/machine.json"] = {
             "machine": machine, "gpu": str(dev.get("name")), "cc": str(dev.get("cc") or ""),
             "uuid": str(dev.get("uuid") or ""), "sm_count": dev.get("sm_count"),
@@ -438,6 +581,7 @@ def asv_tree(inputs, commits, existing_benchmarks=None):
             while row and row[-1] is None:
                 row.pop()
             rows[name] = row
+        rows.update(kept_rows)
         params = {"machine": machine, "gpu": str(dev.get("name")), "cc": str(dev.get("cc") or ""),
                   "build": reader.code_label(doc, dev) or "not recorded", "tree": "dirty" if g["dirty"] else "clean"}
         files[f"results/{machine}/{full[:8]}-{env}.json"] = {
@@ -458,8 +602,12 @@ def asv_conf(repo_rel, branch):
             "regressions_first_commits": ASV_NO_REGRESSIONS}
 
 
-def _git(repo, *args):
+def _git(repo, *args, said=None):
+    """git -C repo ARGS: its stdout, None where it fails (its stderr's last line then in said[0])."""
     p = subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=False)
+    if p.returncode and said is not None:
+        lines = [x.strip() for x in p.stderr.splitlines() if x.strip()]
+        said[:] = [next((x for x in lines if x.startswith("fatal:")), lines[-1] if lines else "")]
     return p.stdout.strip() if p.returncode == 0 else None
 
 
@@ -470,10 +618,16 @@ def asv_commits(repo, branch, docs):
     repository that is none, a commit it lacks or one off the branch."""
     if shutil.which("git") is None:
         raise Usage("--format asv resolves each file's commit with git, which is not installed")
-    top = _git(repo, "rev-parse", "--show-toplevel") or (_git(repo, "rev-parse", "--absolute-git-dir"))
+    said = [""]
+    top = _git(repo, "rev-parse", "--show-toplevel", said=said) or (_git(repo, "rev-parse", "--absolute-git-dir"))
     if top is None:
-        raise Usage(f"--repo {repo} is no git repository; asv publish orders results by the commits of the "
-                    "project's clone: give --repo that clone (with its history: actions/checkout fetch-depth: 0)")
+        why = said[0][:200]
+        hint = ("git does not take it (a clone another user owns: git config --global --add safe.directory "
+                f"{os.path.abspath(repo)})" if "dubious ownership" in why else
+                "a source tarball or a copy of the tree without its .git has no commits")
+        raise Usage(f"--repo {repo} is no git repository{f' (git: {why})' if why else ''}: {hint}; asv publish "
+                    "orders results by the commits of the project's clone: give --repo that clone (with its history: "
+                    "actions/checkout fetch-depth: 0)")
     if _git(repo, "rev-parse", "--verify", "-q", f"{branch}^{{commit}}") is None:
         raise Usage(f'no branch "{branch}" in {repo}; give --branch the branch the results were measured on')
     first_parent = set((_git(repo, "rev-list", "--first-parent", branch) or "").split())
@@ -483,6 +637,10 @@ def asv_commits(repo, branch, docs):
         if git in out:
             continue
         short = git[:-len("-dirty")] if git.endswith("-dirty") else git
+        if not re.fullmatch(r"[0-9a-f]{4,40}", short):
+            raise Usage(f'{path}: tool.git is "{git[:60]}", no commit: the build that wrote it was made outside a git '
+                        "clone (a source tarball); asv places each result by its commit: build smembench in a clone, "
+                        "or set SMEM_GIT_REV=COMMIT at meson setup, or export the file in another format")
         full = _git(repo, "rev-parse", "--verify", "-q", f"{short}^{{commit}}") if re.fullmatch(r"[0-9a-f]{4,40}",
                                                                                                   short) else None
         if full is None:

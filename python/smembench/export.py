@@ -48,12 +48,16 @@ descriptors. The median time of a point is always better lower.
                asv.conf.json keeps off asv's regressions page (asv reads every rise as one). DIR is
                new or empty (made whole, or removed again on an error or a signal) or an asv tree
                (its own asv.conf.json kept): the new result files are added to it, benchmarks.json
-               merged last. One point of one unit at one commit twice is an error
+               merged last; a result file of the same unit, commit and build already there is merged
+               with the new one (the union of benchmarks and points; a benchmark at a point in both
+               takes this export's value, and the line says how many). One point of one unit at one
+               commit twice among the inputs is an error
 
 Several files go into one export: their points one after the other. In gab and bmf, where the
 files hold more than one GPU, each name ends in the GPU's uuid (else host/gpuINDEX) in brackets;
-the same point of the same GPU in two files (two runs) is an error in every format but csv, as a
-dashboard keeps one value per name or series.
+the same point of the same GPU in two files (two runs), or twice in one file, is an error in every
+format but csv, as a dashboard keeps one value per name or series: one line naming the point and
+both places (the two files, or results[i] and results[j] of the one).
 Only points that ran and have a timing (status ok) are exported; how many others were left out is
 said on stderr. A file with no timed point (predict mode) is an error.
 -o FILE writes the file whole or not at all (a hidden temporary file beside it, renamed over it,
@@ -148,14 +152,30 @@ def write_asv(a, inputs):
     branch = a.branch or (conf or {}).get("branches", [None])[0] or \
         dashboards._git(a.repo, "symbolic-ref", "-q", "--short", "HEAD") or "HEAD"
     commits, top = dashboards.asv_commits(a.repo, branch, inputs)
-    files = dashboards.asv_tree(inputs, commits, old)
     results_dir = (conf or {}).get("results_dir", "results")
+
+    def existing(rel):
+        """The tree's result file rel (results/MACHINE/COMMIT-ENV.json), or None where it has none."""
+        path = os.path.join(out, rel.replace("results/", results_dir + "/", 1))
+        if conf is None or not os.path.lexists(path):
+            return None
+        try:
+            with reader.open_regular(path, "an asv result file") as f:
+                res = json.load(f)
+            if not isinstance(res, dict) or res.get("version") != dashboards.ASV_RESULTS_VERSION:
+                raise ValueError(f"not asv's result file version {dashboards.ASV_RESULTS_VERSION}")
+            dashboards.asv_points_of(res, old or {})
+        except (OSError, ValueError, RecursionError) as e:
+            raise Usage(f"cannot merge into {path}: {getattr(e, 'strerror', None) or e}; expected the result file "
+                        "asv or --format asv writes (export into a new tree)") from None
+        return res
+    merged = {}
+    files = dashboards.asv_tree(inputs, commits, old, existing, merged)
     if conf is None:
         files["asv.conf.json"] = dashboards.asv_conf(os.path.relpath(os.path.realpath(top),
                                                                      os.path.realpath(os.path.abspath(out))), branch)
     order = sorted(files, key=lambda p: (p == "results/benchmarks.json", p))
     made = []                        # files and directories that did not exist before, to undo
-    replaced = 0
     try:
         for d in [out] + sorted({os.path.join(out, os.path.dirname(p.replace("results/", results_dir + "/", 1)))
                                  for p in order}):
@@ -166,8 +186,6 @@ def write_asv(a, inputs):
             path = os.path.join(out, rel.replace("results/", results_dir + "/", 1)) if rel.startswith("results/") \
                 else os.path.join(out, rel)
             existed = os.path.exists(path)
-            if existed and rel != "results/benchmarks.json" and not rel.endswith("machine.json"):
-                replaced += 1
             tool.write_text(path, json.dumps(files[rel], indent=1 if rel.endswith(".conf.json") else None,
                                              sort_keys=True) + "\n", inputs=a.results)
             if not existed:
@@ -182,8 +200,18 @@ def write_asv(a, inputs):
     n = sum(1 for p in files if p.startswith("results/") and not p.endswith(("machine.json", "benchmarks.json")))
     machines = sum(1 for p in files if p.endswith("machine.json"))
     print(f"smembench: {out}: {n} asv result file{'s' * (n != 1)} of {machines} machine{'s' * (machines != 1)}"
-          f"{f' ({replaced} replaced)' if replaced else ''}, {len(files['results/benchmarks.json']) - 1} benchmarks; "
+          f"{merge_note(merged)}, {len(files['results/benchmarks.json']) - 1} benchmarks; "
           f"asv publish --config {os.path.join(out, 'asv.conf.json')} builds the site", file=sys.stderr)
+
+
+def merge_note(merged):
+    """What merging into the tree's result files did, for the export's line: "" where it merged none."""
+    n = merged.get("files", 0)
+    if not n:
+        return ""
+    kept, replaced = merged.get("kept", 0), merged.get("replaced", 0)
+    return (f" ({n} merged with the tree's: {kept} of its values kept"
+            + (f", {replaced} replaced by this export's" if replaced else "") + ")")
 
 
 def run(argv):

@@ -291,49 +291,132 @@ def long(sources: Sources):
     return df
 
 
+# samples()'s columns that name what a sample belongs to: one value per point, categories (a 200 MB
+# file has 25 million samples: as Python objects these columns alone took gigabytes)
+SAMPLE_LABELS = ("file", "host", "commit", "sweep", "device", "uuid", "bench", "point")
+
+
 def samples(sources: Sources):
-    """One row per raw sample; see smembench.samples."""
+    """One row per raw sample; see smembench.samples. Built with NumPy a point at a time: each
+    file's samples go into one int64 array while it is read (the document is let go before the
+    frame is made), what names a point is kept once per point and repeated by its sample count at
+    the end, what names a point a category (as Python objects a column of 25 million rows is
+    200 MB of pointers)."""
     pd = pandas()
-    cols: dict[str, list] = {k: [] for k in ("file", "host", "commit", "started", "sweep", "device", "device_index",
-                                             "uuid", "bench", "point", "trial", "sample", "time_ns")}
+    import numpy as np
+    labels: dict[str, list] = {k: [] for k in SAMPLE_LABELS}
+    started, index, counts, trial_counts = [], [], [], []
     params: dict[str, list] = {}
-    n = 0
+    times = []
+    n_points = 0
     for path, doc in documents(sources, what="samples"):
-        for r in doc["results"]:
-            raw = (r.get("time_ns") or {}).get("raw") or []
-            if not raw:
-                continue
+        pts = [r for r in doc["results"] if (r.get("time_ns") or {}).get("raw")]
+        total = sum(len(r["time_ns"]["raw"]) for r in pts)
+        t = np.empty(total, dtype=np.int64 if all(reader._is_int_list(r["time_ns"]["raw"]) for r in pts)
+                     else np.float64)
+        at = 0
+        for r in pts:
+            raw = r["time_ns"]["raw"]
+            t[at:at + len(raw)] = raw
+            at += len(raw)
             ident = _identity(path, doc, r)
-            for k in ("file", "host", "commit", "started", "sweep", "device", "device_index", "uuid", "bench", "point"):
-                cols[k].extend([ident[k]] * len(raw))
-            cols["trial"].extend(_trial_of(r, len(raw)))
-            cols["sample"].extend(range(len(raw)))
-            cols["time_ns"].extend(raw)
+            for k in SAMPLE_LABELS:
+                labels[k].append(ident[k])
+            started.append(ident["started"])
+            index.append(ident["device_index"])
+            counts.append(len(raw))
+            trial_counts.append(_trial_counts(r, len(raw)))
             for k, v in r["params"].items():
-                params.setdefault(k, [None] * n).extend([v] * len(raw))
-            n += len(raw)
+                params.setdefault(k, [None] * n_points).append(v)
+            n_points += 1
             for k in params:
-                params[k].extend([None] * (n - len(params[k])))
-    data = {k: _column(pd, k, v) for k, v in cols.items()}
-    # a sample and its time always exist: plain int64 (nullable Int64 only where a value can be
-    # missing: seaborn 0.12, Debian's, cannot draw an axis or an error band of an Int64 column)
-    data["sample"] = pd.Series(cols["sample"], dtype="int64")
-    data["time_ns"] = pd.Series(cols["time_ns"], dtype="int64" if _ints(cols["time_ns"]) or not n else "float64")
-    data["trial"] = pd.Series(cols["trial"], dtype="Int64")
+                params[k].extend([None] * (n_points - len(params[k])))
+        times.append(t)
+        del doc, pts
+    del r, raw, ident
+    total = sum(counts)
+    data = {}
+    for k in SAMPLE_LABELS[:3]:
+        data[k] = _spread_category(pd, np, labels[k], counts, total)
+    data["started"] = _spread_started(pd, np, started, counts, total)
+    for k in SAMPLE_LABELS[3:]:
+        data[k] = _spread_category(pd, np, labels[k], counts, total)
+    data["device_index"] = _spread_ints(pd, np, index, counts, total, np.int16)
+    # a sample's trial (its index in trials.runs), where the point's trial sample counts add up
+    trial = np.zeros(total, dtype=np.int16)
+    known = np.zeros(total, dtype=bool)
+    # a sample's index among its point's samples
+    sample = np.empty(total, dtype=np.int32)
+    at = 0
+    for c, tc in zip(counts, trial_counts):
+        sample[at:at + c] = np.arange(c, dtype=np.int32)
+        if tc is not None:
+            for i, k in enumerate(tc):
+                trial[at:at + k] = i
+                at += k
+            known[at - c:at] = True
+        else:
+            at += c
+    data["trial"] = pd.arrays.IntegerArray(trial, ~known)
+    data["sample"] = sample
+    data["time_ns"] = times[0] if len(times) == 1 else np.concatenate(times) if times else np.empty(0, np.int64)
+    del times, trial, known, sample
     for k, v in params.items():
-        col = _column(pd, f"param_{k}", v)
-        data[f"param_{k}"] = col.astype("int64") if str(col.dtype) == "Int64" and not col.isna().any() else col
-    df = pd.DataFrame(data)
+        data[f"param_{k}"] = _spread_ints(pd, np, v, counts, total, np.int64, plain=True)
+    # copy=False: each column is the array made here (pandas 1.5 keeps them as blocks of their own),
+    # not a copy of every int64 column into one block
+    df = pd.DataFrame(data, copy=False)
     df.attrs["units"] = {"time_ns": "ns"}
     return df
 
 
-def _trial_of(r: dict, n: int) -> list:
-    """Each raw sample's trial (its index in trials.runs): the samples pool the trials in the order
-    they are listed; None where the file records no trials or their counts do not add up to the
-    samples (throttled samples left out)."""
+def _spread(np, values: list, counts: list, total: int, dtype):
+    """Each point's value repeated by its sample count, as one array (a slice filled a point)."""
+    if values and all(v == values[0] for v in values):
+        return np.full(total, values[0], dtype=dtype)
+    out = np.empty(total, dtype=dtype)
+    at = 0
+    for v, c in zip(values, counts):
+        out[at:at + c] = v
+        at += c
+    return out
+
+
+def _spread_category(pd, np, values: list, counts: list, total: int):
+    """A category column: each point's value repeated by its sample count (None missing)."""
+    cats = list(dict.fromkeys(v for v in values if v is not None))
+    code = {v: i for i, v in enumerate(cats)}
+    dtype = np.int8 if len(cats) < 127 else np.int16 if len(cats) < 32767 else np.int32
+    codes = _spread(np, [code[v] if v is not None else -1 for v in values], counts, total, dtype)
+    return pd.Categorical.from_codes(codes, categories=cats)
+
+
+def _spread_started(pd, np, values: list, counts: list, total: int):
+    per_point = pd.to_datetime(pd.Series(values, dtype="object"), utc=True)
+    stamps = per_point.dt.tz_localize(None).to_numpy(dtype="datetime64[ns]")
+    out = _spread(np, list(stamps.view(np.int64)), counts, total, np.int64).view("datetime64[ns]")
+    return pd.arrays.DatetimeArray(out, dtype=pd.DatetimeTZDtype(tz="UTC"))
+
+
+def _spread_ints(pd, np, values: list, counts: list, total: int, dtype, plain=False):
+    """An integer column from one value a point: plain (a parameter every point has: seaborn 0.12
+    cannot draw a nullable axis) or nullable where some point lacks it; object for values that are
+    not all integers."""
+    vals = [v for v in values if v is not None]
+    if vals and not all(isinstance(v, int) and not isinstance(v, bool) for v in vals):
+        return _spread(np, values, counts, total, object)
+    missing = [v is None for v in values]
+    ints = _spread(np, [0 if v is None else v for v in values], counts, total, dtype)
+    if plain and not any(missing):
+        return ints
+    return pd.arrays.IntegerArray(ints, _spread(np, missing, counts, total, bool))
+
+
+def _trial_counts(r: dict, n: int):
+    """The point's samples per trial (trials.runs in order), or None where the file records no
+    trials or their counts do not add up to the samples (throttled samples left out)."""
     runs = (r.get("trials") or {}).get("runs") if isinstance(r.get("trials"), dict) else None
     counts = [x.get("samples") for x in runs] if isinstance(runs, list) else []
-    if not counts or not all(isinstance(c, int) for c in counts) or sum(counts) != n:
-        return [None] * n
-    return [i for i, c in enumerate(counts) for _ in range(c)]
+    if not counts or not all(isinstance(c, int) and c >= 0 for c in counts) or sum(counts) != n:
+        return None
+    return counts

@@ -74,12 +74,12 @@ def _head_kind(path):
     """"result" for a file that is (or claims to be) a result file, else the reason it is not one
     (JSON without a top-level "schema"); reading a file whose head shows its schema costs 4 KiB."""
     try:
-        with open(path, "rb") as f:
+        with reader.open_regular(path, encoding=None) as f:
             head = f.read(4096)
             if _RESULT_HEAD.search(head):
                 return "result"
             text = head + f.read()
-    except OSError:
+    except (OSError, reader.ResultError):
         return "result"           # the reader says what is wrong with it
     try:
         doc = json.loads(text)
@@ -217,7 +217,7 @@ def header(path, limit=4 << 20):
     the file is not a result file of this reader's schema (reader.load() then says why)."""
     size = 16384
     try:
-        with open(path, "rb") as f:
+        with reader.open_regular(path, encoding=None) as f:
             data = f.read(size)
             while True:
                 try:
@@ -228,7 +228,7 @@ def header(path, limit=4 << 20):
                     break
                 data += f.read(size)
                 size *= 2
-    except OSError:
+    except (OSError, reader.ResultError):
         return None
     if not fields:
         return None

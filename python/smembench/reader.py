@@ -11,6 +11,7 @@ import json
 import math
 import os
 import re
+import stat
 import statistics
 
 try:
@@ -35,6 +36,11 @@ class ResultError(ValueError):
 def _require(cond, path, what):
     if not cond:
         raise ResultError(f"{path}: {what}")
+
+
+def _is_int_list(raw):
+    """True for a list of ints only (a raw sample array as the driver writes it)."""
+    return set(map(type, raw)) <= {int}
 
 
 def _check_raw(raw, path, where):
@@ -65,6 +71,7 @@ def _structure(doc, path):
     for dev in [doc["device"]] + (doc["devices"] if "devices" in doc else []):
         _require(isinstance(dev, dict), path, "a device record is not an object")
         _check_published(dev.get("published"), path)
+    check_run = is_check_run(doc)
     for i, r in enumerate(doc["results"]):
         where = f"result {i}"
         _require(isinstance(r, dict), path, f"{where} is not an object")
@@ -77,9 +84,23 @@ def _structure(doc, path):
                  all(type(v) is int for v in r["params"].values()), path,
                  f"{where}: bench and status must be strings and params integers")
         stats = r["time_ns"].get("stats") if isinstance(r["time_ns"], dict) else None
+        # a median of another type is the schema's to word; null (or no statistics) is no time at all
+        if r["status"] == "ok" and not check_run and (stats is None or (isinstance(stats, dict) and
+                                                                        stats.get("median") is None)):
+            raise ResultError(f"{path}: results[{i}].time_ns.stats{'' if stats is None else '.median'}: null for an ok "
+                              "point; a point that ran and passed has its median time (only a --check run's points "
+                              "have none)")
         _require(isinstance(stats, dict) and "median" in stats, path, f"{where} has no time_ns.stats.median")
         _require(isinstance(r["time_ns"].get("raw"), list), path, f"{where} has no time_ns.raw list")
         _check_raw(r["time_ns"]["raw"], path, where)
+
+
+def is_check_run(doc):
+    """True for a file of smembench --check (every point launched and verified once, nothing timed:
+    its ok points have no statistics), as its run.argv records it."""
+    run = doc.get("run") if isinstance(doc, dict) else None
+    argv = run.get("argv") if isinstance(run, dict) else None
+    return isinstance(argv, list) and "--check" in argv
 
 
 def _check_published(pub, path):
@@ -464,13 +485,40 @@ def _reject_constant(c, path):
     raise ResultError(f"{path}: {c} is not a JSON number (the format writes null)")
 
 
+def _file_kind(mode):
+    for test, name in ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def open_regular(path, what="a result file", encoding="utf-8"):
+    """path opened for reading (text in encoding, or bytes where encoding is None) when it is a
+    regular file through its links; ResultError in one line naming it otherwise. The file is opened
+    without waiting (O_NONBLOCK) and checked by fstat before a byte is read: a FIFO named directly
+    would otherwise wait for a writer for ever (open() blocks until one comes), and a device or a
+    folder is no file of results. OSError as open() gives it (no such file, permission)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ResultError(f"{os.fsdecode(path)}: {_file_kind(st.st_mode)}, not a regular file; expected {what}")
+        os.set_blocking(fd, True)
+        f = os.fdopen(fd, "rb" if encoding is None else "r", **({} if encoding is None else {"encoding": encoding}))
+    except BaseException:
+        os.close(fd)
+        raise
+    return f
+
+
 def not_results(path):
     """True when path holds JSON that is not a result file at all (a schema, a job's own record): the
     tools skip it with a note rather than refuse it."""
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path) as f:
             doc = json.load(f)
-    except (OSError, ValueError, RecursionError):
+    except (OSError, ValueError, RecursionError):     # a ResultError too: the reader says what is wrong
         return False
     return not isinstance(doc, dict) or "schema" not in doc
 
@@ -484,7 +532,7 @@ def load(path):
                         f"{type(path).__name__}")
     name = os.fsdecode(path)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open_regular(path) as f:
             text = f.read()
     except OSError as e:
         raise ResultError(f"{name}: {e.strerror or e}") from None
@@ -552,7 +600,8 @@ def median_ns(r):
 
 
 def timed(r):
-    """A point that ran and has a median time (an ok point can still lack statistics)."""
+    """A point that ran and has a median time (an ok point of a --check run has no statistics; the
+    reader refuses one without them in any other file)."""
     m = stats(r).get("median")
     return r["status"] == "ok" and _is_number(m) and m > 0
 

@@ -127,11 +127,18 @@ def _umask():
 
 
 def _is_result_file(path):
+    # not waiting (O_NONBLOCK), and only a regular file read: a FIFO put in its place since the
+    # caller's stat would hold the tool for ever
     try:
-        with open(path, "rb") as f:
-            return bool(_RESULT_HEAD.search(f.read(4096)))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         return False
+    try:
+        return stat.S_ISREG(os.fstat(fd).st_mode) and bool(_RESULT_HEAD.search(os.pread(fd, 4096, 0)))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 def _kind(mode):
