@@ -21,7 +21,7 @@ decisions), history (the files a history judges with), gate_format and tables (t
 Markdown), ab_rule (the A/B's paired rule), fleet_units (units against their fleet), dashboards
 (the export formats), inputs (the arguments as files), cli (every command's parser and error
 convention), tool (how every command writes its files and ends), assets/ (the report's style and
-script). Commands: plot, compare, export, report, fleet, ab, trend, each a main() over the library
+script). Commands: plot, compare, export, report, fleet, ab, trend, catalog, each a main() over the library
 that no other module imports; the installed smembench-<tool> commands, python3 -m smembench <tool>
 and scripts/<tool>.py in a checkout only call it.
 """

@@ -1,7 +1,7 @@
 """smembench-catalog: a catalog of measured GPUs, and a static site comparing them.
 
   smembench-catalog add FILE... [--catalog DIR] [--anonymize]
-  smembench-catalog site DIR [--catalog DIR] [--predicted FILE...]
+  smembench-catalog site DIR [--catalog DIR] [--predicted FILE]...
 
 add checks each result file before it enters: the schema (the package's one reader), measure mode
 (not --predict), one GPU model and one unit per file, the unit's uuid, a recorded build, driver and
@@ -14,7 +14,7 @@ replaces the unit's uuid by a stable salted hash (the salt kept in DIR/salt), sa
 site builds a static site from the catalog in DIR: a page per question (the carveout trade-off, the
 dynamic staircase and the opt-in, bandwidth and latency per clock, banks and swizzles, distributed
 shared memory, the tile kernels against cuBLAS) with every GPU of the catalog side by side (the
-units' median with their range), the predicted models (--predicted: the driver's --predict files)
+units' median with their range), the predicted models (--predicted: a --predict file of the driver)
 and the published figures (the package's published.json and the device records' published values,
 each with its source) as their own marks, the package's figures of the question below; and a page
 per GPU with its units and their provenance.
@@ -181,18 +181,18 @@ def add_one(catalog, path, doc, data, anonymize):
     return entry, True
 
 
-def cmd_add(a, me):
+def cmd_add(a):
     checked, refused = [], []
     for p in a.files:
         try:
             checked.append((p, *check(p)))
         except Refused as e:
-            refused.append(f"{me}: {tool.shown(p)}: refused: {e}")
+            refused.append(f"{cli.PREFIX}: {tool.shown(p)}: refused: {e}")
     if refused:
         for line in refused:
             print(tool.printable(line), file=sys.stderr)
         if checked:
-            print(f"{me}: nothing added ({len(refused)} of {len(a.files)} files refused)", file=sys.stderr)
+            print(f"{cli.PREFIX}: nothing added ({len(refused)} of {len(a.files)} files refused)", file=sys.stderr)
         return 2
     os.makedirs(a.catalog, exist_ok=True)
     lines = []
@@ -597,33 +597,36 @@ def build_site(catalog, outdir, predicted_paths):
 
 def main(argv=None):
     p = cli.parser("catalog.py", __doc__)
-    sub = p.add_subparsers(dest="verb", metavar="add|site", parser_class=cli.Parser)
-    pa = sub.add_parser("add", help="check result files and add them to the catalog")
-    pa.add_argument("files", nargs="+", metavar="FILE", help="smembench result files (measure mode)")
-    pa.add_argument("--catalog", default=DEFAULT_CATALOG, help=f"the catalog's folder (default {DEFAULT_CATALOG})")
-    pa.add_argument("--anonymize", action="store_true",
-                    help="replace the unit's uuid by a stable salted hash (the salt kept in the catalog)")
-    ps = sub.add_parser("site", help="build the static site of the catalog in DIR")
-    ps.add_argument("dir", metavar="DIR", help="the site's folder (created if missing)")
-    ps.add_argument("--catalog", default=DEFAULT_CATALOG, help=f"the catalog's folder (default {DEFAULT_CATALOG})")
-    ps.add_argument("--predicted", nargs="+", default=[], metavar="FILE",
-                    help="the driver's --predict files, drawn as predicted models")
+    p.add_argument("verb", choices=("add", "site"), help="add: check files and add them; site: build the site in DIR")
+    p.add_argument("paths", nargs="+", metavar="FILE_OR_DIR", help="add: smembench result files (measure mode); "
+                   "site: the site's folder (created if missing)")
+    p.add_argument("--catalog", default=DEFAULT_CATALOG, metavar="DIR",
+                   help=f"the catalog's folder (default {DEFAULT_CATALOG})")
+    p.add_argument("--anonymize", action="store_true",
+                   help="add: replace the unit's uuid by a stable salted hash (the salt kept in the catalog)")
+    p.add_argument("--predicted", action="append", default=[], metavar="FILE",
+                   help="site: a --predict file of the driver, drawn as a predicted model (repeatable)")
     me = os.path.basename(sys.argv[0]) or "catalog.py"
 
     def body():
         a = p.parse_args(argv)
-        if a.verb is None:
-            raise cli.Usage(f"no verb given: add or site; see {p.prog} --help")
         if a.verb == "add":
-            return cmd_add(a, me)
+            if a.predicted:
+                raise cli.Usage(f"--predicted is an option of site, not of add; see {p.prog} --help")
+            a.files = a.paths
+            return cmd_add(a)
+        if a.anonymize:
+            raise cli.Usage(f"--anonymize is an option of add, not of site; see {p.prog} --help")
+        if len(a.paths) != 1:
+            raise cli.Usage(f"site takes one folder, not {len(a.paths)}; see {p.prog} --help")
         if not os.path.isdir(a.catalog):
-            raise cli.Usage(f"{a.catalog}: no catalog there; add files first (smembench-catalog add FILE)")
+            raise cli.Usage(f"{a.catalog}: no catalog there; add files first ({p.prog} add FILE)")
         t0 = time.monotonic()
-        written = build_site(a.catalog, a.dir, a.predicted)
+        written = build_site(a.catalog, a.paths[0], a.predicted)
         print(f"{me}: {len(written)} pages in {time.monotonic() - t0:.1f} s", file=sys.stderr)
         return tool.emit(written, 0, "the pages' names")
     return tool.run_tool(body, (reader.ResultError, cli.Usage), [
-        (canvas.MissingModule, 3, str)], prog=me)
+        (canvas.MissingModule, 3, str)])
 
 
 if __name__ == "__main__":
