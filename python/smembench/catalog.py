@@ -433,13 +433,14 @@ def side_by_side(plt, question, data, papers, rows):
             seen.add(meth)
             if lo is not None and hi is not None and hi > lo:
                 ax.errorbar([x], [v], yerr=[[v - lo], [hi - v]], color=st["color"], capsize=5, linewidth=1.5)
-            text = _fmt(v) + (f"\n{_fmt(lo)}-{_fmt(hi)}, {n} units" if n > 1 else "")
+            text = _fmt(v) + ("" if n < 2 else f"\n{n} units, all equal" if lo == hi else
+                              f"\n{_fmt(lo)}-{_fmt(hi)}, {n} units")
             left = meth == "measured"     # its text to the left: the published mark sits to its right
             ax.annotate(text, (x, v), textcoords="offset points", xytext=(-9 if left else 9, 0), fontsize=9,
                         va="center", ha="right" if left else "left")
         top = max(max(v[2], v[4] or 0) for v in vals)
         ax.set_ylim(0, top * 1.3 if top > 0 else 1)
-        ax.set_xlim(-0.6, len(cats) - 0.4)
+        ax.set_xlim(-0.8, len(cats) - 0.4)
         ax.set_xticks(range(len(cats)), [c.replace("NVIDIA ", "") for c in cats], fontsize=9)
         ax.tick_params(axis="y", labelsize=9)
         ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9, frameon=False)

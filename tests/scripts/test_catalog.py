@@ -343,6 +343,25 @@ def the_committed_catalog_holds_one_entry_per_h200_unit_each_passing_the_checks(
         assert doc["device"]["uuid"] == e["unit"] and doc["run"]["sweep"] == "all", e
 
 
+@test
+def the_ci_job_of_docs_catalog_md_passes_actionlint():
+    exe = next((c for c in (shutil.which("actionlint"), "/usr/local/bin/actionlint") if c and os.access(c, os.X_OK)),
+               None)
+    if exe is None:
+        raise tap.Skip("actionlint is not installed (scripts/setup.sh --dev installs it)")
+    text = open(os.path.join(ROOT, "docs", "catalog.md"), encoding="utf-8").read()
+    blocks = re.findall(r"^```yaml\n(.*?)^```$", text, re.S | re.M)
+    assert len(blocks) == 1 and "results/catalog/**" in blocks[0] and "catalog.py site" in blocks[0], blocks
+    job = os.path.join(TMP, "catalog.yml")
+    with open(job, "w") as f:
+        f.write(blocks[0])
+    p = subprocess.run([exe, job], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    with open(job, "w") as f:       # and the lint is no lint that passes everything
+        f.write(blocks[0].replace("steps.deploy.outputs", "steps.nope.outputs"))
+    assert subprocess.run([exe, job], capture_output=True, text=True, timeout=120).returncode != 0
+
+
 def cleanup():
     shutil.rmtree(TMP, ignore_errors=True)
 
