@@ -222,6 +222,12 @@ def the_site_has_a_page_per_question_and_per_gpu_and_every_link_resolves():
         for href in re.findall(r'<a href="([^"]+)"', text):
             target = href.split("#")[0]
             assert "://" not in href and os.path.isfile(os.path.join(s["dir"], html_mod.unescape(target))), (p, href)
+    # the package's figures: the carveout and dynamic pages with the generations figure (the units
+    # measured beside the predicted models), each other page with its sweep's
+    for page, figs in (("carveout", ("carveout", "generations")), ("dynamic", ("generations",)),
+                       ("bandwidth-latency", ("bandwidth",))):
+        text = open(os.path.join(s["dir"], page + ".html"), encoding="utf-8").read()
+        assert all(f'<figure id="fig-{f}">' in text for f in figs), (page, re.findall(r'figure id="[^"]*"', text))
     gpu = open(os.path.join(s["dir"], "gpu-nvidia-h200.html"), encoding="utf-8").read()
     # each unit with its provenance: uuid, commit, driver, date, build
     for doc in s["docs"]:
