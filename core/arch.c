@@ -12,6 +12,17 @@
  *         32 banks, successive 32-bit words in successive banks, each bank 32 bits per clock.
  *   LUO   Luo et al., "Dissecting the NVIDIA Hopper Architecture through Microbenchmarking and
  *         Multiple Level Analysis", arXiv:2501.12084v2, Table 3 (latency, cycles).
+ *   TBC   the Programming Guide's "Thread Block Clusters" section (cc 9.0 and newer: "a maximum of 8
+ *         thread blocks in a cluster is supported as a portable cluster size") and the Hopper Tuning
+ *         Guide's (16 on 9.0 with cudaFuncAttributeNonPortableClusterSizeAllowed; measured on the H200:
+ *         the cluster sweep's size-16 points run). No source at hand gives the non-portable maximum of
+ *         10.x, 11.0 or 12.x: cluster_max is 0 there and the device's own answer
+ *         (cudaOccupancyMaxPotentialClusterSize) is used.
+ *   CCCL  the toolkit's CCCL headers (CUDA 13.0: CCCL 3.0.1): cub/util_arch.cuh has 32 banks
+ *         (CUB_LOG_SMEM_BANKS 5), 32 threads a warp and max_smem_per_block = 48 * 1024, the default
+ *         limit per block; it has no per-architecture table (no cuda/__device/arch_traits.h in 3.0.1),
+ *         so the per-SM values are held to cuda_occupancy.h. tests/unit/test_arch.c reads the header
+ *         where the build finds it.
  * Where two sources say different things it is noted at the row. The launch bounds of the kernels
  * (kernels/arch_limits.cuh) restate max_threads_per_sm per architecture; a unit test holds the two
  * together. */
@@ -31,41 +42,60 @@
 #define STEPS_100 { 0, 8, 16, 32, 64, 100 }
 #define STEPS_228 { 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 }
 
+/* warps per SM (Table 27, "Maximum number of resident warps per SM"), the default 48 KB per block
+ * (Table 27 without the opt-in; CCCL's max_smem_per_block), then the cluster sizes (TBC) */
+#define TBC_SRC PG_T27 " (warps, 48 KB per block); CUDA C++ Programming Guide 13.0, Thread Block Clusters (portable 8)"
+#define CLUSTERS_NONE 0, 0, PG_T27 " (warps, 48 KB per block); no thread block clusters before 9.0 (Thread Block Clusters)"
+#define CLUSTERS_HOPPER 8, 16, TBC_SRC "; NVIDIA Hopper Tuning Guide, Thread Block Clusters (16, non-portable)"
+#define LATER_NP "; the non-portable maximum: unpublished in the sources at hand (the device says)"
+#define CLUSTERS_LATER 8, 0, TBC_SRC LATER_NP
+/* 10.3 and 12.1 are not in the 13.0 guide's Table 27: their warps and 48 KB from PG13's columns */
+#define CLUSTERS_LATER_PG13 8, 0, PG13 " (columns 10.x, 12.x: warps, 48 KB per block); CUDA C++ Programming Guide " \
+    "13.0, Thread Block Clusters (portable 8)" LATER_NP
+
 const struct smem_arch smem_archs[] = {
     /* 7.5 Turing: PG 20.6.4 "the unified data cache has a size of 96 KB, and the shared memory
      * capacity can be set to either 32 KB or 64 KB"; "a single thread block [can] address the full
      * capacity ... 64 KB on Turing", so nothing is reserved; Table 27: 16 blocks, 1024 threads */
     { 7, 5, "Turing", SMEM_ARCH_LIMITS_75, STEPS_TURING, 2,
-      PG_T27 "; 20.6.4 (a block addresses the full 64 KB)", "CUDA C++ Programming Guide 13.0, 20.6.4" },
+      PG_T27 "; 20.6.4 (a block addresses the full 64 KB)", "CUDA C++ Programming Guide 13.0, 20.6.4",
+      32, 48, CLUSTERS_NONE },
     /* 8.0 Ampere A100: PG 20.7.3 unified 192 KB, capacity 0..164 KB; 163 KB per block, "the 1 KB
      * of shared memory not made available to a thread block is reserved for system use";
      * Table 27: 32 blocks, 2048 threads */
     { 8, 0, "Ampere", SMEM_ARCH_LIMITS_80, STEPS_164, 8,
-      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
+      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3",
+      64, 48, CLUSTERS_NONE },
     /* 8.6 Ampere GA10x: PG 20.7.3 unified 128 KB, capacity 0..100 KB, 99 KB per block;
      * Table 27: 16 blocks, 1536 threads */
     { 8, 6, "Ampere", SMEM_ARCH_LIMITS_86, STEPS_100, 6,
-      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
+      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3",
+      48, 48, CLUSTERS_NONE },
     /* 8.7 Orin: PG 20.7.3 groups it with 8.0 (unified 192 KB, 0..164 KB, 163 KB per block);
      * Table 27: 16 blocks, 1536 threads */
     { 8, 7, "Ampere", SMEM_ARCH_LIMITS_87, STEPS_164, 8,
-      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
+      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3",
+      48, 48, CLUSTERS_NONE },
     /* 8.9 Ada: PG 20.7.3 groups it with 8.6 (unified 128 KB, 0..100 KB, 99 KB per block);
      * Table 27: 24 blocks, 1536 threads */
     { 8, 9, "Ada", SMEM_ARCH_LIMITS_89, STEPS_100, 6,
-      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3" },
+      PG_T27 "; 20.7.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.7.3",
+      48, 48, CLUSTERS_NONE },
     /* 9.0 Hopper: PG 20.8.3 unified 256 KB, "0, 8, 16, 32, 64, 100, 132, 164, 196 or 228 KB",
      * 227 KB per block; Table 27: 32 blocks, 2048 threads */
     { 9, 0, "Hopper", SMEM_ARCH_LIMITS_90, STEPS_228, 10,
-      PG_T27 "; 20.8.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.8.3" },
+      PG_T27 "; 20.8.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.8.3",
+      64, 48, CLUSTERS_HOPPER },
     /* 10.0 Blackwell B200: PG 20.9.3 "identical to compute capability 9.0": unified 256 KB,
      * 0..228 KB, 227 KB per block; Table 27: 32 blocks, 2048 threads */
     { 10, 0, "Blackwell", SMEM_ARCH_LIMITS_100, STEPS_228, 10,
-      PG_T27 "; 20.9.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.9.3" },
+      PG_T27 "; 20.9.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.9.3",
+      64, 48, CLUSTERS_LATER },
     /* 10.3 Blackwell B300: not in the 13.0 guide's Table 27; PG13 column 10.x (228/227 KB, 32
      * blocks, 2048 threads, unified 256 KB); OCC has the same steps for 10.0, 10.1 and 10.3 */
     { 10, 3, "Blackwell", SMEM_ARCH_LIMITS_103, STEPS_228, 10,
-      PG13 " (column 10.x); " OCC, PG13 " (Table 32, 10.x); " OCC },
+      PG13 " (column 10.x); " OCC, PG13 " (Table 32, 10.x); " OCC,
+      64, 48, CLUSTERS_LATER_PG13 },
     /* 11.0 Blackwell Thor: Table 27 column 11.0 (228 KB per SM, 227 KB per block, 24 blocks, 1536
      * threads; OCC agrees on 24 blocks). PG has no per-architecture Shared Memory section for 11.0,
      * but PG13's Table 32 (Shared Memory Capacity per Compute Capability) lists 11.0, the unified
@@ -74,15 +104,18 @@ const struct smem_arch smem_archs[] = {
      * per-SM, per-block and thread limits, so 10.1 has no row (a 10.1 device runs on its own
      * properties, without published values) */
     { 11, 0, "Blackwell", SMEM_ARCH_LIMITS_110, STEPS_228, 10,
-      PG_T27 "; " OCC, PG13 " (Table 32, 11.0); " OCC },
+      PG_T27 "; " OCC, PG13 " (Table 32, 11.0); " OCC,
+      48, 48, CLUSTERS_LATER },
     /* 12.0 Blackwell GeForce / RTX PRO: PG 20.10.3 capacity 0..100 KB, 99 KB per block; Table 27:
      * 24 blocks, 1536 threads. 20.10.1 calls the unified cache 100 KB, but Table 27's L1 working
      * set (28 KB ~ 128 KB) and PG13 Table 32 (12.x) both make it 128 KB: 128 is used */
     { 12, 0, "Blackwell", SMEM_ARCH_LIMITS_120, STEPS_100, 6,
-      PG_T27 "; 20.10.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.10.3; " PG13 " (Table 32)" },
+      PG_T27 "; 20.10.3 (1 KB reserved per block)", "CUDA C++ Programming Guide 13.0, 20.10.3; " PG13 " (Table 32)",
+      48, 48, CLUSTERS_LATER },
     /* 12.1 Blackwell DGX Spark: PG13 column 12.x (as 12.0); OCC has the same steps for 12.0 and 12.1 */
     { 12, 1, "Blackwell", SMEM_ARCH_LIMITS_121, STEPS_100, 6,
-      PG13 " (column 12.x); " OCC, PG13 " (Table 32, 12.x); " OCC },
+      PG13 " (column 12.x); " OCC, PG13 " (Table 32, 12.x); " OCC,
+      48, 48, CLUSTERS_LATER_PG13 },
 };
 const size_t smem_n_archs = sizeof(smem_archs) / sizeof(smem_archs[0]);
 

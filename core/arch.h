@@ -52,6 +52,11 @@ struct smem_arch {
     int n_carveouts;
     const char *src_limits;             /* where smem/SM, smem/block, reserved, blocks and threads come from */
     const char *src_carveouts;          /* where the carveout steps and the unified capacity come from */
+    int max_warps_per_sm;               /* resident warps per SM (max_threads_per_sm / 32) */
+    int smem_per_block_default_kib;     /* per block without the opt-in */
+    int cluster_portable;               /* blocks per thread block cluster any launch may ask for; 0: no clusters */
+    int cluster_max;                    /* with cudaFuncAttributeNonPortableClusterSizeAllowed; 0: none or unpublished */
+    const char *src_clusters;           /* where the warps, the default per block and the cluster sizes come from */
 };
 
 /* The table, ordered by compute capability. */

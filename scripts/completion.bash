@@ -129,4 +129,4 @@ _smembench_tool()
     return 0
 }
 complete -F _smembench_tool smembench-ab smembench-compare smembench-export smembench-fleet smembench-plot \
-    smembench-report smembench-trend
+    smembench-report smembench-trend smembench-catalog

@@ -22,7 +22,7 @@ Markdown), ab_rule (the A/B's paired rule), fleet_units (units against their fle
 (the export formats), counters (hardware counters' directions and per-request quantities), explain
 (the steps in time and the counters that moved), inputs (the arguments as files), cli (every command's parser and error
 convention), tool (how every command writes its files and ends), assets/ (the report's style and
-script). Commands: plot, compare, export, report, fleet, ab, trend, each a main() over the library
+script). Commands: plot, compare, export, report, fleet, ab, trend, catalog, each a main() over the library
 that no other module imports; the installed smembench-<tool> commands, python3 -m smembench <tool>
 and scripts/<tool>.py in a checkout only call it.
 """

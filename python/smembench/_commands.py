@@ -17,5 +17,5 @@ def _tool(name):
 
 
 # the commands, each a module of this package with a main()
-TOOLS = ("plot", "compare", "export", "report", "fleet", "ab", "trend")
-plot, compare, export, report, fleet, ab, trend = (_tool(t) for t in TOOLS)
+TOOLS = ("plot", "compare", "export", "report", "fleet", "ab", "trend", "catalog")
+plot, compare, export, report, fleet, ab, trend, catalog = (_tool(t) for t in TOOLS)

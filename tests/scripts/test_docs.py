@@ -280,7 +280,8 @@ def check_options(root):
 
 # each result tool's page; its --help is also its man page (help2man), so the two agree through it
 TOOL_PAGES = {"plot": "docs/plot.md", "report": "docs/report.md", "compare": "docs/gate.md", "ab": "docs/history-ab.md",
-              "trend": "docs/trend.md", "fleet": "docs/fleet.md", "export": "docs/exports-ci.md"}
+              "trend": "docs/trend.md", "fleet": "docs/fleet.md", "export": "docs/exports-ci.md",
+              "catalog": "docs/catalog.md"}
 
 
 def tool_help_options(root, tool):

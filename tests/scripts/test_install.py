@@ -26,7 +26,7 @@ ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 RESULTS = os.path.join(ROOT, "results")
 MESON, BUILD, HAVE_MAN = sys.argv[1], sys.argv[2], sys.argv[3] == "true"
 COMMANDS = ("smembench-plot", "smembench-compare", "smembench-export", "smembench-report", "smembench-fleet",
-            "smembench-ab", "smembench-trend")
+            "smembench-ab", "smembench-trend", "smembench-catalog")
 TESTS = []
 DEST = tempfile.mkdtemp(prefix="smembench-install-")
 PREFIX = None

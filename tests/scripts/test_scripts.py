@@ -1773,7 +1773,7 @@ def python_m_smembench_runs_each_command_and_names_the_tools():
         p = subprocess.run([sys.executable, "-m", "smembench", *args], capture_output=True, text=True, timeout=300,
                            cwd=PYDIR)
         return p.returncode, p.stdout, p.stderr
-    tools = ("plot", "compare", "export", "report", "fleet", "ab", "trend")
+    tools = ("plot", "compare", "export", "report", "fleet", "ab", "trend", "catalog")
     for args, what in (((), "no tool given"), (("frobnicate",), 'unknown tool "frobnicate"'),
                        (("smembench-compare",), 'unknown tool "smembench-compare"')):
         rc, out, err = m(*args)

@@ -3,6 +3,8 @@
  * Capability" and the "Shared Memory" section of each architecture), against NVIDIA's calculator
  * (cuda_occupancy.h), and against the launch-bound constants the kernels are compiled with. The
  * derivation of every expected number is in the comment beside it. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -12,6 +14,14 @@
 #include "arch_limits.cuh"
 
 #define KIB 1024
+
+static const struct smem_published *find_published(const struct smem_published *p, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(p[i].name, name))
+            return &p[i];
+    return NULL;
+}
 
 struct expect {
     int major, minor;
@@ -112,6 +122,93 @@ Test(arch, every_entry_is_consistent)
         if (i)
             cr_assert_lt(smem_archs[i - 1].cc_major * 10 + smem_archs[i - 1].cc_minor, a->cc_major * 10 + a->cc_minor);
     }
+}
+
+Test(arch, warps_default_and_cluster_sizes_per_cc)
+{
+    /* Table 27 (and PG13's columns for 10.3, 12.1): resident warps per SM 32 (7.5), 64 (8.0, 9.0,
+     * 10.x), 48 (8.6, 8.7, 8.9, 11.0, 12.x); 48 KB per block without the opt-in everywhere. Thread
+     * Block Clusters: none before 9.0, a portable 8 from 9.0 on; 16 with the non-portable opt-in on
+     * 9.0 (Hopper Tuning Guide), unpublished (0) for the later ones */
+    static const struct { int major, minor, warps, portable, max; } want[] = {
+        { 7, 5, 32, 0, 0 },   { 8, 0, 64, 0, 0 },   { 8, 6, 48, 0, 0 },   { 8, 7, 48, 0, 0 },
+        { 8, 9, 48, 0, 0 },   { 9, 0, 64, 8, 16 },  { 10, 0, 64, 8, 0 },  { 10, 3, 64, 8, 0 },
+        { 11, 0, 48, 8, 0 },  { 12, 0, 48, 8, 0 },  { 12, 1, 48, 8, 0 },
+    };
+
+    cr_assert_eq(sizeof(want) / sizeof(want[0]), smem_n_archs, "every row of the table is here");
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const struct smem_arch *a = smem_arch_find(want[i].major, want[i].minor);
+        cr_assert_not_null(a);
+        cr_assert_eq(a->max_warps_per_sm, want[i].warps, "cc %d.%d warps", want[i].major, want[i].minor);
+        cr_assert_eq(a->max_warps_per_sm * 32, a->max_threads_per_sm, "cc %d.%d", want[i].major, want[i].minor);
+        cr_assert_eq(a->smem_per_block_default_kib, 48);
+        cr_assert_eq(a->cluster_portable, want[i].portable, "cc %d.%d", want[i].major, want[i].minor);
+        cr_assert_eq(a->cluster_max, want[i].max, "cc %d.%d", want[i].major, want[i].minor);
+        cr_assert(a->src_clusters && strstr(a->src_clusters, "Thread Block Clusters"), "cc %d.%d: its source",
+                  want[i].major, want[i].minor);
+    }
+}
+
+/* The value of the first "name ... = A * B;" or "#define NAME(unused) (V)" after name in text, else -1. */
+static long cccl_value(const char *text, const char *name)
+{
+    const char *p = strstr(text, name);
+    long a = -1, b = 1;
+
+    if (!p)
+        return -1;
+    p += strlen(name);
+    while (*p == ' ' || *p == '=' || *p == '(' || !strncmp(p, "unused)", 7))
+        p += *p == 'u' ? 7 : 1;
+    if (sscanf(p, "%ld * %ld", &a, &b) == 2)
+        return a * b;
+    return sscanf(p, "%ld", &a) == 1 ? a : -1;
+}
+
+Test(arch, cccl_headers_agree_with_the_table)
+{
+#ifndef SMEM_CCCL_DIR
+    cr_skip_test("the build found no CCCL headers (cub/util_arch.cuh) with the toolkit");
+#else
+    /* the installed toolkit's CCCL (CUDA 13.0: 3.0.1), read as text: CUB is C++ and this suite is C */
+    char path[4096], *text;
+    FILE *f;
+    long n, banks, warp, per_block;
+
+    snprintf(path, sizeof(path), "%s/cub/util_arch.cuh", SMEM_CCCL_DIR);
+    f = fopen(path, "r");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    rewind(f);
+    text = calloc((size_t)n + 1, 1);
+    cr_assert_eq(fread(text, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    banks = 1L << cccl_value(text, "define CUB_LOG_SMEM_BANKS");
+    warp = 1L << cccl_value(text, "define CUB_LOG_WARP_THREADS");
+    per_block = cccl_value(text, "max_smem_per_block");
+    free(text);
+    /* CUB's one value for every architecture: 32 banks, 32 threads a warp, 48 KiB a block (the
+     * default, CUB never opts in) */
+    cr_assert_eq(banks, 32, "CUB_LOG_SMEM_BANKS");
+    cr_assert_eq(warp, 32, "CUB_LOG_WARP_THREADS");
+    cr_assert_eq(per_block, 48 * KIB, "cub::detail::max_smem_per_block");
+    for (size_t i = 0; i < smem_n_archs; i++) {
+        struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
+        size_t np = smem_arch_published(smem_archs[i].cc_major, smem_archs[i].cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
+        cr_assert_eq(smem_archs[i].smem_per_block_default_kib * KIB, per_block);
+        cr_assert_eq(smem_archs[i].max_warps_per_sm * warp, smem_archs[i].max_threads_per_sm);
+        cr_assert_float_eq(find_published(p, np, "banks")->value, (double)banks, 1e-9);
+    }
+    /* CCCL 3.0.1 has no per-architecture traits; a later toolkit's header is a new source to check */
+    snprintf(path, sizeof(path), "%s/cuda/__device/arch_traits.h", SMEM_CCCL_DIR);
+    f = fopen(path, "r");
+    if (f) {
+        fclose(f);
+        cr_assert_fail("%s exists: hold the table's per-SM values to it too", path);
+    }
+#endif
 }
 
 Test(arch, carveout_steps_match_nvidias_calculator)

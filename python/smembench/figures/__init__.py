@@ -42,6 +42,16 @@ def across_models(plt, series, note=None):
     return out
 
 
+def module_figure(plt, m, series, note=None):
+    """The figure of one per-sweep module (a member of MODULES) from the series (the runs of one unit
+    aggregated, a user kernel's points left out), or None where none has its points."""
+    plain = series_mod.aggregate([builtin(s) for s in series])
+    have = [s for s in plain if any(s.points(b) for b in m.BENCHES)]
+    if not have:
+        return None
+    return m.draw(plt, series_mod.relabel(series_mod.split(have, m.DRAWN)), note or (lambda text: None))
+
+
 def input_benches(series):
     """Every benchmark of the series' files, in the order their points first name them."""
     return list(dict.fromkeys(r["bench"] for s in series for r in s.doc["results"]))
