@@ -10,7 +10,8 @@ A step is past the noise when the change of the median is more than NOISE_FLOOR 
 NOISE_TIMES x the larger of the two points' noise (each point's robust spread or, larger where the
 file has trials, the range of its trials' medians: what one setup to the next moves it). A counter
 moved when a percentage changed by PCT_MOVED points or more, any other value by COUNT_MOVED or more
-of itself; the percentages are named first (by the points they moved), then the others (by the factor);
+of itself and by more than its floor (RATIO_MOVED warps per issue for a stall, BYTES_MOVED of DRAM
+traffic, PER_REQUEST_MOVED per request); the percentages are named first (by the points they moved), then the others (by the factor);
 the per-request quantities (conflicts and wavefronts per shared-memory request) are
 derived from the counters (smembench.counters.derived).
 """
@@ -23,6 +24,12 @@ NOISE_FLOOR = 0.02
 NOISE_TIMES = 3.0
 PCT_MOVED = 2.0
 COUNT_MOVED = 0.10
+# floors below which a move is the counter's own noise, whatever its factor (measured on the H200:
+# a stall reason of 0.0003 warps per issue tripled between neighbouring carveouts of the layernorm
+# with its time unchanged; an L2-resident kernel's DRAM bytes went from 0 to 768 and back)
+RATIO_MOVED = 0.5        # warps per issue, for the stall ratios
+BYTES_MOVED = 1 << 20    # bytes of DRAM traffic in one launch
+PER_REQUEST_MOVED = 0.05  # wavefronts or conflicts per shared-memory request
 # the counters named at a step, the largest moves first
 MOST = 4
 
@@ -89,6 +96,9 @@ def _moved(before, after, name, label, unit):
         return Moved(name, label, unit, before, after) if abs(after - before) >= PCT_MOVED else None
     if before == after:
         return None
+    floor = {"ratio": RATIO_MOVED, "bytes": BYTES_MOVED, "": PER_REQUEST_MOVED}.get(unit, 0)
+    if abs(after - before) < floor:
+        return None
     if before == 0 or after == 0 or abs(after / before - 1) >= COUNT_MOVED:
         return Moved(name, label, unit, before, after)
     return None
@@ -133,7 +143,7 @@ class Step:
         head = (f"{self.bench}{self.where()}: {self.before / 1e3:.4g} -> {self.after / 1e3:.4g} us "
                 f"({self.change * 100:+.0f} %) from {axis_text(self.axis, self.a['params'][self.axis])} to "
                 f"{axis_text(self.axis, self.b['params'][self.axis])}")
-        ra, rb = _blocks(self.a), _blocks(self.b)
+        ra, rb = blocks(self.a), blocks(self.b)
         if ra is not None and rb is not None and ra != rb:
             head += f", {ra:g} -> {rb:g} blocks per SM"
         if not self.has_counters and said:
@@ -147,7 +157,7 @@ class Step:
         return head + ": " + ", ".join(m.text() for m in self.moved)
 
 
-def _blocks(r):
+def blocks(r):
     occ = r.get("occupancy") or {}
     for k in ("measured", "api"):
         if isinstance(occ.get(k), (int, float)):

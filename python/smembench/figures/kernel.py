@@ -185,7 +185,7 @@ def draw(plt, function, series, note):
 
 def moved_counter(series, sweep, axis):
     """The counter to draw under a time panel: the one named at most steps in time along the axis
-    (smembench.explain; the first named on a tie), else the L1 hit rate, else the first counter the
+    at an unchanged residency (smembench.explain; the first named on a tie), else the L1 hit rate, else the first counter the
     panel's points have; (name, True where it moved) or None where they have none."""
     names, votes = [], {}
     for s in series:
@@ -194,6 +194,10 @@ def moved_counter(series, sweep, axis):
         have = [n for r in pts for n in reader.counters(r)]
         names += [n for n in have if n not in names]
         for step in explain.steps(s.doc):
+            # a step where the residency changed is the residency's, drawn in the panel above: the
+            # counter shown is the one that explains the steps at the same residency
+            if explain.blocks(step.a) != explain.blocks(step.b):
+                continue
             if step.axis == axis and id(step.a) in ids and id(step.b) in ids:
                 for m in step.moved:
                     if m.name in have:
