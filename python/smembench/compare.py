@@ -142,6 +142,9 @@ def parse_args(argv):
     ap.add_argument("--allow", type=gate.allow_list, default=[], metavar="KIND,...",
                     help=f"findings that do not fail the gate: {','.join(gate.ALLOW_KINDS)} or all")
     ap.add_argument("--markdown", action="store_true", help="compact Markdown for a pull-request comment")
+    ap.add_argument("--json", action="store_true",
+                    help="the gate's decision as JSON: every point's and metric's verdict, the benchmarks not gated on "
+                         "time with their reasons, what fails the gate, the exit status")
     ap.add_argument("--plot", metavar="FILE.png|FILE.svg",
                     help="also draw the change of each point against the base, coloured by verdict, with the band "
                          "it was judged with (a bar per benchmark and verdict past 200 points); PNG or SVG by the "
@@ -159,6 +162,9 @@ def parse_args(argv):
                     help="one file's measured figures beside the published ones of its generation")
     a = ap.parse_args(argv)
     gate.check_rule_options(a)
+    if a.json and (a.markdown or a.published or a.across_devices):
+        raise Usage("--json writes the gate's decision; it cannot be combined with --markdown, --published or "
+                    "--across-devices")
     if a.published and a.new:
         raise Usage("--published takes one file; see compare.py --help")
     if a.published and a.across_devices:
@@ -190,6 +196,9 @@ def run(argv):
     """(output lines, exit status); raises Usage for unusable input."""
     a = parse_args(argv)
     out, rc = compare_files(a)
+    if a.json:
+        docs = [x for x in out if x.startswith("{")]
+        return ([docs[0]] if len(docs) == 1 else ["[" + ",\n".join(docs) + "]"]), rc
     return (cap_markdown(out) if a.markdown else out), rc
 
 

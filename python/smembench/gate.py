@@ -8,6 +8,7 @@ import dataclasses
 import math
 
 from smembench import levels
+from smembench import metric_rule
 from smembench import reader
 from smembench.cli import Usage
 from smembench.tables import fmt
@@ -18,7 +19,8 @@ DRIFT_PER_NOISE = 3          # a point may drift between runs by this many times
 MEDIAN_SE = math.sqrt(math.pi / 2)   # standard error of a median over that of a mean (normal samples)
 MIN_SAMPLES = 3              # fewer samples a side say nothing about the noise
 HISTORY_MIN = 3              # fewer history files say nothing about a point's between-run spread
-ALLOW_KINDS = ("missing", "new", "status", "device", "driver", "clock", "settings")
+ALLOW_KINDS = ("missing", "new", "status", "device", "driver", "clock", "settings", "metric")
+MISMATCH_KINDS = ("device", "driver", "clock", "settings")
 DEVICE_FIELDS = ("name", "cc", "sm_count", "smem_per_sm", "smem_per_block", "smem_per_block_optin",
                  "reserved_smem_per_block", "max_blocks_per_sm", "max_threads_per_sm", "regs_per_sm", "model")
 DRIVER_FIELDS = ("driver_version", "runtime_version", "driver_release")
@@ -313,7 +315,16 @@ def compare_points(base, new, opt, paths=("base", "new"), history=None):
                 row.update(kind="timed", unit=ctx != "run", **judge(b, n, opt, allowance(b, n, ctx)))
             else:
                 row.update(kind="untimed", text=b["status"])
+        ng = metric_rule.not_gated(b, n) if b is not None and n is not None else None
+        if ng and row["kind"] == "timed":
+            # the benchmark's time is not its result (its descriptor says why): listed, never judged
+            row.update(verdict="not gated", reason=ng[0], band=None, judged=row["verdict"])
         rows.append(row)
+        if b is not None and n is not None and row["kind"] in ("timed", "status"):
+            hist = history.get(key) if history else None
+            stats = scipy_stats()[1] if ng and ng[1] else None
+            rows += [m for m in metric_rule.judge_metrics(b, n, row["name"], opt, hist, uuid_of(new, n), stats,
+                                                          members) if m["verdict"] != "same" or m.get("gate_metric")]
     return rows
 
 
@@ -332,7 +343,7 @@ def compare(base, new, threshold, alpha, drift=1.0):
         return []                   # nothing in common: nothing to compare
     rows = []
     for r in points:
-        b, n = r["base"], r["new"]
+        b, n = r.get("base"), r.get("new")
         mb = reader.steady_median(b) if b is not None and reader.timed(b) else None
         mn = reader.steady_median(n) if n is not None and reader.timed(n) else None
         if r["kind"] == "timed":
@@ -342,6 +353,8 @@ def compare(base, new, threshold, alpha, drift=1.0):
             rows.append((r["name"], mb, mn, None, None, f"{'stopped' if r['lost'] else 'started'} ({r['text']})"))
         elif r["kind"] in ("missing", "new"):
             rows.append((r["name"], mb, mn, None, None, r["kind"]))
+        elif r["kind"] == "metric" and r["verdict"] in ("lost", "worse"):
+            rows.append((r["name"], None, None, r["change"], None, f"metric {r['verdict']} ({r['text']})"))
     return rows
 
 
@@ -418,6 +431,8 @@ def gate(base_path, new_path, base, new, opt, history=None):
     count = {}
     for r in rows:
         k = r["verdict"] if r["kind"] == "timed" else r["kind"]
+        if r["kind"] == "metric":
+            k = "metric " + r["verdict"]
         if r["kind"] == "status":
             k = "stopped" if r["lost"] else "started"
         count[k] = count.get(k, 0) + 1
@@ -429,7 +444,10 @@ def gate(base_path, new_path, base, new, opt, history=None):
     for kind, key in (("missing", "missing"), ("new", "new"), ("status", "stopped")):
         if count.get(key) and kind not in allowed:
             failing.append(f"{count[key]} {key}")
-    for kind in ALLOW_KINDS[3:]:
+    for key, word in (("metric lost", "lost"), ("metric worse", "worse")):
+        if count.get(key) and "metric" not in allowed:
+            failing.append(f"{count[key]} metric{'s' if count[key] != 1 else ''} {word}")
+    for kind in MISMATCH_KINDS:
         if any(k == kind for k, _ in found) and kind not in allowed:
             failing.append(f"{kind} mismatch")
     return rows, found, count, failing, 1 if failing else 0
@@ -488,6 +506,7 @@ class Options:
     uncertain: str = "pass"
     window: int = 0
     markdown: bool = False
+    json: bool = False
 
 
 DEFAULTS = Options()
