@@ -283,7 +283,7 @@ def gate_json(base_path, new_path, rows, found, count, failing, rc, ungated, his
     """The gate's decision as a JSON document (compare.py --json)."""
     def point(r):
         word, why = verdict_parts(r)
-        d = {"point": r["name"], "bench": r["bench"], "kind": r["kind"], "verdict": word, "reason": why or None,
+        d = {"point": r.get("point", r["name"]), "bench": r["bench"], "kind": r["kind"], "verdict": word, "reason": why or None,
              "change": r.get("change")}
         if r["kind"] == "timed":
             d.update(band=r.get("band"), how=r.get("how"))

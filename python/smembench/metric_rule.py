@@ -178,8 +178,9 @@ def judge_metrics(b, n, point, opt, hist=None, new_unit=None, stats=None, member
             continue
         better = counter_better(name)
         verdict = compare_count(vb, vn, better, COUNTER_TOLERANCE)
-        text = "" if verdict == "same" else (f"counter {name} {vb:.10g} -> {vn:.10g} ({100 * (vn / vb - 1) if vb else math.inf:+.2f} %, "
-                                             f"exact on any unit; {better} is better)")
+        moved = f"{100 * (vn / vb - 1):+.2f} %" if vb else "from 0"
+        text = "" if verdict == "same" else (f"counter {name} {vb:.10g} -> {vn:.10g} ({moved}, exact on any unit; "
+                                             f"{better} is better)")
         out.append(_finding(point, bench, name, verdict, vb, vn, text, unit or ""))
     for f in out:
         f["base"], f["new"] = b, n
