@@ -39,7 +39,7 @@ import time
 
 ROOT = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..")
 sys.path.insert(0, os.path.join(ROOT, "python"))
-from smembench import gate, levels, reader  # noqa: E402
+from smembench import gate, levels, metric_rule, reader  # noqa: E402
 
 OPT = gate.Options()
 NOT_GATED = {}          # bench -> reason (the descriptors' time_gated, read from the files)
@@ -121,8 +121,38 @@ def pick(patterns):
     return kept, left
 
 
+def descriptors():
+    """{bench: (time_not_gated, gate_metric)} of today's descriptors (bench/*.c), as the new binary
+    writes them into every record (between_run.time_gated, .not_gated, .gate_metric)."""
+    out = {}
+    for path in glob.glob(os.path.join(ROOT, "bench", "*.c")):
+        text = open(path).read()
+        for m in re.finditer(r'\.name = "(\w+)",(.*?)\n};', text, re.S):
+            body = m.group(2)
+            why = re.search(r'\.time_not_gated = ((?:"(?:[^"\\]|\\.)*"\s*)+)', body)
+            gm = re.search(r'\.gate_metric = "(\w+)"', body)
+            if why:
+                out[m.group(1)] = ("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', why.group(1))), gm.group(1) if gm else None)
+    return out
+
+
+def as_today(doc, declared):
+    """The records' between_run as today's descriptors write it."""
+    for r in doc["results"]:
+        br = r.get("between_run")
+        if isinstance(br, dict):
+            d = declared.get(r["bench"])
+            br.update(time_gated=d is None, not_gated=d[0] if d else None, gate_metric=d[1] if d else None)
+
+
 def scale_record(r, f):
+    """A point f times slower: its samples, statistics and trial medians, and the metrics derived
+    from its time (throughputs divided by f, times and cycles multiplied)."""
     r = copy.deepcopy(r)
+    for name, m in (r.get("metrics") or {}).items():
+        if isinstance(m, dict) and isinstance(m.get("value"), (int, float)) and \
+                metric_rule.metric_kind(name, m.get("unit")) == "time":
+            m["value"] = m["value"] / f if m.get("better") == "higher" else m["value"] * f
     t = r["time_ns"]
     t["raw"] = [round(v * f) for v in t["raw"]]
     for k in ("min", "q1", "median", "q3", "max", "mean", "stdev"):
@@ -170,8 +200,24 @@ def judge_hist(hist, new, nmap=None, benches=None, cls=None):
     for k, n in nmap.items():
         if benches is not None and k[0] not in benches or k not in hist:
             continue
-        out[k] = gate.judge_history(hist[k], n, OPT, hist[k][-1][2], (uuid(new), gate.layout_of(new, n)), members)
+        row = gate.judge_history(hist[k], n, OPT, hist[k][-1][2], (uuid(new), gate.layout_of(new, n)), members)
+        out[k] = with_metrics(row, hist[k][-1][2], n, hist[k], uuid(new), members)
     return out
+
+
+def with_metrics(row, b, n, hist, unit, members):
+    """The row's verdict as the gate gives it with the metrics: not gated where the descriptor says
+    so (then its gate metric's verdict, where it has one), worse where a metric is worse or lost."""
+    ng = metric_rule.not_gated(b, n)
+    ms = metric_rule.judge_metrics(b, n, "", OPT, hist, unit, gate.scipy_stats()[1], members)
+    bad = [m for m in ms if m["verdict"] in ("lost", "worse")]
+    if ng:
+        gm = [m for m in ms if m.get("gate_metric")]
+        v = gm[0]["verdict"] if gm else "not gated"
+        row = dict(row, verdict={"worse": "slower", "better": "faster"}.get(v, v), how="gate metric" if gm else "")
+    if bad and row["verdict"] not in ("slower",):
+        row = dict(row, verdict="slower", how="metric " + bad[0]["metric"])
+    return row
 
 
 def judge_pair(base, new):
@@ -183,7 +229,7 @@ def judge_pair(base, new):
         if b is None:
             continue
         ctx = gate.unit_context(uuid(base), gate.layout_of(base, b), uuid(new), gate.layout_of(new, n))
-        out[k] = gate.judge(b, n, OPT, gate.allowance(b, n, ctx))
+        out[k] = with_metrics(gate.judge(b, n, OPT, gate.allowance(b, n, ctx)), b, n, None, uuid(new), None)
     del ctxu
     return out
 
@@ -192,7 +238,7 @@ def tally(rows):
     c = collections.Counter()
     false, unc = [], collections.Counter()
     for k, r in rows.items():
-        if k[0] in NOT_GATED:
+        if r["verdict"] == "not gated":
             c["not gated"] += 1
             continue
         c[r["verdict"]] += 1
@@ -219,7 +265,7 @@ def work(task):
     lv = levels.point_levels(hist)
     cls = (lv, levels.unit_classes(lv))
     found = {}
-    for bench in sorted({k[0] for k in nmap if k in hist} - set(NOT_GATED)):
+    for bench in sorted({k[0] for k in nmap if k in hist} - {b for b, (_, gm) in NOT_GATED.items() if not gm}):
         for f in (1.03, 1.05):
             planted = {k: (scale_record(r, f) if k[0] == bench else r) for k, r in nmap.items()}
             rows = judge_hist(hist, new, planted, {bench}, cls)
@@ -260,11 +306,9 @@ def main(argv):
     DOCS.extend(files)
     for _, d, same, _ in picked:
         SAME[id(d)] = same
+    NOT_GATED.update(descriptors())
     for _, d in files:
-        for r in d["results"]:
-            tg = (r.get("between_run") or {}).get("time_gated")
-            if tg is False:
-                NOT_GATED[r["bench"]] = (r.get("between_run") or {}).get("not_gated") or "declared not gated"
+        as_today(d, NOT_GATED)
     units = list(dict.fromkeys(uuid(d) for _, d in files))
     tasks = []
     for i in range(len(files)):
@@ -323,8 +367,9 @@ def main(argv):
         say(f"- distances between units' vectors: {100 * min(dist)[0]:.2f}-{100 * max(dist)[0]:.2f} % RMS")
     if NOT_GATED:
         say()
-        say("Not gated on time (their descriptors say why; their other signals are judged): " +
-            "; ".join(f"{b}: {w}" for b, w in sorted(NOT_GATED.items())))
+        say("Not gated on time (bench/<name>.c, time_not_gated; their counts and gate metric are judged):")
+        for b, (w, gm) in sorted(NOT_GATED.items()):
+            say(f"- {b}: {w}" + (f" (judged on {gm})" if gm else ""))
     say()
     say("## False and uncertain points, every mode")
     say()
