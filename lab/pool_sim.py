@@ -3,18 +3,19 @@
 holds of identical kernels, with the gate's own code (smembench.gate: judge, judge_history,
 history_classes) in this process.
 
-  lab/pool_sim.py [--quick] [--workers N] [-o FILE.md] [GLOB ...]
+  lab/pool_sim.py [--quick] [--all-pairs] [--workers N] [-o FILE.md] [GLOB ...]
         (default glob: results/**/nvidia-h200*_all*.json)
 
 Files: measure mode, --sweep all, three trials, a device uuid (a unit), and kernels identical to the
 newest file's: each file's commit (tool.git, else a 7-hex name in its file name) is diffed with the
-newest over kernels/*.cu, lines that are #include alone set aside (a header renamed), a kernel file
+newest over kernels/*.cu, lines that are #include or comment alone set aside (a header renamed), a kernel file
 added set aside (a new benchmark: its points are in the newer files only); a file whose commit git
 does not know, or whose kernels differ, is left out with its reason. The files' driver and settings
 are not compared (the gate's mismatch findings are another rule): only the points' verdicts.
 
 Every file is the NEW one once (leave-one-out), in every mode:
-  pair      against one other file as base (compare.py BASE NEW), every other file
+  pair      against one other file as base (compare.py BASE NEW): the first file of every other unit and
+            every other run of its own unit (--all-pairs: every other file)
   history   against the history of all the others (compare.py --history)
   others    against the history of the other units' files only (a unit the history has not seen)
   earlier   against the files that started before it (3 at least)
@@ -66,7 +67,7 @@ def kernel_diff(a, b):
             cur = line.split()[-1][2:]
         elif line[:1] in "+-" and not line.startswith(("+++", "---")):
             body = line[1:].strip()
-            if body and not body.startswith("#include"):
+            if body and not body.startswith(("#include", "/*", "*", "//")):
                 changed.add(cur)
     return sorted(changed)
 
@@ -289,9 +290,10 @@ def extra_docs(mode, i):
 
 def main(argv):
     quick = "--quick" in argv
+    all_pairs = "--all-pairs" in argv
     workers = 2
     outmd = None
-    args = [a for a in argv if a != "--quick"]
+    args = [a for a in argv if a not in ("--quick", "--all-pairs")]
     if "--workers" in args:
         i = args.index("--workers")
         workers = max(1, min(2, int(args[i + 1])))
@@ -312,7 +314,12 @@ def main(argv):
     units = list(dict.fromkeys(uuid(d) for _, d in files))
     tasks = []
     for i in range(len(files)):
-        bases = [j for j in range(len(files)) if j != i]
+        # one file of every other unit (its first) and every other run of its own unit; --all-pairs: every file
+        first = {}
+        for j, (_, d) in enumerate(files):
+            first.setdefault(uuid(d), j)
+        bases = [j for j in range(len(files)) if j != i and
+                 (all_pairs or uuid(files[j][1]) == uuid(files[i][1]) or first[uuid(files[j][1])] == j)]
         if quick:
             bases = bases[:4]
         tasks += [("pair", i, j) for j in bases]
@@ -332,7 +339,8 @@ def main(argv):
     rel = [os.path.relpath(p, ROOT) for p, _ in files]
     say(f"# Pool simulation: {len(files)} H200 --sweep all files of identical kernels, {len(units)} units")
     say()
-    say(f"Command: `python3 lab/pool_sim.py{' --quick' if quick else ''} -o {outmd or 'FILE.md'}` "
+    say(f"Command: `python3 lab/pool_sim.py{' --quick' if quick else ''}{' --all-pairs' if all_pairs else ''} "
+        f"-o {os.path.relpath(outmd, ROOT) if outmd else 'FILE.md'}` "
         f"({time.time() - t0:.0f} s, {workers} workers). The gate's defaults (threshold 2 %, alpha 0.01, "
         "max-band 5 %).")
     say()
