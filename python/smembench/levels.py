@@ -120,13 +120,14 @@ def class_of(classes, vector, unit=None):
     return min(near)[1] if near else None
 
 
-def judge_levels(values, new, unit, opt, se, stats, declared=None, members=None):
+def judge_levels(values, new, unit, opt, se, stats, declared=None, members=None, time=True):
     """The verdict on a new value against a history's values of one point (values: [(unit, value)],
     larger is worse, a time or the inverse of a higher-is-better metric): a dict with verdict,
     change, band, center, reason, how ("own unit", "class X", "units"). unit: the new file's unit;
     se: the new value's relative standard error (0 where it has none); declared: {"run": x,
     "unit": y} fractions, floors where the history is too short to measure; members: the units of
-    the new unit's class (None: no class).
+    the new unit's class (None: no class); time: the values are times (--drift-ns floors the band),
+    else a metric's.
       own unit in the history: center its level, band the within-unit band (a one-sided t bound of
         the pooled within-unit spread, sqrt(1 + 1/k) over its k runs) + z se, at least --threshold,
         --drift and --drift-ns
@@ -159,7 +160,7 @@ def judge_levels(values, new, unit, opt, se, stats, declared=None, members=None)
     else:
         w = declared.get("run") or 0.0
         measured = False
-    w = max(w + z * se, opt.drift / 100, opt.drift_ns / center)
+    w = max(w + z * se, opt.drift / 100, opt.drift_ns / center if time else 0.0)
     upper, lower = hi * (1 + w), lo * (1 - w)
     change = new / center - 1
     band = max(upper / center - 1, 1 - lower / center, t_threshold)

@@ -198,7 +198,7 @@ def judge_gate_metric(b, n, point, name, better, unit, opt, hist, new_unit, stat
     if len(hv) >= 3 and vn > 0:
         declared = {"run": (n.get("between_run") or {}).get("run_pct", 0) / 100,
                     "unit": (n.get("between_run") or {}).get("unit_pct", 0) / 100}
-        res = levels.judge_levels(hv, worse_up(vn), new_unit, opt, 0.0, stats, declared, members)
+        res = levels.judge_levels(hv, worse_up(vn), new_unit, opt, 0.0, stats, declared, members, time=False)
         ref = 1 / res["center"] if better == "higher" else res["center"]
         verdict = {"slower": "worse", "faster": "better"}.get(res["verdict"], res["verdict"])
         text = res["reason"] and f"gate metric {name} ({unit}): {res['reason']}"
