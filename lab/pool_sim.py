@@ -122,9 +122,13 @@ def pick(patterns):
     return kept, left
 
 
+VARIATION = {}          # bench -> (run_pct, unit_pct, layout_pct) of today's descriptors
+
+
 def descriptors():
     """{bench: (time_not_gated, gate_metric)} of today's descriptors (bench/*.c), as the new binary
-    writes them into every record (between_run.time_gated, .not_gated, .gate_metric)."""
+    writes them into every record (between_run.time_gated, .not_gated, .gate_metric); VARIATION
+    gets their declared variation (SMEM_VARIATION_MEASURED)."""
     out = {}
     for path in glob.glob(os.path.join(ROOT, "bench", "*.c")):
         text = open(path).read()
@@ -132,16 +136,23 @@ def descriptors():
             body = m.group(2)
             why = re.search(r'\.time_not_gated = ((?:"(?:[^"\\]|\\.)*"\s*)+)', body)
             gm = re.search(r'\.gate_metric = "(\w+)"', body)
+            v = re.search(r'SMEM_VARIATION_MEASURED\(([\d.]+), ([\d.]+), ([\d.]+)\)', body)
+            if v:
+                VARIATION[m.group(1)] = tuple(float(x) for x in v.groups())
             if why:
                 out[m.group(1)] = ("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', why.group(1))), gm.group(1) if gm else None)
     return out
 
 
 def as_today(doc, declared):
-    """The records' between_run as today's descriptors write it."""
+    """The records' between_run as today's descriptors write it (the gate takes the NEW record's
+    declaration: the build under test declares it): the time gated or not, the declared variation."""
     for r in doc["results"]:
         br = r.get("between_run")
         if isinstance(br, dict):
+            v = VARIATION.get(r["bench"])
+            if v:
+                br.update(run_pct=v[0], unit_pct=v[1], layout_pct=v[2] if v[2] > 0 else None)
             d = declared.get(r["bench"])
             br.update(time_gated=d is None, not_gated=d[0] if d else None, gate_metric=d[1] if d else None)
 

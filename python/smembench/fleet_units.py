@@ -248,12 +248,12 @@ class Fleet:
         k = next((k for k in u.points if point_name(u.points[k][0]) == name), None)
         recs = u.points.get(k, [])
         if len(recs) < 2:
-            return "one run: a unit difference or the run"
+            return "one run"
         t = sorted(reader.median_ns(r) for r in recs)
         agree = t[-1] / t[0] - 1
         if agree * 100 <= self.threshold_pct:
-            return f"unit difference: its {len(recs)} runs agree within {100 * agree:.1f} %"
-        return f"its {len(recs)} runs differ by {100 * agree:.1f} %"
+            return f"unit difference ({len(recs)} runs within {100 * agree:.1f} %)"
+        return f"{len(recs)} runs {100 * agree:.1f} % apart"
 
     def ranked(self):
         """The rows that matter first: those with an outlier, then by the largest deviation over its
