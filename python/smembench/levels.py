@@ -160,7 +160,7 @@ def judge_levels(values, new, unit, opt, se, stats, declared=None, members=None,
     else:
         w = declared.get("run") or 0.0
         measured = False
-    w = max(w + z * se, opt.drift / 100, opt.drift_ns / center if time else 0.0)
+    w = max(w + z * se, opt.drift / 100, getattr(opt, "drift_ns", 500.0) / center if time else 0.0)
     upper, lower = hi * (1 + w), lo * (1 - w)
     change = new / center - 1
     band = max(upper / center - 1, 1 - lower / center, t_threshold)
@@ -173,8 +173,9 @@ def judge_levels(values, new, unit, opt, se, stats, declared=None, members=None,
         return dict(out, verdict="slower", reason=f"past {where} and the {wsrc}")
     if new < lower and change <= -t_threshold:
         return dict(out, verdict="faster", reason=f"past {where} and the {wsrc}")
-    if band > opt.max_band / 100:
+    widest = getattr(opt, "max_band", 5.0)     # another program's options (trend) may lack it
+    if band > widest / 100:
         return dict(out, verdict="uncertain",
-                    reason=f"inside a band ±{100 * band:.1f} % > {opt.max_band:g} % ({where}, {wsrc}): a change "
+                    reason=f"inside a band ±{100 * band:.1f} % > {widest:g} % ({where}, {wsrc}): a change "
                            "inside it cannot be told from the unit or the run")
     return dict(out, verdict="same", reason="")
