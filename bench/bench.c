@@ -135,6 +135,17 @@ int smem_bench_check(const struct smem_bench *const *benches, size_t n, const st
                      "unit_pct >= run_pct, layout_pct 0 or >= unit_pct, and its source, bench/bench.h)", b->name);
             return SMEM_EINVAL;
         }
+        if ((b->time_not_gated && (!b->time_not_gated[0] || b->time_not_gated[strlen(b->time_not_gated) - 1] == '.')) ||
+            (b->gate_metric && !b->time_not_gated)) {
+            smem_fmt(why, why_len, "benchmark %s: a time not gated needs its reason (time_not_gated: one line, no "
+                     "trailing period), and a gate_metric a time not gated", b->name);
+            return SMEM_EINVAL;
+        }
+        if (b->gate_metric && !sample_metrics(b, NULL, 0, dev, &mine) && !has_metric(&mine, b->gate_metric)) {
+            smem_fmt(why, why_len, "benchmark %s gates on metric \"%s\", which it does not report", b->name,
+                     b->gate_metric);
+            return SMEM_EINVAL;
+        }
         if (!b->kernel_file && b->kernel) {
             smem_fmt(why, why_len, "benchmark %s has a kernel but names no kernel file", b->name);
             return SMEM_EINVAL;

@@ -221,6 +221,16 @@ struct smem_bench {
 
     /* variation: between runs and units, measured; every benchmark declares it */
     struct smem_variation variation;
+
+    /* the gate (python/smembench/gate.py): NULL where the point's median time is the result the gate
+     * judges; else why it is not, one line with its measured figures (a time that moves with the
+     * placement or the power-limited clock more than a change the gate must see). gate_metric: the
+     * metric the gate judges in its place (a per-clock figure: the work per cycle), or NULL: then the
+     * benchmark's counts (metrics not derived from the time) alone are judged, and every gate output
+     * lists the benchmark as not gated on time, with this reason. Written to every record
+     * (between_run.time_gated, .not_gated, .gate_metric) and to --list --json. */
+    const char *time_not_gated;
+    const char *gate_metric;
 };
 
 /* The GPU operations' initializers of a descriptor (.kernel = ..., .priv_size = sizeof(struct x),

@@ -519,6 +519,16 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         cJSON_AddBoolToObject(v, "gpc_layout", b->variation.layout_pct > 0);
         smem_json_number(v, "layout_pct", b->variation.layout_pct > 0 ? b->variation.layout_pct : NAN);
         cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
+        /* what the gate judges of the point (bench/bench.h: time_not_gated, gate_metric) */
+        cJSON_AddBoolToObject(v, "time_gated", !b->time_not_gated);
+        if (b->time_not_gated)
+            cJSON_AddStringToObject(v, "not_gated", b->time_not_gated);
+        else
+            cJSON_AddNullToObject(v, "not_gated");
+        if (b->gate_metric)
+            cJSON_AddStringToObject(v, "gate_metric", b->gate_metric);
+        else
+            cJSON_AddNullToObject(v, "gate_metric");
     }
     return SMEM_OK;
 }

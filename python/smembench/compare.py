@@ -43,9 +43,18 @@ Each point is then one of:
                   "every sample throttled" (time_ns.throttled.used: the SM clock was low
                   throughout), or "band ±X % > Y %" when what widened the point's band (its
                   declared variation, or the range of its trials' medians in either file: the
-                  levels a fresh setup landed on) is past --max-band (5 %): a band that wide says
-                  nothing, and calling the point same would hide a regression. Uncertain points
-                  are listed; they do not fail the gate unless --uncertain fail
+                  levels a fresh setup landed on) is past --max-band (5 %) and the change lies
+                  inside it: a change past the band is slower or faster whatever its width.
+                  Uncertain points are listed; they do not fail the gate unless --uncertain fail
+  not gated       the benchmark's descriptor declares its time not gated (between_run.time_gated
+                  false, with the reason, listed in every output): its counts and its gate metric
+                  are judged instead
+METRICS AND COUNTERS. Every metric with a direction is compared: one derived from the time (a
+throughput, a share of a peak or reference, a per-clock figure, a slowdown) moves with the time and
+is checked for presence; any other is a count, "metric worse" past 2 % (or its history's range) in its
+worse direction, "metric better" the other way. Counters of kind "counter" (results[].counters) are
+exact: any change beyond rounding. A metric or counter the base has and NEW lacks, has as null or
+newly as 0 is "metric lost". Lost and worse fail the gate unless --allow metric.
 Nothing passes by being absent. Each of these is reported and fails the gate unless --allow names
 its kind:
   missing   a point of BASE that NEW does not have
@@ -83,17 +92,17 @@ settings judge each positional NEW file; others are left out, each with a line (
 --window N takes the newest N of them by their recorded date (run.started): each file's header (the
 fields before its points) is read to order and sift them, and only the N taken are read whole, so
 files older than the window are never read past their header ("N older files not read").
-Each point is judged against the median of its history (the newest --window files; 0: all): with
-three or more runs of NEW's own unit there, those alone (declared run_pct), else all of them (the
-unit or layout variation as the floor); but where the history's units sit on levels further apart
-than --threshold (each unit's median of its runs), fewer than three runs of NEW's unit cannot say
-which level is NEW's: the point is uncertain, never same and never slower. The band is a one-sided Student's t prediction bound of the
-history's spread at --alpha: t(k - 1) x spread x sqrt(1 + 1/k) over k medians, the spread 1.4826
-MAD / median (below 8 files never less than the sample standard deviation / median), never under
-the declared variation, the widest range of trial medians in any of the files or --drift, plus z
-times the new median's standard error; past --max-band, uncertain. Past the band
-(and the threshold): slower or faster; inside: same. Under three files the newest is the base, as
-above. Missing, new and stopped points are judged against the newest record of each point.
+The history knows units (the newest --window files; 0: all): each unit's level per point is the
+median of its runs (a file's unit: device.uuid), and the within-unit band is measured from the
+runs around their own unit's level (pooled log ratios; a one-sided Student's t bound at --alpha,
+times sqrt(1 + 1/k) over the k runs of the unit judged, plus z times the new median's standard
+error; never under --drift or --drift-ns; the declared run_pct its floor under 3 degrees of freedom).
+NEW is judged against its own unit's level where the history has it, else against the levels of
+its unit's class (units whose levels sit together across the benchmarks, measured from the
+history; NEW's the nearest by its own times), else of every unit: from the fastest level less the
+within-unit band to the slowest plus it (the declared unit_pct widening it under 3 units). Past
+the band and the threshold: slower or faster; inside: same, or uncertain where the band is wider
+than --max-band. Under three files the newest is the base, as above. Missing, new and stopped points are judged against the newest record of each point.
 
 GENERATIONS (--across-devices). Two files of different GPUs, on purpose: compares what is
 comparable across hardware instead of times: bytes per clock per SM, cycles, blocks per SM
@@ -142,6 +151,9 @@ def parse_args(argv):
     ap.add_argument("--allow", type=gate.allow_list, default=[], metavar="KIND,...",
                     help=f"findings that do not fail the gate: {','.join(gate.ALLOW_KINDS)} or all")
     ap.add_argument("--markdown", action="store_true", help="compact Markdown for a pull-request comment")
+    ap.add_argument("--json", action="store_true",
+                    help="the gate's decision as JSON: every point's and metric's verdict, the benchmarks not gated on "
+                         "time with their reasons, what fails the gate, the exit status")
     ap.add_argument("--plot", metavar="FILE.png|FILE.svg",
                     help="also draw the change of each point against the base, coloured by verdict, with the band "
                          "it was judged with (a bar per benchmark and verdict past 200 points); PNG or SVG by the "
@@ -159,6 +171,9 @@ def parse_args(argv):
                     help="one file's measured figures beside the published ones of its generation")
     a = ap.parse_args(argv)
     gate.check_rule_options(a)
+    if a.json and (a.markdown or a.published or a.across_devices):
+        raise Usage("--json writes the gate's decision; it cannot be combined with --markdown, --published or "
+                    "--across-devices")
     if a.published and a.new:
         raise Usage("--published takes one file; see compare.py --help")
     if a.published and a.across_devices:
@@ -190,6 +205,9 @@ def run(argv):
     """(output lines, exit status); raises Usage for unusable input."""
     a = parse_args(argv)
     out, rc = compare_files(a)
+    if a.json:
+        docs = [x for x in out if x.startswith("{")]
+        return ([docs[0]] if len(docs) == 1 else ["[" + ",\n".join(docs) + "]"]), rc
     return (cap_markdown(out) if a.markdown else out), rc
 
 

@@ -8,6 +8,7 @@ import statistics
 
 from smembench import gate
 from smembench import inputs
+from smembench import levels
 from smembench import reader
 from smembench import tables
 from smembench import tool
@@ -233,6 +234,26 @@ class Fleet:
                     self.outliers.append((u, name, dev, allow, source))
             self.rows.append(row)
         self.outliers.sort(key=lambda o: -o[2] / o[3])
+        # the classes the units fall into, measured from their levels (levels.unit_classes)
+        lv = {}
+        for u in units:
+            for k, recs in u.points.items():
+                lv.setdefault(k, {})[u.name] = unit_time(recs)[0]
+        self.classes = levels.unit_classes(lv) if len(units) >= levels.CLASS_MIN_UNITS else []
+        self.class_of = {m: c for c, members, _ in self.classes for m in members}
+
+    def difference(self, u, name):
+        """What an outlier is: a unit difference where the unit's runs agree on the point (two or
+        more, within the threshold), else one run, which cannot tell the unit from the run."""
+        k = next((k for k in u.points if point_name(u.points[k][0]) == name), None)
+        recs = u.points.get(k, [])
+        if len(recs) < 2:
+            return "one run"
+        t = sorted(reader.median_ns(r) for r in recs)
+        agree = t[-1] / t[0] - 1
+        if agree * 100 <= self.threshold_pct:
+            return f"unit difference ({len(recs)} runs within {100 * agree:.1f} %)"
+        return f"{len(recs)} runs {100 * agree:.1f} % apart"
 
     def ranked(self):
         """The rows that matter first: those with an outlier, then by the largest deviation over its
@@ -275,13 +296,24 @@ def declared_notes(fleet, md):
     return [f"{'- ' if md else '  '}{bench} {what} {100 * allow:g} %: {text}" for (bench, what, allow), text in seen.items()]
 
 
-OUTLIER_HEADS = ("unit", "point", "deviation (%)", "allowance (%)", "x allowance", "allowance from")
+OUTLIER_HEADS = ("unit", "point", "deviation (%)", "allowance (%)", "x allowance", "allowance from", "what")
 
 
 def outlier_rows(fleet):
     """The outliers' table rows, the most over their allowance first."""
-    return [(u.name, name, pct(d), pct(allow, False), f"{d / allow:.2f}", short_source(source))
-            for u, name, d, allow, source in fleet.outliers]
+    return [(u.name, name, pct(d), pct(allow, False), f"{d / allow:.2f}", short_source(source),
+             fleet.difference(u, name)) for u, name, d, allow, source in fleet.outliers]
+
+
+def class_lines(fleet, md):
+    """A line per unit class: its units and the benchmarks where its level sits furthest from the
+    fleet's."""
+    out = []
+    for c, members, cen in fleet.classes:
+        top = sorted(cen.items(), key=lambda kv: -abs(kv[1]))[:6]
+        out.append(f"{'- ' if md else '  '}class {c} ({plural(len(members), 'unit')}: {', '.join(members)}): " +
+                   ", ".join(f"{b} {100 * v:+.1f} %" for b, v in top if abs(v) >= 0.005))
+    return out
 
 
 def point_rows(fleet):
@@ -314,10 +346,16 @@ def report_lines(fleet, missing, unexpected, md, notes=(), keep=None, limit=None
     out = [("## " if md else "") + f"smembench fleet: {dev.get('name', '?')}, {plural(len(units), 'unit')}"
            + (f" ({nruns} runs)" if nruns != len(units) else "") + f", {len(fleet.rows)} points, {', '.join(dates)}", ""]
     out += list(notes)
-    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", u.layout or "not recorded", len(u.runs), u.files(),
-              u.commits(), u.started(), len(u.points)) for u in units]
-    out += tables.table(("unit", "node", "gpu", "uuid", "pci bus", "GPC layout", "runs", "files", "commit", "started",
-                         "timed points"), urows, {2, 6, 10}, md) + [""]
+    urows = [(u.name, u.node, u.gpu, u.uuid or "-", u.pci or "-", u.layout or "not recorded",
+              fleet.class_of.get(u.name, "-"), len(u.runs), u.files(), u.commits(), u.started(), len(u.points))
+             for u in units]
+    out += tables.table(("unit", "node", "gpu", "uuid", "pci bus", "GPC layout", "class", "runs", "files", "commit",
+                         "started", "timed points"), urows, {2, 7, 11}, md) + [""]
+    if fleet.classes:
+        out.append(("### " if md else "") + f"Unit classes ({len(fleet.classes)}): units whose levels sit together "
+                   f"across the benchmarks (average linkage under {100 * levels.CLASS_CUTOFF:g} % RMS of the "
+                   "benchmarks' median deviation from the fleet), each class's levels furthest from the fleet:")
+        out += [""] + class_lines(fleet, md) + [""]
     if any(len(u.runs) > 1 for u in units) and fleet.rows:
         out += ["note: a unit is a GPU (its uuid): its time at a point is the median of its runs' median times, "
                 "one vote per unit in the fleet median", ""]

@@ -7,6 +7,8 @@ import argparse
 import dataclasses
 import math
 
+from smembench import levels
+from smembench import metric_rule
 from smembench import reader
 from smembench.cli import Usage
 from smembench.tables import fmt
@@ -17,7 +19,8 @@ DRIFT_PER_NOISE = 3          # a point may drift between runs by this many times
 MEDIAN_SE = math.sqrt(math.pi / 2)   # standard error of a median over that of a mean (normal samples)
 MIN_SAMPLES = 3              # fewer samples a side say nothing about the noise
 HISTORY_MIN = 3              # fewer history files say nothing about a point's between-run spread
-ALLOW_KINDS = ("missing", "new", "status", "device", "driver", "clock", "settings")
+ALLOW_KINDS = ("missing", "new", "status", "device", "driver", "clock", "settings", "metric")
+MISMATCH_KINDS = ("device", "driver", "clock", "settings")
 DEVICE_FIELDS = ("name", "cc", "sm_count", "smem_per_sm", "smem_per_block", "smem_per_block_optin",
                  "reserved_smem_per_block", "max_blocks_per_sm", "max_threads_per_sm", "regs_per_sm", "model")
 DRIVER_FIELDS = ("driver_version", "runtime_version", "driver_release")
@@ -126,16 +129,17 @@ def judge(b, n, opt, allow=None):
     # the point's declared movement between runs (or units) widens what it can call a change: a change
     # inside it is the unit or the run, not the code; so does the movement its trials showed from
     # setup to setup inside either process (a level a fresh setup can land on)
-    levels = max([x for x in (reader.trial_range(b), reader.trial_range(n)) if x is not None], default=None)
-    out["levels"] = levels
-    for widen in (allow, levels):
+    trial_levels = max([x for x in (reader.trial_range(b), reader.trial_range(n)) if x is not None], default=None)
+    out["levels"] = trial_levels
+    for widen in (allow, trial_levels):
         if widen is not None and widen + z * se > t:
             t = widen + z * se
             out["band"] = t
-    if out["band"] is not None and out["band"] > max_band(opt):
-        return dict(out, verdict="uncertain", reason=wide_band(out["band"], opt, levels, allow))
+    # a band wider than --max-band cannot resolve a change inside it; a change past it is a change
+    if out["band"] is not None and out["band"] > max_band(opt) and abs(change) < out["band"]:
+        return dict(out, verdict="uncertain", reason=wide_band(out["band"], opt, trial_levels, allow))
     # the least drift: a share of the time, or for a short kernel the fixed part of a launch
-    floor = max(opt.drift / 100, opt.drift_ns / mb, allow or 0, levels or 0)
+    floor = max(opt.drift / 100, opt.drift_ns / mb, allow or 0, trial_levels or 0)
     drift = max(floor, DRIFT_PER_NOISE * s)
     limit = noise_limit(t, floor, z, len(xb), len(xn))
     out["limit"] = limit
@@ -187,85 +191,57 @@ def robust_center(values):
     return c, spread
 
 
-def unit_levels(hist):
-    """(range of the units' medians over their median, units) of a point's history, or None under
-    two units: each unit's median of its runs' medians. Units sit on levels (stable within a unit,
-    a few levels across units), which only a history of several units shows."""
-    by_unit = {}
-    for u, _, r in hist:
-        if u is not None:
-            by_unit.setdefault(u, []).append(reader.steady_median(r))
-    if len(by_unit) < 2:
-        return None
-    meds = sorted(robust_center(v)[0] for v in by_unit.values())
-    mid = robust_center(meds)[0]
-    return ((meds[-1] - meds[0]) / mid if mid > 0 else math.inf), len(meds)
-
-
-def judge_history(hist, n, opt, b, unit):
+def judge_history(hist, n, opt, b, unit, members=None):
     """The verdict on a point of NEW against its history: hist is the list of the point's (uuid,
-    layout, record) in the history files (timed, oldest first), unit NEW's (uuid, layout). With
-    HISTORY_MIN runs of NEW's own unit in the history, those alone are its history (a history of
-    several units has several levels, and its spread says nothing of one unit); else every run, and
-    the point may move as between units. The between-run spread is measured: the spread of the
-    history's medians (robust_center); the point may move by a one-sided t prediction bound of it (Student's t at
-    --alpha over k - 1 degrees of freedom, times sqrt(1 + 1/k): a new run of the same build falls
-    inside with probability 1 - alpha), never by less than its declared variation or --drift. A change
-    beyond that band plus the new median's own uncertainty (z x its standard error) is slower or
-    faster; inside it, same. Under HISTORY_MIN runs the newest is the base, as with one base file."""
+    layout, record) in the history files (timed, oldest first), unit NEW's (uuid, layout), members
+    the units of NEW's class (levels.unit_classes; None: none). The history's units sit on levels:
+    each unit's level is the median of its runs, and the run-to-run band of one unit is measured
+    from the runs around their own unit's level (levels.within_spread). Where the history holds
+    NEW's unit, NEW is judged against that unit's level with the within-unit band; where it does
+    not, against the levels of NEW's class (else every unit's levels), from the fastest to the
+    slowest widened by the within-unit band (levels.judge_levels). The declared variation is the
+    floor only where the history is too short to measure it. Past the band: slower or faster,
+    whatever its width; inside a band wider than --max-band: uncertain. Under HISTORY_MIN runs the
+    newest is the base, as with one base file."""
     np, stats = scipy_stats()
-    order = ("run", "unit", "layout")
     own = [h for h in hist if unit[0] is not None and h[0] == unit[0]]
-    if len(own) >= HISTORY_MIN:
-        hist, ctx = own, "run"
-    elif len(hist) >= HISTORY_MIN:
-        others = [h for h in hist if h not in own] or hist
-        ctx = min((unit_context(u, lay, *unit) for u, lay, _ in others), key=order.index)
-        levels = unit_levels(hist)
-        if levels is not None and levels[0] > opt.threshold / 100:
-            # units sit on levels: a history of several units cannot say which this unit's is
-            mn, rn, sn = reader.steady(n)
-            return {"change": mn / robust_center([reader.steady_median(r) for _, _, r in hist])[0] - 1,
-                    "noise": (None, sn), "samples": (len(hist), len(rn)),
-                    "p": None, "band": None, "history": len(hist), "unit": True, "verdict": "uncertain",
-                    "reason": f"its {levels[1]} units sit on levels {100 * levels[0]:.1f} % apart, more than the "
-                              f"{opt.threshold:g} % threshold; {HISTORY_MIN} runs of this unit "
-                              f"({len(own)} in the history) judge it"}
     if len(hist) < HISTORY_MIN:
         u, lay, last = hist[-1]
         ctx = unit_context(u, lay, *unit)
         out = judge(last, n, opt, allowance(b, n, ctx))
         return dict(out, history=len(hist), unit=ctx != "run")
-    allow = allowance(b, n, ctx)
-    meds = [reader.steady_median(r) for _, _, r in hist]
-    c, spread = robust_center(meds)
+    order = ("run", "unit", "layout")
+    others = [h for h in hist if h not in own] or hist
+    ctx = "run" if own else min((unit_context(u, lay, *unit) for u, lay, _ in others), key=order.index)
     mn, rn, sn = reader.steady(n)
-    xn = np.array(rn, dtype=np.int64)
-    change = mn / c - 1
-    out = {"change": change, "noise": (spread, sn), "samples": (len(hist), len(xn)), "p": None, "band": None,
-           "history": len(hist), "center": c, "unit": ctx != "run"}
+    out = {"change": None, "noise": (None, sn), "samples": (len(hist), len(rn)), "p": None, "band": None,
+           "history": len(hist), "unit": ctx != "run"}
     if throttled(n):
-        return dict(out, verdict="uncertain", reason="every sample throttled in new")
-    if len(xn) < MIN_SAMPLES or sn is None:
-        return dict(out, verdict="uncertain", reason=f"too few samples in new ({len(xn)}; {MIN_SAMPLES} at least)")
-    k = len(meds)
-    z = float(stats.norm.ppf(1 - opt.alpha))
-    q = float(stats.t.ppf(1 - opt.alpha, k - 1))
-    # the setup-to-setup movement the trials of any of these runs showed is a floor too
-    trials = [x for x in [reader.trial_range(r) for _, _, r in hist] + [reader.trial_range(n)] if x is not None]
-    levels = max(trials) if trials else None
-    floor = max(opt.drift / 100, opt.drift_ns / c, allow or 0, levels or 0)
-    band = max(floor, q * spread * math.sqrt(1 + 1 / k))
-    se = MEDIAN_SE * sn / math.sqrt(len(xn))
-    limit = max(opt.threshold / 100, band + z * se)
-    out["band"] = limit if limit > opt.threshold / 100 else None
-    if limit > max_band(opt):
-        return dict(out, verdict="uncertain",
-                    reason=wide_band(limit, opt, levels, allow if allow and allow >= band - 1e-12 else None,
-                                     history=(spread, k)))
-    if abs(change) >= limit:
-        return dict(out, verdict="slower" if change > 0 else "faster", reason="")
-    return dict(out, verdict="same", reason="")
+        return dict(out, change=mn / levels.median([reader.steady_median(r) for _, _, r in hist]) - 1,
+                    verdict="uncertain", reason="every sample throttled in new")
+    if len(rn) < MIN_SAMPLES or sn is None:
+        return dict(out, change=mn / levels.median([reader.steady_median(r) for _, _, r in hist]) - 1,
+                    verdict="uncertain", reason=f"too few samples in new ({len(rn)}; {MIN_SAMPLES} at least)")
+    se = MEDIAN_SE * sn / math.sqrt(len(rn))
+    declared = {"run": allowance(b, n, "run"), "unit": allowance(b, n, ctx if ctx != "run" else "unit")}
+    res = levels.judge_levels([(u, reader.steady_median(r)) for u, _, r in hist], mn, unit[0], opt, se, stats,
+                              declared, members)
+    out.update(res)
+    out["noise"] = (res["within"][0], sn)
+    return out
+
+
+def history_classes(history, new):
+    """(classes, NEW's class name or None, its members or None) of a history ({key: [(uuid,
+    layout, record)]}) and NEW: the units clustered by their levels (levels.unit_classes), NEW's the
+    class its unit belongs to, else the nearest by its own times."""
+    lv = levels.point_levels(history)
+    classes = levels.unit_classes(lv)
+    uuid = reader.devices(new)[0].get("uuid")
+    nvals = {reader.point_key(r): reader.steady_median(r) for r in new["results"] if reader.timed(r)}
+    name = levels.class_of(classes, levels.bench_vector(lv, nvals), uuid)
+    members = next((m for c, m, _ in classes if c == name), None)
+    return classes, name, members
 
 
 def status_text(r):
@@ -317,6 +293,7 @@ def compare_points(base, new, opt, paths=("base", "new"), history=None):
     None, or {point key: [(uuid, layout, record), ...] oldest first} of the history files' timed points
     (BASE is then the newest record of each point)."""
     bmap, nmap = by_key(base, paths[0]), by_key(new, paths[1])
+    members = history_classes(history, new)[2] if history else None
     rows = []
     for key in list(bmap) + [k for k in nmap if k not in bmap]:
         b, n = bmap.get(key), nmap.get(key)
@@ -331,13 +308,23 @@ def compare_points(base, new, opt, paths=("base", "new"), history=None):
             if sc is not None:
                 row.update(kind="status", lost=sc[0], text=sc[1])
             elif reader.timed(b) and history is not None and history.get(key):
-                row.update(kind="timed", **judge_history(history[key], n, opt, b, (uuid_of(new, n), layout_of(new, n))))
+                row.update(kind="timed", **judge_history(history[key], n, opt, b, (uuid_of(new, n), layout_of(new, n)),
+                                                        members))
             elif reader.timed(b):
                 ctx = unit_context(uuid_of(base, b), layout_of(base, b), uuid_of(new, n), layout_of(new, n))
                 row.update(kind="timed", unit=ctx != "run", **judge(b, n, opt, allowance(b, n, ctx)))
             else:
                 row.update(kind="untimed", text=b["status"])
+        ng = metric_rule.not_gated(b, n) if b is not None and n is not None else None
+        if ng and row["kind"] == "timed":
+            # the benchmark's time is not its result (its descriptor says why): listed, never judged
+            row.update(verdict="not gated", reason=ng[0], band=None, judged=row["verdict"])
         rows.append(row)
+        if b is not None and n is not None and row["kind"] in ("timed", "status"):
+            hist = history.get(key) if history else None
+            stats = scipy_stats()[1] if ng and ng[1] else None
+            rows += [m for m in metric_rule.judge_metrics(b, n, row["name"], opt, hist, uuid_of(new, n), stats,
+                                                          members) if m["verdict"] != "same" or m.get("gate_metric")]
     return rows
 
 
@@ -356,7 +343,7 @@ def compare(base, new, threshold, alpha, drift=1.0):
         return []                   # nothing in common: nothing to compare
     rows = []
     for r in points:
-        b, n = r["base"], r["new"]
+        b, n = r.get("base"), r.get("new")
         mb = reader.steady_median(b) if b is not None and reader.timed(b) else None
         mn = reader.steady_median(n) if n is not None and reader.timed(n) else None
         if r["kind"] == "timed":
@@ -366,6 +353,8 @@ def compare(base, new, threshold, alpha, drift=1.0):
             rows.append((r["name"], mb, mn, None, None, f"{'stopped' if r['lost'] else 'started'} ({r['text']})"))
         elif r["kind"] in ("missing", "new"):
             rows.append((r["name"], mb, mn, None, None, r["kind"]))
+        elif r["kind"] == "metric" and r["verdict"] in ("lost", "worse"):
+            rows.append((r["name"], None, None, r["change"], None, f"metric {r['verdict']} ({r['text']})"))
     return rows
 
 
@@ -442,6 +431,8 @@ def gate(base_path, new_path, base, new, opt, history=None):
     count = {}
     for r in rows:
         k = r["verdict"] if r["kind"] == "timed" else r["kind"]
+        if r["kind"] == "metric":
+            k = "metric " + r["verdict"]
         if r["kind"] == "status":
             k = "stopped" if r["lost"] else "started"
         count[k] = count.get(k, 0) + 1
@@ -453,7 +444,10 @@ def gate(base_path, new_path, base, new, opt, history=None):
     for kind, key in (("missing", "missing"), ("new", "new"), ("status", "stopped")):
         if count.get(key) and kind not in allowed:
             failing.append(f"{count[key]} {key}")
-    for kind in ALLOW_KINDS[3:]:
+    for key, word in (("metric lost", "lost"), ("metric worse", "worse")):
+        if count.get(key) and "metric" not in allowed:
+            failing.append(f"{count[key]} metric{'s' if count[key] != 1 else ''} {word}")
+    for kind in MISMATCH_KINDS:
         if any(k == kind for k, _ in found) and kind not in allowed:
             failing.append(f"{kind} mismatch")
     return rows, found, count, failing, 1 if failing else 0
@@ -512,6 +506,7 @@ class Options:
     uncertain: str = "pass"
     window: int = 0
     markdown: bool = False
+    json: bool = False
 
 
 DEFAULTS = Options()

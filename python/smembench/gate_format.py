@@ -2,6 +2,7 @@
 history in text or Markdown, the two-GPU comparison (--across-devices), and a file's measured
 figures beside the published ones of its generation (--published).
 """
+import json
 import re
 
 from smembench import reader
@@ -59,17 +60,23 @@ def verdict_parts(row):
         return row["verdict"], "; ".join(notes)
     if row["kind"] == "status":
         return ("stopped" if row["lost"] else "started"), row["text"]
+    if row["kind"] == "metric":
+        return "metric " + row["verdict"], row["text"]
     return {"missing": "missing", "new": "new", "untimed": "not timed"}[row["kind"]], row["text"]
 
 
 def verdict_text(row):
     word, why = verdict_parts(row)
-    if row["kind"] == "timed":
+    if row["kind"] in ("timed", "metric"):
         return word + (f" ({why})" if why else "")
     return f"{word}: {why}"
 
 
 def point_row(row):
+    if row["kind"] == "metric":
+        return (row["name"], number(row["base_value"]) if row["base_value"] is not None else "-",
+                number(row["new_value"]) if row["new_value"] is not None else "-", pct(row.get("change")), "-",
+                verdict_text(row))
     noise = row.get("noise")
     nstr = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "-")
     base = f"{row['center'] / 1e3:.2f}" if row.get("center") else us(row["base"])
@@ -81,7 +88,8 @@ GROUP_HEADERS = ["benchmark", "points", "change", "verdict", "reason"]
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
 # the order of the verdicts in the comment: what fails the gate first
 OPEN_POINTS = 10         # a failing group's points are unfolded up to this many
-VERDICT_ORDER = ("slower", "stopped", "missing", "new", "uncertain", "faster", "started", "same", "not timed")
+VERDICT_ORDER = ("slower", "metric lost", "metric worse", "stopped", "missing", "new", "uncertain", "metric uncertain",
+                 "faster", "metric better", "started", "same", "metric same", "not gated", "not timed")
 
 
 def cause(texts):
@@ -122,6 +130,7 @@ def fails(word, opt):
     """Whether a group of this verdict fails the gate (what a reader of the comment must read)."""
     allowed = set(opt.allow)
     return (word == "slower" or (word == "stopped" and "status" not in allowed) or
+            (word in ("metric lost", "metric worse") and "metric" not in allowed) or
             (word in ("missing", "new") and word not in allowed) or
             (word == "uncertain" and getattr(opt, "uncertain", "pass") == "fail"))
 
@@ -160,13 +169,20 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
 
     by_bench = {}
     for r in rows:
-        if r["kind"] == "timed":
+        if r["kind"] == "timed" and r["verdict"] != "not gated" and r.get("change") is not None:
             by_bench.setdefault(r["bench"], []).append(r["change"] + 1)
     summary = [(b, len(v), pct(geomean(v))) for b, v in sorted(by_bench.items())]
     every = [x for v in by_bench.values() for x in v]
     summary.append(("all", len(every), pct(geomean(every))))
     timed_rows = [r for r in rows if r["kind"] == "timed"]
-    counts = ", ".join(f"{count.get(k, 0)} {k}" for k in ("slower", "faster", "same", "uncertain"))
+    counts = ", ".join(f"{count.get(k, 0)} {k}" for k in ("slower", "faster", "same", "uncertain", "not gated"))
+    metric_rows = [r for r in rows if r["kind"] == "metric"]
+    counts += "; " + ", ".join(f"{count.get('metric ' + k, 0)} metrics {k}" for k in ("lost", "worse", "better",
+                                                                                     "uncertain"))
+    ungated = not_gated_lines(rows)
+    if opt_json(opt):
+        return [json.dumps(gate_json(base_path, new_path, rows, found, count, failing, rc, ungated, history_lines),
+                           indent=1, default=str)], rc
     others = ", ".join(f"{count.get(k, 0)} {k}" for k in ("missing", "new", "stopped", "started"))
     if count.get("untimed"):
         others += f"; {count['untimed']} timed in neither (skipped or failed in both)"
@@ -189,8 +205,10 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
         out += [f"- {line}" for line in history_lines]
         for line in allowed_note:
             out.append(f"- {line}")
+        out += ["", f"**Not gated on time** ({plural(len(ungated), 'benchmark')}; their descriptors say why, their "
+                    "counts and gate metrics are judged):", ""] + [f"- {line}" for line in ungated] if ungated else []
         changed = [r for r in rows if (r["kind"] == "timed" and r["verdict"] in ("slower", "faster", "uncertain"))
-                   or r["kind"] in ("missing", "new", "status")]
+                   or r["kind"] in ("missing", "new", "status") or (r["kind"] == "metric" and r["verdict"] != "same")]
         failing_rows = [r for r in changed if fails(verdict_parts(r)[0], opt)]
         if failing_rows:
             table_lines, n = grouped_markdown(failing_rows, opt)
@@ -233,6 +251,9 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
                f"; threshold {opt.threshold:g} %, drift {opt.drift:g} % or {opt.drift_ns:g} ns, alpha {opt.alpha:g}")
     out.append("")
     out += table(POINT_HEADERS, [point_row(r) for r in rows], (1, 2, 3, 4), False)
+    if ungated:
+        out += ["", "not gated on time (their descriptors say why; their counts and gate metrics are judged):"]
+        out += ["  " + line for line in ungated]
     if allowed_note:
         out.append("")
         out += allowed_note
@@ -243,6 +264,36 @@ def gate_report(base_path, new_path, base, new, opt, history=None, history_lines
     out.append(f"{len(timed_rows)} points compared: {counts}; {others}")
     out.append(verdict)
     return out, rc
+
+
+def not_gated_lines(rows):
+    """A line per benchmark whose time is not gated: its points and its descriptor's reason."""
+    by = {}
+    for r in rows:
+        if r["kind"] == "timed" and r["verdict"] == "not gated":
+            by.setdefault(r["bench"], [0, r["reason"]])[0] += 1
+    return [f"{bench} ({plural(n, 'point')}): {why}" for bench, (n, why) in sorted(by.items())]
+
+
+def opt_json(opt):
+    return getattr(opt, "json", False)
+
+
+def gate_json(base_path, new_path, rows, found, count, failing, rc, ungated, history_lines):
+    """The gate's decision as a JSON document (compare.py --json)."""
+    def point(r):
+        word, why = verdict_parts(r)
+        d = {"point": r.get("point", r["name"]), "bench": r["bench"], "kind": r["kind"], "verdict": word, "reason": why or None,
+             "change": r.get("change")}
+        if r["kind"] == "timed":
+            d.update(band=r.get("band"), how=r.get("how"))
+        if r["kind"] == "metric":
+            d.update(metric=r["metric"], base=r["base_value"], new=r["new_value"], unit=r.get("unit"))
+        return d
+    return {"base": base_path, "new": new_path, "exit": rc, "verdict": "fail" if rc else "pass", "failing": failing,
+            "counts": count, "mismatches": [{"kind": k, "text": t} for k, t in found],
+            "not_gated": [{"bench": line.split(" (", 1)[0], "text": line} for line in ungated],
+            "history": list(history_lines), "points": [point(r) for r in rows]}
 
 
 # units that mean the same on every GPU (per SM, per clock, or a share of the device's own ceiling)

@@ -659,6 +659,8 @@ def gate_verdicts(base_path, base, loaded, opt):
 def gate_key(row):
     if row["kind"] == "timed":
         return row["verdict"]
+    if row["kind"] == "metric":
+        return "metric " + row["verdict"]
     return ("stopped" if row["lost"] else "started") if row["kind"] == "status" else row["kind"]
 
 
@@ -727,7 +729,7 @@ def baseline_section(base_path, verdicts, opt):
             noise = r.get("noise")
             ntext = (f"{100 * noise[0]:.2f} / {100 * noise[1]:.2f}" if noise and None not in noise else "")
             text = gate_format.verdict_text(r)
-            cls = "bad" if k in ("slower", "stopped") else "good" if k == "faster" else \
+            cls = "bad" if k in ("slower", "stopped", "metric lost", "metric worse") else "good" if k == "faster" else \
                 "warn" if k in ("started", "uncertain") else None
             (same if k == "same" else trs).append(f'<tr data-verdict="{k}">' + text_cell(r["name"]) +
                        num_cell(mb / 1e3 if mb is not None else None, "{:,.2f}") +

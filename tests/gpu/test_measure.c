@@ -15,10 +15,26 @@ Test(measure, short_kernels_are_batched_to_the_target_and_settle)
     /* The uninit kernels take about 13-20 us; one launch per sample scattered them by 11-12 % (IQR
      * over the median) on the H200. A sample of about 1 ms of back-to-back launches must bring the
      * robust spread under 2 % where the kernel's own work does not vary, the batch must be the fewest launches that reach the target, and every
-     * sample still has its SM clock. */
+     * sample still has its SM clock.
+     *
+     * Measured on a warm unit, as a sweep measures it: on a new unit this test, the first to time a
+     * kernel after the device was opened, saw uninit above 16 KiB at a robust spread of 3.94 % while
+     * the same point settled to 0.3-0.7 % in two --sweep all processes there, where it runs after
+     * hundreds of points. Its 200 samples (0.2 s after 2 ms of warm-up) were taken while the unit
+     * came up from idle: samples within the throttle fraction of the clock are kept, so the ramp
+     * is in their spread, and it says nothing of the batch. The points are measured once to bring
+     * the unit to its working clock, then again; the second measurement is held to 2 %. */
     struct smem_plan_request req = { .bench = "uninit" };
     size_t n;
     struct smem_result *r = run(&req, &n, false);
+
+    for (size_t i = 0; i < n; i++)
+        cr_log_info("uninit %lld B, first measurement: %.1f us, robust spread %.2f %%, %.0f MHz",
+                    (long long)smem_axis_value(r[i].point, "dyn_smem_bytes"), r[i].time_ns.median / 1e3,
+                    100 * r[i].time_ns.robust_spread, r[i].clock_mhz);
+    smem_results_free(r, n);
+    free(r);
+    r = run(&req, &n, false);
 
     for (size_t i = 0; i < n; i++) {
         double t = r[i].time_ns.median;
@@ -33,7 +49,8 @@ Test(measure, short_kernels_are_batched_to_the_target_and_settle)
          * robust spread near 6 %: the point's time is not its result. At 48 and 96 KiB one kernel's
          * blocks fill the SM and the batches settle under 0.5 %. */
         if (smem_axis_value(r[i].point, "dyn_smem_bytes") > 16 * 1024)
-            cr_assert_lt(r[i].time_ns.robust_spread, 0.02, "robust spread %.2f %%", 100 * r[i].time_ns.robust_spread);
+            cr_assert_lt(r[i].time_ns.robust_spread, 0.02, "robust spread %.2f %% at %.0f MHz",
+                         100 * r[i].time_ns.robust_spread, r[i].clock_mhz);
         cr_assert_gt(r[i].clock_mhz, 200, "the SM clock of a batched sample");
     }
     smem_results_free(r, n);

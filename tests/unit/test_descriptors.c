@@ -153,6 +153,40 @@ Test(variation, every_benchmark_declares_a_measured_variation)
     cr_assert(strstr(why, "dsm_atomics"), "%s", why);
 }
 
+/* What the gate judges: a benchmark whose time is not its result says why in its descriptor, and the
+ * metric that stands in its place is one it reports; uninit, cluster_sync and swizzle_wgmma are not
+ * gated on time (issue 50), the others are. */
+Test(variation, a_time_not_gated_says_why_in_the_descriptor)
+{
+    char why[256] = "";
+    size_t n_not = 0;
+
+    for (size_t i = 0; i < smem_n_benches; i++) {
+        const struct smem_bench *b = smem_benches[i];
+        bool expected = !strcmp(b->name, "uninit") || !strcmp(b->name, "cluster_sync") ||
+                        !strcmp(b->name, "swizzle_wgmma");
+        cr_expect_eq(b->time_not_gated != NULL, expected, "%s: time_not_gated", b->name);
+        n_not += b->time_not_gated != NULL;
+        if (b->time_not_gated)
+            cr_expect_gt(strlen(b->time_not_gated), 40, "%s: a reason with its figures", b->name);
+    }
+    cr_assert_eq(n_not, 3);
+    cr_assert_str_eq(smem_bench_find("swizzle_wgmma")->gate_metric, "flop_per_clk_sm");
+    changed = *smem_bench_find("swizzle_wgmma");
+    changed.gate_metric = "flops_per_clock";
+    cr_assert_lt(smem_bench_check(registry_with("swizzle_wgmma", &changed), smem_n_benches, h200(), why, sizeof(why)),
+                 0);
+    cr_assert(strstr(why, "gates on metric \"flops_per_clock\""), "%s", why);
+    changed = *smem_bench_find("bank");
+    changed.gate_metric = "slowdown";
+    cr_assert_lt(smem_bench_check(registry_with("bank", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
+    cr_assert(strstr(why, "a gate_metric a time not gated"), "%s", why);
+    changed.gate_metric = NULL;
+    changed.time_not_gated = "ends with a period.";
+    cr_assert_lt(smem_bench_check(registry_with("bank", &changed), smem_n_benches, h200(), why, sizeof(why)), 0);
+    cr_assert(strstr(why, "needs its reason"), "%s", why);
+}
+
 /* What is wrong with b's private state, or NULL: the driver allocates priv_size bytes for setup to
  * fill, so a size without a setup is a mistake, and so, in a CUDA build, is a setup without one
  * (every benchmark keeps its buffers in c->priv: its setup would write through NULL, on a GPU only)
