@@ -29,7 +29,6 @@ CONTRACT = [os.path.join(ROOT, "results", "contract", f"nvidia-h200_20261202_all
             for c in ("156b33a_unitA", "37a9db0_unitB") for i in (1, 2)]
 U1 = os.path.join(ROOT, "results", "figures_35", "h200", "nvidia-h200_20261203_all_u1.json")
 U2 = os.path.join(ROOT, "results", "figures_35", "h200", "nvidia-h200_20261203_all_u2.json")  # dsm_atomics 24 % slower
-COUNTERS = os.path.join(HERE, "fixtures", "counters")
 CACHE = {}
 
 
@@ -249,18 +248,32 @@ def a_benchmark_not_gated_on_time_is_listed_with_its_reason_in_every_output():
 
 @test
 def one_more_bank_conflict_per_request_fails_by_the_counters_on_another_unit():
-    a, b, planted = (os.path.join(COUNTERS, n) for n in ("unitA.json", "unitB.json", "planted.json"))
+    # real H200 files (results/counters/NOTES.md): the bank sweep with counters on unit GPU-0bcdc144,
+    # the same on GPU-7b262491, and GPU-7b262491's test build with one more wavefront per request
+    h200 = os.path.join(HERE, "..", "..", "results", "counters", "h200")
+    a, b, planted = (os.path.join(h200, f"nvidia-h200_20261204_{n}.json")
+                     for n in ("bank_counters_c3", "bank_counters_c4", "bank_planted_counters_c4"))
     rc, out = gate_run(a, b)
-    assert "0 metrics lost, 0 metrics worse" in out, out.split("\n")[-2:]   # the hit rate differs: a ratio, not gated
+    # the bank-conflict counter moved up to 14.5 % between the units and DRAM bytes too: counts, not exact
+    assert "0 metrics lost, 0 metrics worse" in out, out.split("\n")[-2:]
     rc, out = gate_run(a, planted)
-    assert rc == 1 and "2 metrics worse" in out.split("\n")[-1], out.split("\n")[-1]
-    assert "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" in out and "exact on any unit" in out
+    last = out.split("\n")[-1]
+    assert rc == 1 and "metrics worse" in last and "0 metrics worse" not in last, last
+    assert "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum" in out and "exact on any unit" in out
+    assert "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum" not in out, "a count that moves never gates"
     rc, js = gate_run(a, planted, "--json")
-    worse = [p for p in json.loads(js)["points"] if p["verdict"] == "metric worse"]
-    assert {p["point"] for p in worse} == {"bank/stride_elems=1,width_bytes=4"}, worse
-    # a counter lost (null) fails too
+    worse = {p["point"] for p in json.loads(js)["points"] if p["verdict"] == "metric worse"}
+    # exactly the points where the test build took more wavefronts per request than the bank model
+    # says (at stride 32, 4 bytes, every lane is in bank 0 already: one more address there is none)
+    wf, ld = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum"
+    past = {"bank/" + ",".join(f"{k}={v}" for k, v in sorted(r["params"].items())) for r in load(planted)["results"]
+            if r["counters"]["values"][wf]["value"] / r["counters"]["values"][ld]["value"]
+            > r["metrics"]["wavefronts"]["value"] + 0.5}
+    assert len(past) >= 80 and "bank/stride_elems=1,width_bytes=4" in past, len(past)
+    assert worse == past, (sorted(worse - past)[:5], sorted(past - worse)[:5])
+    # an exact counter lost (null) fails too
     doc = load(b)
-    doc["results"][0]["counters"]["values"]["dram__bytes_read.sum"]["value"] = None
+    doc["results"][0]["counters"]["values"]["smsp__sass_inst_executed_op_shared_ld.sum"]["value"] = None
     rc, out = gate_run(a, save(doc, "counter_null.json"))
     assert rc == 1 and "1 metric lost" in out.split("\n")[-1], out.split("\n")[-1]
 
