@@ -73,6 +73,11 @@ void smem_list_benches_of(FILE *f, const struct smem_bench *const *benches, size
                 fprintf(f, "%s %s", n++ ? "," : "", benches[k]->name);
         fprintf(f, "\n");
     }
+}
+
+/* The default set of --counters, with each metric's unit, kind and meaning. */
+static void list_counters(FILE *f)
+{
     fprintf(f, "counters (--counters: this default set, per launch; --counters LIST takes any metric "
                "ncu --query-metrics names)%s:\n", smem_counters_built_in() ? "" : " [not built in]");
     for (size_t i = 0; i < smem_counters_n_default; i++) {
@@ -213,6 +218,7 @@ int smem_list_benches_json(FILE *f)
 void smem_list_benches(FILE *f)
 {
     smem_list_benches_of(f, smem_benches, smem_n_benches, smem_sweeps, smem_n_sweeps);
+    list_counters(f);
 }
 
 enum { M_KEY, M_NAME, M_CC, M_SMS, M_SHARED, M_OPTIN, M_N };
