@@ -104,15 +104,17 @@ def _finding(point, bench, what, verdict, vb, vn, text, unit=""):
             "verdict": verdict, "base_value": vb, "new_value": vn, "change": change, "text": text, "unit": unit}
 
 
-def lost(vb, vn):
-    """Why a metric is lost between base and new, or None."""
+def lost(vb, vn, better=None):
+    """Why a metric is lost between base and new, or None. A metric that is better lower (a
+    mismatch, a count of conflicts) reaching 0 is not lost: it is better (the clusters' mismatch
+    read 0 once the probe's count came back, where the trials' zeros had made it the API's count)."""
     if not _number(vb):
         return None
     if vn is None:
         return "absent or null in new"
     if not _number(vn):
         return "not a number in new"
-    if vn == 0 and abs(vb) > FAR_FROM_ZERO:
+    if vn == 0 and abs(vb) > FAR_FROM_ZERO and better != "lower":
         return f"newly 0 (base {vb:.6g})"
     return None
 
@@ -160,7 +162,7 @@ def judge_metrics(b, n, point, opt, hist=None, new_unit=None, stats=None, member
         unit = reader.unit(b, name)
         vb = metric_value(b, name)
         vn = metric_value(n, name)
-        why = lost(vb, vn)
+        why = lost(vb, vn, better)
         if why:
             out.append(_finding(point, bench, name, "lost", vb, vn, f"metric {name} ({unit}) {why}", unit))
             continue
