@@ -11,6 +11,7 @@
 #   ncu       the same four sweeps under ncu on the same launches (SMEM_COUNTERS_EXTERNAL=1), then
 #             lab/counters_ncu.py against the counters step's files
 #   all       --sweep all --counters, whole, and --sweep all without (the gate's fresh file)
+#   all2      --sweep all in two processes (the gate's fresh files)
 #   public    .ext/public48/run.sh: a public layernorm kernel and row_softmax, carveout with counters
 #   planted   a second build with -Dtest_bank_conflict=true (the bank kernel takes one more wavefront
 #             per request): --bench bank --counters on it and on the real build
@@ -96,6 +97,10 @@ PY
       t $exe --sweep all --quiet -o "$(f all)" >"$out/all.txt" 2>&1
       t $exe --sweep all --counters -o "$(f all_counters)" >"$out/all_counters.txt" 2>&1
       summary "$(f all)" "$(f all_counters)"
+      ;;
+    all2)   # two --sweep all processes, for the gate against the committed history
+      for r in 1 2; do t $exe --sweep all --quiet -o "$(f all_p$r)" >/dev/null 2>&1; done
+      summary "$(f all_p1)" "$(f all_p2)"
       ;;
     public)
       if [ -d .ext/public48 ]; then
