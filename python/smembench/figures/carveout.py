@@ -266,7 +266,7 @@ def draw_split(p, series, note):
                 last = e
                 p.note(x0, y0 / 1024, f"{e}%", color="dimgray")
     over = [(hint_kib(s)(r), l1split.config_bytes(r)[0] / 1024) for s in series for b in BENCHES
-            for r in s.points(b) if (r.get("occupancy") or {}).get("hint_overridden")
+            for r in s.points(b) if l1split.hint_overridden(r)
             and hint_kib(s)(r) is not None and l1split.config_bytes(r)[0] is not None]
     if over:
         ax.plot([o[0] for o in over], [o[1] for o in over], linestyle="", marker="o", markersize=12,
