@@ -59,10 +59,9 @@ def time_us(r):
     return t / 1e3 if isinstance(t, (int, float)) and math.isfinite(t) and t > 0 else None
 
 
-# how many runs of one unit, build, commit and settings become one series (a median and a band): two
-# runs overlay readably (and a figure comparing two runs means to show both); three or more are a
-# wall of lines that hides the one unit that differs
-AGGREGATE_FROM = 3
+# how many runs of one unit, build, commit and settings become one series (a median and a band): from
+# two on (issue 52: the layout rule, smembench.layout: runs of one unit are their median and band)
+AGGREGATE_FROM = 2
 # past this many series (a handful) the input is a wall of lines however it is drawn: the runs of a
 # unit become one series from two runs on (aggregate)
 HANDFUL = 6
