@@ -1188,8 +1188,9 @@ def every_figure_of_many_files_stays_under_2500_px_with_a_short_legend():
     # sizes are the figures' inches at 100 dpi (no text metrics), as docs/plot.md quotes them
     assert got[15, "tile"] == (1100, 1630, 42) and got[15, "cluster"][2] < 60 and got[15, "swizzle"][2] < 40, got
     tallest = max(got, key=lambda k: max(got[k][:2]))
-    # the tallest: two runs of one unit, a bar each per kernel and size (three pool into one)
-    assert tallest == (2, "memory") and max(got[tallest][:2]) == 2250, (tallest, got[tallest])
+    # the tallest was the memory figure of two runs of one unit (2,250 px: a bar each per kernel and
+    # size); since issue 52 those runs are their median, and the tallest is the cluster figure
+    assert max(got[tallest][:2]) <= 1850, (tallest, got[tallest])
 
 
 @test
