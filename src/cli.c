@@ -34,6 +34,7 @@ enum {
     OPT_WATCHDOG,
     OPT_COUNTERS,
     OPT_JSON,
+    OPT_WIDE,
 };
 
 static const struct option long_options[] = {
@@ -49,6 +50,7 @@ static const struct option long_options[] = {
     { "force", no_argument, NULL, OPT_FORCE },
     { "quick", no_argument, NULL, OPT_QUICK },
     { "quiet", no_argument, NULL, 'q' },
+    { "wide", no_argument, NULL, OPT_WIDE },
     { "min-samples", required_argument, NULL, OPT_MIN_SAMPLES },
     { "max-samples", required_argument, NULL, OPT_MAX_SAMPLES },
     { "max-noise", required_argument, NULL, OPT_MAX_NOISE },
@@ -109,7 +111,9 @@ void smem_cli_usage(FILE *f)
           "      --counters [LIST]    hardware counters per point (CUPTI), in passes of their own after\n"
           "                           the point is timed: the default set (--list shows it), or metric\n"
           "                           names as ncu --metrics takes them, \"default\" for the set%s\n"
-          "  -q, --quiet              no table, no progress\n"
+          "  -q, --quiet              no table, no progress, nothing on success\n"
+          "      --wide               table lines as long as their cells (default: at most 100\n"
+          "                           characters, a cut cell ending in '~')\n"
           "  -l, --list               list benchmarks, axes, defaults and sweeps\n"
           "      --json               with --list: the same as one JSON document, for scripts\n"
           "  -V, --version            print the version\n"
@@ -306,6 +310,7 @@ int smem_cli_parse(int argc, char **argv, struct smem_options *o)
         case 'l': o->list = true; break;
         case OPT_JSON: o->json = true; break;
         case 'q': o->quiet = true; break;
+        case OPT_WIDE: o->wide = true; break;
         case OPT_QUICK: o->quick = true; break;
         case OPT_FORCE: o->force = true; break;
         case OPT_NO_OPTIN: o->no_optin = true; break;

@@ -32,6 +32,7 @@ struct smem_options {
     const char *output;             /* NULL: a default name in the current directory; "-": stdout */
     bool force;                     /* overwrite an existing -o file */
     bool quick, quiet, list, help, version, no_optin, require_gpu;
+    bool wide;                      /* --wide: table lines not cut to SMEM_TABLE_WIDTH */
     bool json;                  /* --json: --list as one JSON document */
     bool check;                     /* verify every point once, time nothing (for compute-sanitizer) */
     bool cold;                      /* flush L2 before every sample */

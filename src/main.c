@@ -134,6 +134,8 @@ static int parse_answer(int argc, char **argv, struct smem_options *o)
 
     if (smem_cli_parse(argc, argv, o))
         return usage_error();
+    if (o->wide)
+        smem_table_width = 0;
     if (o->help)
         smem_cli_usage(stdout);
     else if (o->version)
@@ -490,7 +492,8 @@ static int report(struct job *j, int argc, char **argv)
     late = smem_interrupted != sig ? smem_interrupted : 0;   /* a signal that came during the write */
     if (rc)
         status = SMEM_EXIT_FAILED;
-    else if (j->out.kind != SMEM_OUTPUT_STDOUT)
+    else if (j->out.kind != SMEM_OUTPUT_STDOUT && (!j->o.quiet || total < j->n * (size_t)j->n_runs))
+        /* -q: silent on success; a run that stopped short still says how far it got */
         fprintf(stderr, "smembench: wrote %zu of %zu points to %s\n", total, j->n * (size_t)j->n_runs, j->out.path);
     cJSON_Delete(doc);
     for (int d = 0; d < j->n_runs && !j->o.quiet; d++) {

@@ -28,7 +28,7 @@ struct smem_occ_record {
     long long smem_config_requested;    /* the step the carveout hint asks for */
     long long smem_config_predicted;    /* the driver's choice by the fitted rule (occupancy.h) */
     long long smem_config_inferred_min; /* the smallest step holding the measured residency: a lower bound */
-    bool hint_overridden;               /* measured residency differs from the API's */
+    bool hint_overridden;               /* a carveout hint set, shared-memory-limited, measured != API */
     int measured_sms;                   /* SMs the probe's blocks landed on */
     int probe_regs;                     /* registers per thread of the probe variant */
 };

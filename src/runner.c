@@ -310,8 +310,12 @@ static int probe_residency(const struct smem_device *d, const struct smem_plan *
     r->occ.probe_regs = res.probe_regs;
     if (rc == SMEM_ESTICKY)
         return rc;
+    /* overridden only where there was a hint to override: a carveout was asked for and the residency
+     * is set by shared memory (so it follows the configuration), yet the probe's differs from the
+     * API's; a register-limited kernel without a hint (swizzle_ldmatrix's 6/6/5) is not */
     if (r->occ.measured >= 0 && r->occ.api >= 0)
-        r->occ.hint_overridden = r->occ.measured != r->occ.api;
+        r->occ.hint_overridden = plan->carveout_pct >= 0 && strstr(r->occ.limiter, "shared_memory") &&
+                                 r->occ.measured != r->occ.api;
     if (r->occ.measured > 0 && strstr(r->occ.limiter, "shared_memory") && pr->smem_per_block_bytes > 0)
         r->occ.effective_carveout_pct = carveout_pct_for(d, (int64_t)r->occ.measured * pr->smem_per_block_bytes);
     if (r->occ.measured > 0 && pr->smem_per_block_bytes > 0)

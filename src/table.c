@@ -4,6 +4,8 @@
 #include "table.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,26 +37,96 @@ static void spaces(FILE *f, size_t n)
         fputc(' ', f);
 }
 
+size_t smem_table_width = SMEM_TABLE_WIDTH;
+
+/* The widths a row is printed at: the fitted ones, less what a line of smem_table_width needs taken
+ * off (a table that fits, c->fit): the widest text column but the first (a point's benchmark) a
+ * character at a time, none below 14, then the first too, none below 6; a cell longer than its width is cut and ends in '~'.
+ * A hidden column has no width and no separator. */
+static void limited(const struct smem_cols *c, size_t indent, size_t *w)
+{
+    size_t total = indent, shown = 0;
+
+    for (size_t k = 0; k < c->n; k++) {
+        w[k] = c->hide[k] ? 0 : c->width[k];
+        total += w[k];
+        shown += !c->hide[k];
+    }
+    total += shown ? shown - 1 : 0;
+    for (size_t floor = 14; floor >= 6; floor = floor > 6 ? 6 : 0)
+        while (c->fit && smem_table_width && total > smem_table_width) {
+            size_t widest = c->n;
+            for (size_t k = floor > 6; k < c->n; k++)
+                if (c->align[k] == 'l' && !c->hide[k] && w[k] > floor && (widest == c->n || w[k] > w[widest]))
+                    widest = k;
+            if (widest == c->n)
+                break;
+            w[widest]--;
+            total--;
+        }
+}
+
 void smem_cols_print(FILE *f, const struct smem_cols *c, const char *indent, const char *const *cells)
 {
     size_t pending = 0;     /* spaces owed before the next text: none is printed at the end of a line */
+    size_t width[SMEM_COLS_MAX];
+    bool started = false;
 
+    limited(c, strlen(indent), width);
     fputs(indent, f);
     for (size_t k = 0; k < c->n; k++) {
-        size_t w = strlen(cells[k]), pad = c->width[k] > w ? c->width[k] - w : 0;
-        if (k)
+        size_t w = strlen(cells[k]), cut, pad;
+        if (c->hide[k])
+            continue;
+        cut = w > width[k];
+        if (cut)
+            w = width[k];
+        pad = width[k] > w ? width[k] - w : 0;
+        if (started)
             pending++;
+        started = true;
         if (c->align[k] == 'r')
             pending += pad;
         if (w) {
             spaces(f, pending);
-            fputs(cells[k], f);
+            if (cut)
+                fprintf(f, "%.*s~", (int)(w - 1), cells[k]);
+            else
+                fputs(cells[k], f);
             pending = 0;
         }
         if (c->align[k] != 'r')
             pending += pad;
     }
     fputc('\n', f);
+}
+
+void smem_table_say(FILE *f, const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    const char *p = line;
+    bool first = true;
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    /* wrapped between words to smem_table_width, the lines after the first indented by two */
+    while (*p) {
+        size_t room = smem_table_width ? smem_table_width - (first ? 0 : 2) : strlen(p);
+        size_t n = strlen(p);
+        if (n > room) {
+            size_t cut = room;
+            while (cut && p[cut] != ' ')
+                cut--;
+            n = cut ? cut : room;
+        }
+        fprintf(f, "%s%.*s\n", first ? "" : "  ", (int)n, p);
+        p += n;
+        while (*p == ' ')
+            p++;
+        first = false;
+    }
 }
 
 void smem_fmt_value(char *buf, size_t len, double v, int digits)
@@ -179,7 +251,7 @@ static void best_lines(FILE *f, const struct smem_result *res, size_t n)
             char params[256], metrics[512];
             smem_point_describe(best->point, params, sizeof(params));
             format_metrics(best, best->metrics.n, metrics, sizeof(metrics));
-            fprintf(f, "best %s at %s=%lld: %s %s: %s; %zu B shared/block, %d/%d/%d blocks/SM a/p/m\n", b->best_family,
+            smem_table_say(f, "best %s at %s=%lld: %s %s: %s; %zu B shared/block, %d/%d/%d blocks/SM a/p/m", b->best_family,
                     b->best_axis, (long long)smem_axis_value(best->point, b->best_axis), best->point->bench->name,
                     params, metrics, best->static_smem + best->dyn_smem, best->occ.api, best->occ.predicted,
                     best->occ.measured);
@@ -197,14 +269,19 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
     size_t disagree = 0;
     double range, within;
 
-    fprintf(f, "%s (cc %d.%d, %d SMs, %lld KiB shared/SM, %lld KiB opt-in/block)%s\n", dev->name, dev->cc_major,
+    smem_table_say(f, "%s (cc %d.%d, %d SMs, %lld KiB shared/SM, %lld KiB opt-in/block)%s", dev->name, dev->cc_major,
             dev->cc_minor, dev->sm_count, (long long)(dev->smem_per_sm / 1024),
             (long long)(dev->smem_per_block_optin / 1024), dev->is_model ? " [model: predicted occupancy only]" : "");
     smem_cols_init(&cols, TABLE_ALIGN);
+    cols.fit = true;
     smem_cols_fit(&cols, header);
+    for (size_t k = 0; k < T_N; k++)
+        cols.hide[k] = n > 0 && k >= T_MEDIAN && k <= T_MHZ;    /* shown below where a point has a value */
     for (size_t i = 0; i < n; i++) {
         table_row(&res[i], &row);
         smem_cols_fit(&cols, row.cells);
+        for (size_t k = T_MEDIAN; k <= T_MHZ; k++)
+            cols.hide[k] &= !strcmp(row.cells[k], "-") || !row.cells[k][0];
     }
     smem_cols_print(f, &cols, "", header);
     for (size_t i = 0; i < n; i++) {
@@ -214,12 +291,14 @@ void smem_table_print(FILE *f, const struct smem_device *dev, const struct smem_
         disagree += res[i].n_samples && smem_result_trials(&res[i], &range, &within);
     }
     if (disagree)
-        fprintf(f, "* %zu point%s whose trials disagree: their medians lie further apart than their own noise explains "
-                "(each trial is a fresh setup; the file's trials list them)\n", disagree, disagree == 1 ? "" : "s");
+        smem_table_say(f, "* %zu point%s whose trials disagree: their medians lie further apart than their own noise "
+                       "explains (each trial is a fresh setup; the file's trials list them)", disagree,
+                       disagree == 1 ? "" : "s");
     if (any_override)
-        fputs("! measured residency differs from the occupancy API: the driver did not follow the carveout hint\n", f);
+        smem_table_say(f, "! a carveout hint was set and the measured residency differs from the occupancy API: "
+                       "the driver did not follow the hint");
     best_lines(f, res, n);
-    smem_table_published(f, dev);
+    smem_table_published(f, dev, res, n);
 }
 
 static void published_row(const struct smem_published *p, char *value, size_t len, const char **cells)
@@ -236,22 +315,50 @@ static void published_row(const struct smem_published *p, char *value, size_t le
     cells[2] = p->source;
 }
 
-void smem_table_published(FILE *f, const struct smem_device *dev)
+/* Which benchmark's measurement each published value is read beside (core/arch.c's names): the
+ * published block lists a value only where that benchmark ran on a GPU in this run. */
+static const struct { const char *value, *bench; } compares[] = {
+    { "smem_load_latency_cycles", "latency" },
+    { "smem_bytes_per_clock_per_sm", "bandwidth" },
+    { "banks", "bank" },
+    { "bank_width_bytes", "bank" },
+    { "smem_per_sm_bytes", "dynamic" },
+    { "smem_per_block_optin_bytes", "dynamic" },
+    { "unified_l1_smem_bytes", "gather" },
+    { "carveout_steps_kib", "footprint" },
+    { "bf16_dense_flop_per_clk_sm", "swizzle_wgmma" },
+};
+
+static bool measured_beside(const struct smem_published *p, const struct smem_result *res, size_t n)
 {
-    struct smem_published p[SMEM_ARCH_MAX_PUBLISHED];
-    size_t n = smem_arch_published(dev->cc_major, dev->cc_minor, p, SMEM_ARCH_MAX_PUBLISHED);
+    for (size_t k = 0; k < SMEM_ARRAY_LEN(compares); k++)
+        if (!strcmp(compares[k].value, p->name))
+            for (size_t i = 0; i < n; i++)
+                if (res[i].status == SMEM_POINT_OK && !strcmp(res[i].point->bench->name, compares[k].bench))
+                    return true;
+    return false;
+}
+
+void smem_table_published(FILE *f, const struct smem_device *dev, const struct smem_result *res, size_t n_res)
+{
+    struct smem_published all[SMEM_ARCH_MAX_PUBLISHED], p[SMEM_ARCH_MAX_PUBLISHED];
+    size_t n_all = smem_arch_published(dev->cc_major, dev->cc_minor, all, SMEM_ARCH_MAX_PUBLISHED), n = 0;
     const struct smem_arch *a = smem_arch_find(dev->cc_major, dev->cc_minor);
     struct smem_cols cols;
     const char *cells[3];
     char value[128];
 
-    if (!n) {
-        fprintf(f, "published for cc %d.%d: nothing in smembench's table (core/arch.c)\n", dev->cc_major,
-                dev->cc_minor);
+    if (dev->is_model)
+        return;         /* predict mode measured nothing to compare with */
+    for (size_t i = 0; i < n_all; i++)
+        if (measured_beside(&all[i], res, n_res))
+            p[n++] = all[i];
+    if (!n)
         return;
-    }
-    fprintf(f, "published for cc %d.%d (%s):\n", dev->cc_major, dev->cc_minor, a->generation);
+    fprintf(f, "published for cc %d.%d (%s), beside what this run measured:\n", dev->cc_major, dev->cc_minor,
+            a->generation);
     smem_cols_init(&cols, "lll");
+    cols.fit = true;
     for (size_t i = 0; i < n; i++) {
         published_row(&p[i], value, sizeof(value), cells);
         smem_cols_fit(&cols, cells);
@@ -316,6 +423,7 @@ void smem_table_spread(FILE *f, const struct smem_device_run *runs, int n_runs, 
     header[1 + n_runs] = "spread";
     header[2 + n_runs] = "";
     smem_cols_init(&cols, align);
+    cols.fit = true;
     smem_cols_fit(&cols, header);
     for (size_t i = 0; i < n; i++) {
         spread_row(runs, n_runs, &points[i], &spread[i], i, row);
@@ -394,7 +502,7 @@ void smem_table_counters(FILE *f, const struct smem_device_run *dr)
     if (!run->req || !run->req->on)
         return;
     if (run->status != SMEM_COUNTERS_OK) {
-        fprintf(f, "counters: none (%s)\n", run->reason);
+        smem_table_say(f, "counters: none (%s)", run->reason);
         return;
     }
     for (int k = 0; k < C_KNOWN; k++)
@@ -437,6 +545,7 @@ void smem_table_counters(FILE *f, const struct smem_device_run *dr)
         align[ncol - n_other - 1] = 'l';
     align[ncol] = '\0';
     smem_cols_init(&cols, align);
+    cols.fit = true;   /* lines to smem_table_width, as the timing table's (--wide: whole) */
     for (int pass = 0; pass < 2; pass++) {
         if (pass)
             smem_cols_print(f, &cols, "", header);
@@ -505,6 +614,7 @@ void smem_table_counters(FILE *f, const struct smem_device_run *dr)
         }
     }
     if (more)
-        fprintf(f, "(%zu more metrics asked for are in the file only)\n", more);
-    fprintf(f, "counters: one launch per pass, after every point was timed; %.1f s of counter passes\n", run->wall_s);
+        smem_table_say(f, "(%zu more metrics asked for are in the file only)", more);
+    smem_table_say(f, "counters: one launch per pass, after every point was timed; %.1f s of counter passes",
+                   run->wall_s);
 }

@@ -62,11 +62,23 @@ def hint_bytes(doc, r):
     return p / 100 * per_sm
 
 
+def hint_overridden(r):
+    """True where the driver did not follow a carveout hint: a hint was set (launch.carveout_requested),
+    the point's residency is limited by shared memory (so it follows the configuration) and the
+    measured residency differs from the API's. Files written before issue 52 set hint_overridden on
+    any difference, a register-limited kernel without a hint among them (swizzle_ldmatrix's 6/6/5):
+    the rule is applied here to them too, so that the mark means one thing in every output."""
+    o = r.get("occupancy") or {}
+    hint = (r.get("launch") or {}).get("carveout_requested")
+    return bool(o.get("hint_overridden")) and isinstance(hint, (int, float)) and not isinstance(hint, bool) \
+        and hint >= 0 and "shared_memory" in str(o.get("limiter") or "")
+
+
 def split(doc, r):
     """The point's split, every size in KiB: smem_config_kib and its kind (config_bytes), l1_left_kib
     (None where the unified size or the configuration is unknown), hint_kib, effective_carveout_pct
-    (the carveout the measured residency implies), hint_overridden (the measured residency differs
-    from the API's) and unified_kib."""
+    (the carveout the measured residency implies), hint_overridden (a hint set and not followed:
+    hint_overridden()) and unified_kib."""
     unified, _ = unified_bytes(doc)
     config, kind = config_bytes(r)
     hint = hint_bytes(doc, r)
@@ -77,7 +89,7 @@ def split(doc, r):
         "unified_kib": None if unified is None else unified / 1024,
         "hint_kib": None if hint is None else hint / 1024,
         "effective_carveout_pct": _occ(r, "effective_carveout"),
-        "hint_overridden": bool((r.get("occupancy") or {}).get("hint_overridden")),
+        "hint_overridden": hint_overridden(r),
     }
 
 

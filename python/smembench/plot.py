@@ -45,8 +45,12 @@ kernel_<function>.*
 Each figure written is a line on stderr naming the benchmarks it draws (carveout.png: footprint,
 gather), and a benchmark of the input drawn in none is named on one more line.
 
-A series is one file (one GPU of it): files are never merged, and a file that varies an axis a figure
-does not plot (--axis tile_bytes=8192,49152) gives a series per value. Series are labelled by device,
+Each figure lays out what it is given by one rule (smembench.layout): one run as it is; the runs of
+one GPU unit as their median with their range as a band; two or three units a line each (named by
+uuid, and by build and commit where those differ) or, where a figure draws a panel or bar per
+series, their median, with a panel of each unit against the units' median; four or more units their
+pooled median with its range, and that panel. A file that varies an axis a figure does not plot
+(--axis tile_bytes=8192,49152) gives a series per value. Series are labelled by device,
 then by what tells them apart: the split axis, the sweep, the settings (--quick...), the commit, the
 date, and only then the start time or the file name. Every panel has a title and its own legend; no
 two lines of a panel share a colour. Files of one GPU model overlay in absolute values; only where

@@ -237,7 +237,7 @@ def point_row(r, series_label=None, doc=None):
               else '<td class="n" data-v="">&ndash;</td>',
               num_cell(occ(r, "measured")), num_cell(occ(r, "api")), num_cell(occ(r, "predicted")),
               text_cell((o.get("limiter") or "").replace(",", ", ") +
-                        ("; carveout hint overridden" if o.get("hint_overridden") else "")),
+                        ("; carveout hint overridden" if l1split.hint_overridden(r) else "")),
               num_cell(occ(r, "effective_carveout")),
               num_cell(round(config, 1) if config is not None else None, "{:g}"),
               num_cell(round(l1_left, 1) if l1_left is not None else None, "{:g}"),

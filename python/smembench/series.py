@@ -59,10 +59,9 @@ def time_us(r):
     return t / 1e3 if isinstance(t, (int, float)) and math.isfinite(t) and t > 0 else None
 
 
-# how many runs of one unit, build, commit and settings become one series (a median and a band): two
-# runs overlay readably (and a figure comparing two runs means to show both); three or more are a
-# wall of lines that hides the one unit that differs
-AGGREGATE_FROM = 3
+# how many runs of one unit, build, commit and settings become one series (a median and a band): from
+# two on (issue 52: the layout rule, smembench.layout: runs of one unit are their median and band)
+AGGREGATE_FROM = 2
 # past this many series (a handful) the input is a wall of lines however it is drawn: the runs of a
 # unit become one series from two runs on (aggregate)
 HANDFUL = 6
@@ -76,13 +75,29 @@ POOL_FROM = 4
 PER_RUN = ("order_seed",)
 
 
+# the options that choose what a run measures (its plan): runs of one unit that differ in them are not
+# runs of one thing (a --bench staging_bulk run beside a --sweep staging one, an --axis override)
+PLAN_OPTIONS = ("--sweep", "-s", "--bench", "-b", "--axis", "-a", "--kernel", "--launch")
+
+
+def _plan(argv, options=PLAN_OPTIONS):
+    """The plan options of a run's argv and their values, in order (--axis=x and --axis x alike)."""
+    out, argv = [], [str(a) for a in (argv or [])]
+    for i, a in enumerate(argv):
+        name = a.split("=", 1)[0]
+        if name in options:
+            out.append(a if "=" in a else f"{a}={argv[i + 1] if i + 1 < len(argv) else ''}")
+    return tuple(out)
+
+
 def _run_key(s):
     """What runs of one series share: the GPU unit (model, uuid, position), the build and how it ran,
-    the commit, the mode, the sweep, the settings and the axes the series was split on."""
+    the commit, the mode, the sweep and the plan options (_plan), the settings and the axes the series
+    was split on."""
     d, run = s.doc, s.doc["run"]
     dev = d["device"]
     return (dev.get("name"), dev.get("uuid"), dev.get("ordinal"), repr(d["tool"].get("build")), dev.get("kernel_code"),
-            d["tool"].get("git"), run.get("mode"), run.get("sweep"), repr(sorted((k, v) for k, v in (run.get("settings") or {}).items() if k not in PER_RUN)),
+            d["tool"].get("git"), run.get("mode"), run.get("sweep"), _plan(run.get("argv")), repr(sorted((k, v) for k, v in (run.get("settings") or {}).items() if k not in PER_RUN)),
             repr(sorted(s.fixed.items())))
 
 
@@ -168,11 +183,13 @@ def _fold(series, least):
 
 def _pool_key(s):
     """What series pooled into one share: the model, the mode, how the kernels ran (a JIT-compiled
-    run is not a unit of the cubin's), the settings that change what a point measures and the axes the
-    series was split on; not the unit, the commit, the sweep or the start time."""
+    run is not a unit of the cubin's), the settings that change what a point measures, the axes the
+    series was split on and the --bench/--axis options that chose its points; not the unit, the
+    commit, the sweep or the start time."""
     d, st = s.doc, _settings(s.doc)
     return (d["device"].get("name"), d["run"].get("mode"), d["device"].get("kernel_code") == "ptx_jit",
-            bool(st.get("quick")), bool(st.get("cold")), bool(st.get("no_optin")), repr(sorted(s.fixed.items())))
+            bool(st.get("quick")), bool(st.get("cold")), bool(st.get("no_optin")), repr(sorted(s.fixed.items())),
+            _plan(d["run"].get("argv"), PLAN_OPTIONS[2:]))
 
 
 def crowded(series, least=POOL_FROM):

@@ -176,6 +176,30 @@ def an_overridden_hint_is_marked():
 
 
 @test
+def the_overridden_mark_needs_a_hint_that_shared_memory_follows():
+    """Issue 52: 38 swizzle_ldmatrix points of a stock --sweep all (no carveout hint set, register-
+    limited, 6/6/5) were marked overridden, under a legend saying the driver did not follow the
+    hint. The mark now needs a hint (launch.carveout_requested), a shared-memory limit and the
+    measured residency apart from the API's; the older file's flag is read by that rule."""
+    doc = reader.load(os.path.join(RESULTS, "figures_35", "h200", "nvidia-h200_20261203_all_u1.json"))
+    flagged = [r for r in doc["results"] if (r.get("occupancy") or {}).get("hint_overridden")]
+    assert len(flagged) == 38 and {r["bench"] for r in flagged} == {"swizzle_ldmatrix"}, len(flagged)
+    assert all(r["launch"]["carveout_requested"] is None for r in flagged)
+    assert not any(l1split.hint_overridden(r) for r in doc["results"])
+    assert not any(dict(l1split.split_cells(doc, r))["hint overridden"] for r in flagged)
+    r = json.loads(json.dumps(next(r for r in doc["results"] if r["bench"] == "footprint" and
+                                   r["params"]["carveout_pct"] == 20)))
+    assert "shared_memory" in r["occupancy"]["limiter"] and r["launch"]["carveout_requested"] == 20
+    r["occupancy"].update(hint_overridden=True, measured=r["occupancy"]["api"] + 1)
+    assert l1split.hint_overridden(r)
+    r["launch"]["carveout_requested"] = None
+    assert not l1split.hint_overridden(r), "no hint, nothing overridden"
+    # the driver sets the flag by the same rule (src/runner.c, probe_residency)
+    src = open(os.path.join(ROOT, "src", "runner.c"), encoding="utf-8").read()
+    assert 'plan->carveout_pct >= 0 && strstr(r->occ.limiter, "shared_memory")' in src
+
+
+@test
 def older_files_take_the_unified_size_from_the_snapshot():
     """The H200 file predates unified_l1_smem_bytes: the snapshot gives 256 KiB; a recorded value
     wins; an unknown cc has none and the figure says so instead of drawing an L1 left."""

@@ -2,6 +2,7 @@
  * benchmark name and long parameters no longer push the columns apart), and a value that is an
  * integer printed as one (alloc_bytes=16384, never 1.638e+04). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,7 +137,9 @@ Test(table, columns_fit_long_names_and_params)
     res[2].n_samples = 0;
     strcpy(res[2].reason, "cannot run here");
     cr_assert_not_null(f);
+    smem_table_width = 0;       /* --wide: every column as wide as its cells */
     smem_table_print(f, &dev, res, 3);
+    smem_table_width = SMEM_TABLE_WIDTH;
     lines(&o, f);
     cr_assert_geq(o.n, 5);
 
@@ -372,6 +375,65 @@ static const struct smem_bench fam_b = {
     .name = "fam_b", .summary = "", .axes = best_axes, .n_axes = 2, .best_family = "fam",
     .best_metric = "gflops", .best_axis = "n",
 };
+
+static const struct smem_bench latency_bench = {
+    .name = "latency", .summary = "the one the published latency compares with", .axes = short_axes, .n_axes = 1,
+};
+
+/* Issue 52: lines of up to 356 characters, and the published block after every run, predict mode
+ * included. By default a line is at most SMEM_TABLE_WIDTH (the widest text columns cut, ending in
+ * '~'); the published block lists only what a benchmark of the run measured beside, and nothing
+ * for a model. */
+Test(table, lines_fit_100_columns_and_published_values_only_beside_a_measurement)
+{
+    struct smem_point pts[2] = {
+        { .bench = &long_bench, .values = { 1073741824, 123456789 } },
+        { .bench = &latency_bench, .values = { 3 } },
+    };
+    struct smem_result res[2];
+    struct smem_device dev = h200();
+    struct out o = { 0 };
+    FILE *f = open_memstream(&o.text, &o.size);
+    bool cut = false, published = false, latency = false, others = false;
+
+    memset(res, 0, sizeof(res));
+    for (int i = 0; i < 2; i++) {
+        res[i].point = &pts[i];
+        res[i].status = SMEM_POINT_OK;
+        res[i].n_samples = 10;
+        res[i].clock_mhz = 1980;
+        res[i].carveout_requested = -1;
+        res[i].time_ns.median = 2000;
+        res[i].occ.api = res[i].occ.predicted = res[i].occ.measured = 2;
+        strcpy(res[i].occ.limiter, "registers,shared_memory");
+        smem_metrics_add(&res[i].metrics, "a_long_metric_name_bytes", "B", 16384, 0, SMEM_LOWER_IS_BETTER);
+        smem_metrics_add(&res[i].metrics, "another_long_metric_gbps", "GB/s", 1234.5, 0, SMEM_HIGHER_IS_BETTER);
+    }
+    cr_assert_not_null(f);
+    cr_assert_eq(smem_table_width, 100);
+    smem_table_print(f, &dev, res, 2);
+    lines(&o, f);
+    for (size_t i = 0; i < o.n; i++) {
+        cr_assert_leq(strlen(o.line[i]), 100, "%zu characters: %s", strlen(o.line[i]), o.line[i]);
+        cut |= strchr(o.line[i], '~') != NULL;
+        published |= !strncmp(o.line[i], "published for cc 9.0", 20);
+        latency |= strstr(o.line[i], "smem_load_latency_cycles") != NULL;
+        others |= strstr(o.line[i], "smem_bytes_per_clock_per_sm") != NULL || strstr(o.line[i], "banks") != NULL;
+    }
+    cr_assert(cut, "the long cells are cut, marked '~'");
+    cr_assert(published && latency && !others, "only the latency, which a latency point measured beside");
+    free(o.text);
+    /* a model (predict mode) measured nothing: no published block */
+    o = (struct out){ 0 };
+    f = open_memstream(&o.text, &o.size);
+    dev.is_model = true;
+    res[1].status = SMEM_POINT_PREDICTED;
+    smem_table_print(f, &dev, res, 2);
+    lines(&o, f);
+    for (size_t i = 0; i < o.n; i++)
+        cr_assert_null(strstr(o.line[i], "published for"), "%s", o.line[i]);
+    free(o.text);
+}
 
 Test(table, names_the_best_verified_point_of_a_family_at_each_n)
 {

@@ -1,5 +1,7 @@
 """bandwidth: shared-memory bytes per clock per SM against the 128 ceiling, and the load-to-use latency
-in cycles; a bar per series in each category."""
+in cycles; a bar per series in each category. By the layout rule (smembench.layout) two or more
+GPU units are one bar, their median with their range as an error bar, and a panel below of each unit
+against that median (8 equal bars a group were the 14 files' figure)."""
 from smembench.figures import common as c
 
 NAME = "bandwidth"
@@ -14,6 +16,7 @@ PANELS = (
 
 
 def draw(plt, series, note):
+    series, units = c.pooled(series, BENCHES)
     panels_spec = []
     for spec in PANELS:
         bench, key, metric = spec[0], spec[1], spec[3]
@@ -25,8 +28,10 @@ def draw(plt, series, note):
                  f"{NAME} figure")
     if not panels_spec:
         return None
-    fig, axes = plt.subplots(1, len(panels_spec), figsize=(5 + 3.5 * len(panels_spec), 4.2), layout="constrained",
-                             squeeze=False, gridspec_kw={"width_ratios": [3, 2][:len(panels_spec)]})
+    rows = 1 + bool(units)
+    fig, axes = plt.subplots(rows, len(panels_spec), figsize=(5 + 3.5 * len(panels_spec), 4.2 * rows),
+                             layout="constrained", squeeze=False,
+                             gridspec_kw={"width_ratios": [3, 2][:len(panels_spec)]})
     panels = []
     for ax, (bench, key, name, metric, ylabel, xlabel, what) in zip(axes[0], panels_spec):
         p = c.Panel(ax, what)
@@ -37,7 +42,15 @@ def draw(plt, series, note):
             vals = {(c.param(r, key) or 0): c.metric(r, metric) for r in s.timed(bench)}
             xs = [k + (i - (n - 1) / 2) * 0.8 / n for k, cat in enumerate(cats) if vals.get(cat) is not None]
             ys = [vals[cat] for cat in cats if vals.get(cat) is not None]
-            bars = ax.bar(xs, ys, width=0.8 / n, color=c.color(s.index), label=s.short)
+            band = None
+            if s.units:     # the units' range at each category: an error bar
+                from smembench.series import members
+                rng = {(c.param(r, key) or 0): [v for v in (c.metric(m, metric) for m in members(r)) if v is not None]
+                       for r in s.timed(bench)}
+                band = [[vals[cat] - min(rng[cat] or [vals[cat]]) for cat in cats if vals.get(cat) is not None],
+                        [max(rng[cat] or [vals[cat]]) - vals[cat] for cat in cats if vals.get(cat) is not None]]
+            bars = ax.bar(xs, ys, width=0.8 / n, color=c.color(s.index), label=s.short, yerr=band,
+                          error_kw={"elinewidth": 1, "capsize": 3})
             if n <= 3:
                 p.texts += ax.bar_label(bars, [f"{v:.1f}" for v in ys], fontsize=7, padding=2)
         ax.set_xticks(range(len(cats)), [name(v) for v in cats])
@@ -50,6 +63,12 @@ def draw(plt, series, note):
         else:
             ax.margins(y=0.15)
         panels.append(p)
+    if units:
+        for ax in axes[1][1:]:
+            ax.remove()
+        cp = c.Panel(axes[1][0], c.CHANGE_TITLE)
+        c.change_panel(cp, units, BENCHES)
+        panels.append(cp)
     for p in panels:
         p.legend()
     c.title(fig, {("bandwidth",): "Shared-memory bandwidth (conflict-free loads)",

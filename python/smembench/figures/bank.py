@@ -16,7 +16,7 @@ def stride(r):
 
 
 def draw(plt, series, note):
-    series, units = c.pooled(series, BENCHES)     # four or more units: their median, and each against it
+    series, units = c.pooled(series, BENCHES, lines=True)     # four or more units: their median, and each against it
     have = []
     for s in series:
         if any(c.param(r, "width_bytes") is not None and stride(r) is not None and

@@ -121,6 +121,10 @@ def residency(r):
 
 
 def draw(plt, series, note):
+    # the layout rule (smembench.layout): a line per unit for two or three, their median past that,
+    # and each unit against the units' median in a panel of its own below
+    series, units = c.pooled(series, BENCHES, lines=True)
+
     def has_x(s, r):
         return hint_kib(s)(r) is not None
 
@@ -139,9 +143,12 @@ def draw(plt, series, note):
     if not rows:
         return None
     several = len({s.label for s in series}) > 1
-    fig, axes = plt.subplots(len(rows), 1, figsize=(10, 3.1 * len(rows) + 0.7), squeeze=False, sharex=True,
-                             layout="constrained")
+    fig, axes = plt.subplots(len(rows) + bool(units), 1, figsize=(10, 3.1 * (len(rows) + bool(units)) + 0.7),
+                             squeeze=False, layout="constrained")
     axes = list(axes[:, 0])
+    change = axes.pop() if units else None
+    for ax in axes[1:]:
+        ax.sharex(axes[0])
     panels = []
     if timed:
         ylabel, rel = c.times(timed, "kernel time")
@@ -196,10 +203,17 @@ def draw(plt, series, note):
         draw_split(p := c.Panel(axes.pop(0), f"{dev}hared memory per SM each kernel gets, and the L1 left to "
                                              "the gather"), group, note)
         panels.append(p)
+    data = list(panels)
+    if change is not None:
+        cp = c.Panel(change, c.CHANGE_TITLE)
+        c.change_panel(cp, units, BENCHES)
+        panels.append(cp)
     for p in panels:
         p.legend()
     c.fit_legends(fig, panels, 3.1)
-    top, bottom = panels[0].ax, panels[-1].ax
+    for p in data[:-1]:
+        p.ax.tick_params(labelbottom=False)
+    top, bottom = data[0].ax, data[-1].ax
     bottom.set_xlabel("shared memory per SM the carveout hint asks for (KiB): requested % of the largest configuration")
     secondary(top, series)
     why = list(dict.fromkeys(x for x in (smem_counters.status_line(s.doc) for s in series) if x))
@@ -292,9 +306,8 @@ def draw_split(p, series, note):
             continue
         x, y = c.xy(pts, hint_kib(s), lambda r: l1split.split(s.doc, r)["l1_left_kib"])
         if x:
-            src = "" if whence == "recorded" else ", from core/arch.c"
-            left.append(("gather", "gather", f"L1 left = {unified / 1024:g} KiB unified L1 + shared{src} - its "
-                         "configuration", s, x, y))
+            src = "" if whence == "recorded" else " (core/arch.c)"
+            left.append(("gather", "gather", f"L1 left = {unified / 1024:g} KiB unified{src} - configuration", s, x, y))
         for t in {c.param(r, "table_kib") for r in pts} - {None}:
             tables.setdefault(t, []).append(s)
     for i, g in enumerate(merged(left, series)):
@@ -315,7 +328,7 @@ def draw_split(p, series, note):
                 last = e
                 p.note(x0, y0 / 1024, f"{e}%", color="dimgray")
     over = [(hint_kib(s)(r), l1split.config_bytes(r)[0] / 1024) for s in series for b in BENCHES
-            for r in s.points(b) if (r.get("occupancy") or {}).get("hint_overridden")
+            for r in s.points(b) if l1split.hint_overridden(r)
             and hint_kib(s)(r) is not None and l1split.config_bytes(r)[0] is not None]
     if over:
         ax.plot([o[0] for o in over], [o[1] for o in over], linestyle="", marker="o", markersize=12,

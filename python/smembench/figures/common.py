@@ -271,13 +271,15 @@ def scaled(values, relative):
     return [v / best for v in values]
 
 
-def pooled(series, benches=None, least=None):
-    """(series, units) of a figure of benches: POOL_FROM or more measured series of one GPU model made
-    one median with the units' range as a band (series.pool), and the series it pooled (for
-    change_panel; [] where nothing was pooled)."""
-    from smembench.series import POOL_FROM, pool
-    out = pool(series, benches, least or POOL_FROM)
-    return out, [u for s in out if s.units for u in s.units]
+def pooled(series, benches=None, least=None, lines=False):
+    """(series, units) of a figure of benches by the one layout rule (smembench.layout): the series
+    the figure draws and the units the difference panel draws against their median ([] for one
+    unit). lines: the figure overlays a line per series (two or three units are a line each, named
+    by unit, build and commit); else it draws a panel or a bar per series (two units on are their
+    median with their range). least: kept for callers; the rule is layout's alone."""
+    from smembench import layout
+    lay = layout.decide(series, benches)
+    return (lay.lines if lines else lay.panels), lay.units
 
 
 def change_panel(p, units, benches):
@@ -287,7 +289,8 @@ def change_panel(p, units, benches):
     (its hue: the same in every figure), so a unit a few per cent slower stands apart from the rest.
     Returns the benchmarks drawn."""
     import statistics
-    from smembench.series import against_all, unit_text
+    from smembench.layout import unit_name
+    from smembench.series import against_all
     rows = against_all(units, benches)
     names = [b for b in benches if any(r[0] == b for r in rows)]
     n = len(units)
@@ -302,7 +305,7 @@ def change_panel(p, units, benches):
         mid, lo, hi = statistics.median(ys), statistics.median(v for _, v, _ in vals), \
             statistics.median(v for _, _, v in vals)
         p.ax.plot([x0] * len(ys), ys, linestyle="", marker=".", markersize=3, alpha=0.35, color=col)
-        label = None if i in labelled else unit_text(s)
+        label = None if i in labelled else unit_name(s, units)
         labelled.add(i)
         p.ax.vlines([x0], [min(lo, mid)], [max(hi, mid)], color=col, linewidth=1.2)
         p.ax.plot([x0], [mid], color=col, marker=mk, markersize=5, linestyle="", label=label)

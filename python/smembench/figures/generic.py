@@ -65,7 +65,9 @@ def _title(metric, unit, better):
 
 def draw(plt, bench, series, note):
     """The figure of bench over the series that have its points, or None (note says why)."""
-    have = [s for s in series if s.points(bench)]
+    # the layout rule (smembench.layout): two or more GPU units are their median (a line per unit
+    # times a line per axis value is a wall), each unit against it in a panel below
+    have, units = c.pooled([s for s in series if s.points(bench)], (bench,))
     pts = [r for s in have for r in s.points(bench)]
     metrics = _metrics(pts)
     if not metrics:
@@ -74,10 +76,15 @@ def draw(plt, bench, series, note):
         return None
     x, line_axes, folded = _axes(pts)
     several = len({s.label for s in have}) > 1
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(9, 3 * len(metrics) + 0.7), squeeze=False,
-                             sharex=True, layout="constrained")
+    fig, axes = plt.subplots(len(metrics) + bool(units), 1, figsize=(9, 3 * (len(metrics) + bool(units)) + 0.7),
+                             squeeze=False, layout="constrained")
+    axes = list(axes[:, 0])
+    change = axes.pop() if units else None
+    for ax in axes[1:]:
+        ax.sharex(axes[0])
+        axes[0].tick_params(labelbottom=False)
     panels = []
-    for ax, (metric, unit, better) in zip(axes[:, 0], metrics):
+    for ax, (metric, unit, better) in zip(axes, metrics):
         p = c.Panel(ax, _title(metric, unit, better))
         for s in have:
             groups = {}
@@ -119,6 +126,13 @@ def draw(plt, bench, series, note):
         vals = _values(pts, x)
         c.measured_ticks(bottom, vals, log2=_powers_of_two(vals))
         bottom.set_xlabel(x)
+    for p in panels[:-1]:
+        p.ax.tick_params(labelbottom=False)
+    if change is not None:
+        cp = c.Panel(change, c.CHANGE_TITLE)
+        c.change_panel(cp, units, [bench])
+        cp.legend()
+        panels.append(cp)
     c.fit_legends(fig, panels, 3)
     what = f"{bench}: each metric against {x}" if x else f"{bench}: each metric"
     c.title(fig, what, have)

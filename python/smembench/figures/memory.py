@@ -55,7 +55,7 @@ def draw(plt, series, note):
     series = [s for s in series if any(s.points(b) for b in COMPARED)]
     # three or more units of one model (a bar each per kernel and size: 45 rows each on the H200):
     # the bars of their median, and each unit against it below
-    series, units = c.pooled(series, BENCHES, 3)
+    series, units = c.pooled(series, BENCHES)
     rows = []   # (mib, series index, kernel order, label, colour, hatch, GB/s, % of the copy)
     several = len({s.label for s in series}) > 1
     for si, s in enumerate(series):

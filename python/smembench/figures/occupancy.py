@@ -13,7 +13,7 @@ def kib(r):
 
 
 def draw(plt, series, note):
-    series, units = c.pooled(series, BENCHES)     # four or more units: their median, and each against it
+    series, units = c.pooled(series, BENCHES, lines=True)     # four or more units: their median, and each against it
     blocks = [s for s in series if any(kib(r) is not None and c.occ(r, k) is not None for r in s.points("dynamic")
                                        for k in ("api", "predicted", "measured"))]
     timed = [s for s in series if any(kib(r) is not None for r in s.timed("dynamic")) or
