@@ -55,10 +55,11 @@ SHARED_OPS = (
      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__sass_inst_executed_op_shared_ld.sum"),
     ("store", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__sass_inst_executed_op_shared_st.sum"),
-    ("ldmatrix", None, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    # ldmatrix and stmatrix have counters of their own (the default set's names, src/counters.c)
+    ("ldmatrix", None, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
      "smsp__sass_inst_executed_op_ldsm.sum"),
-    ("stmatrix", None, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
-     "smsp__sass_inst_executed_op_stsm.sum"),
+    ("stmatrix", None, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+     "smsp__sass_inst_executed_op_shared_stsm.sum"),
 )
 
 

@@ -400,3 +400,18 @@ Test(counters, the_default_set_says_unit_kind_and_meaning_of_each)
     cr_assert_eq(smem_counters_parse("", &req, why, sizeof(why)), SMEM_EINVAL);
     cr_assert_eq(smem_counters_parse("a,,b", &req, why, sizeof(why)), SMEM_EINVAL);
 }
+
+Test(cli, help_says_whether_counters_are_built_in)
+{
+    /* a build without CUPTI's headers (the ASan build: no CUDA) still takes --counters, and --help
+     * says the option is not built in; a CUPTI build says nothing of the kind */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    cr_assert_not_null(f);
+    smem_cli_usage(f);
+    fclose(f);
+    cr_assert_eq(strstr(text, "(not built in)") != NULL, !smem_counters_built_in(), "%s", text);
+    free(text);
+}

@@ -3,9 +3,12 @@ measured slowdown of ldmatrix and stmatrix (.x1, .x2, .x4, with and without .tra
 the 16-bit tile against the padded one, over the bank model's slowdown (a grey bar per layout). The
 last panel: TMA tensor copies per swizzle mode in % of the same run's global read bandwidth (the
 landed tiles read back by loads or by ldmatrix), and wgmma fed from shared memory in % of the published
-dense BF16 peak, per swizzle mode."""
+dense BF16 peak, per swizzle mode. Where the files have hardware counters (smembench --counters),
+one more panel: the wavefronts per ldmatrix and stmatrix instruction the counters saw at each layout
+point against the bank model's (on the diagonal where the model holds)."""
 import math
 
+from smembench import counters as smem_counters
 from smembench.figures import common as c
 
 NAME = "swizzle"
@@ -102,7 +105,11 @@ def draw(plt, series, note):
     several = len(have) > 1
     widths = sorted({c.param(r, "row_bytes") for s in tiles for b in TILE_BENCHES for r in s.timed(b)
                      if tile_point(r)})
-    n = len(widths) + bool(copies) + bool(units)
+    # the counters' wavefronts per instruction beside the model's, where the files have them
+    counted = [(s, b, r, smem_counters.wavefronts_per_request(r, OP[b][0]), c.metric(r, "wavefronts"))
+               for s in tiles for b in TILE_BENCHES for r in s.timed(b)]
+    counted = [x for x in counted if x[3] is not None and x[4] is not None]
+    n = len(widths) + bool(copies) + bool(counted) + bool(units)
     fig, axes = plt.subplots(n, 1, figsize=(10, 2.3 * n + 0.7), squeeze=False, layout="constrained")
     panels = []
     for ax, w in zip(axes[:, 0], widths):
@@ -171,6 +178,21 @@ def draw(plt, series, note):
         ax.set_ylim(0, 110)
         ax.set_xlabel("TMA / wgmma swizzle mode")
         ax.set_ylabel("% of each series' own\nceiling (in its label)")
+        panels.append(p)
+    if counted:
+        ax = axes[len(widths) + bool(copies), 0]
+        p = c.Panel(ax, "the bank model checked by the hardware: wavefronts per instruction, the counters "
+                        "against the model,\nat every layout, row width and variant (counters profiled after timing)")
+        top = max(max(x[3], x[4]) for x in counted)
+        ax.plot([0, top * 1.05], [0, top * 1.05], color="gray", linewidth=1, label="counters = bank model")
+        for b in TILE_BENCHES:
+            for s in tiles:
+                pts = [x for x in counted if x[0] is s and x[1] == b]
+                if pts:
+                    p.points([x[4] for x in pts], [x[3] for x in pts], OP[b][0] + (f", {s.short}" if several else ""),
+                             marker=OP[b][1], markersize=5)
+        ax.set_xlabel("the bank model's wavefronts per instruction")
+        ax.set_ylabel("counters' wavefronts\nper instruction")
         panels.append(p)
     if units:
         p = c.Panel(axes[-1, 0], c.CHANGE_TITLE + ":\nthe absolute times the ratios above divide out")
