@@ -200,6 +200,16 @@ struct smem_counters {
     size_t config_size, data_size;
 };
 
+/* An image buffer of n bytes into *p, or SMEM_ENOMEM with why. */
+static int image(uint8_t **p, size_t n, char *why, size_t why_len)
+{
+    if (!(*p = (uint8_t *)malloc(n ? n : 1))) {
+        smem_fmt(why, why_len, "out of memory");
+        return SMEM_ENOMEM;
+    }
+    return SMEM_OK;
+}
+
 /* A host object for the chip (the last one, if any, given back first). */
 static int host_new(struct smem_counters *s, char *why, size_t why_len)
 {
@@ -297,12 +307,8 @@ extern "C" int smem_counters_open(int ordinal, struct smem_counters_run *run, st
         chip.deviceIndex = (size_t)ordinal;
         CALL(s->api.chip_name(&chip), "cuptiDeviceGetChipName");
         CALL(s->api.availability(&av), "cuptiProfilerGetCounterAvailability");
-        if (!(s->availability = (uint8_t *)malloc(av.counterAvailabilityImageSize ? av.counterAvailabilityImageSize
-                                                                                   : 1))) {
-            smem_fmt(why, why_len, "out of memory");
-            rc = SMEM_ENOMEM;
+        if ((rc = image(&s->availability, av.counterAvailabilityImageSize, why, why_len)))
             goto fail;
-        }
         av.pCounterAvailabilityImage = s->availability;
         CALL(s->api.availability(&av), "cuptiProfilerGetCounterAvailability");
         s->chip = chip.pChipName;
@@ -367,11 +373,8 @@ extern "C" int smem_counters_open(int ordinal, struct smem_counters_run *run, st
         sz.pHostObject = s->host;
         CALL(s->api.config_size(&sz), "cuptiProfilerHostGetConfigImageSize");
         s->config_size = sz.configImageSize;
-        if (!(s->config = (uint8_t *)malloc(s->config_size ? s->config_size : 1))) {
-            smem_fmt(why, why_len, "out of memory");
-            rc = SMEM_ENOMEM;
+        if ((rc = image(&s->config, s->config_size, why, why_len)))
             goto fail;
-        }
         img.structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE;
         img.pHostObject = s->host;
         img.configImageSize = s->config_size;
@@ -410,11 +413,7 @@ static int enable(struct smem_counters *s, char *why, size_t why_len)
     ds.maxNumRangeTreeNodes = 1;
     CALL(s->api.data_size(&ds), "cuptiRangeProfilerGetCounterDataSize");
     s->data_size = ds.counterDataSize;
-    if (!(s->data = (uint8_t *)malloc(s->data_size ? s->data_size : 1))) {
-        smem_fmt(why, why_len, "out of memory");
-        return SMEM_ENOMEM;
-    }
-    return SMEM_OK;
+    return image(&s->data, s->data_size, why, why_len);
 fail:
     return rc;
 }

@@ -136,15 +136,7 @@ static cJSON *bench_json(const struct smem_bench *b)
     cJSON_AddNumberToObject(v, "unit_pct", b->variation.unit_pct);
     cJSON_AddNumberToObject(v, "layout_pct", b->variation.layout_pct);
     cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
-    cJSON_AddBoolToObject(v, "time_gated", !b->time_not_gated);
-    if (b->time_not_gated)
-        cJSON_AddStringToObject(v, "not_gated", b->time_not_gated);
-    else
-        cJSON_AddNullToObject(v, "not_gated");
-    if (b->gate_metric)
-        cJSON_AddStringToObject(v, "gate_metric", b->gate_metric);
-    else
-        cJSON_AddNullToObject(v, "gate_metric");
+    smem_json_gate(v, b);
     return o;
 }
 

@@ -425,6 +425,13 @@ static void add_trials(cJSON *o, const struct smem_result *r)
     cJSON_AddBoolToObject(t, "disagree", disagree);
 }
 
+void smem_json_gate(cJSON *v, const struct smem_bench *b)
+{
+    cJSON_AddBoolToObject(v, "time_gated", !b->time_not_gated);
+    smem_json_string(v, "not_gated", b->time_not_gated ? b->time_not_gated : "");
+    smem_json_string(v, "gate_metric", b->gate_metric ? b->gate_metric : "");
+}
+
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
 {
     cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
@@ -519,16 +526,7 @@ int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index)
         cJSON_AddBoolToObject(v, "gpc_layout", b->variation.layout_pct > 0);
         smem_json_number(v, "layout_pct", b->variation.layout_pct > 0 ? b->variation.layout_pct : NAN);
         cJSON_AddStringToObject(v, "source", b->variation.source ? b->variation.source : "");
-        /* what the gate judges of the point (bench/bench.h: time_not_gated, gate_metric) */
-        cJSON_AddBoolToObject(v, "time_gated", !b->time_not_gated);
-        if (b->time_not_gated)
-            cJSON_AddStringToObject(v, "not_gated", b->time_not_gated);
-        else
-            cJSON_AddNullToObject(v, "not_gated");
-        if (b->gate_metric)
-            cJSON_AddStringToObject(v, "gate_metric", b->gate_metric);
-        else
-            cJSON_AddNullToObject(v, "gate_metric");
+        smem_json_gate(v, b);
     }
     return SMEM_OK;
 }

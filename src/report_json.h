@@ -30,6 +30,10 @@ cJSON *smem_report_new(const struct smem_run_info *run, const struct smem_device
 /* Appends one point; device_index >= 0 names its device in "devices" (several-device runs). */
 int smem_report_add(cJSON *doc, const struct smem_result *r, int device_index);
 
+/* What the gate judges of a benchmark's points (bench/bench.h: time_not_gated, gate_metric):
+ * time_gated, not_gated (the reason, or null) and gate_metric (or null), into v. */
+void smem_json_gate(cJSON *v, const struct smem_bench *b);
+
 /* The counters of the point smem_report_add added last (--counters): status, reason, passes and a
  * value per metric of run with its unit and kind; nothing when counters were not asked for. */
 void smem_report_point_counters(cJSON *doc, const struct smem_result *r, const struct smem_counters_run *run);
