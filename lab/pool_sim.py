@@ -208,6 +208,8 @@ def judge_hist(hist, new, nmap=None, benches=None, cls=None):
     name = levels.class_of(classes, levels.bench_vector(lv, {k: reader.steady_median(r) for k, r in nmap.items()}),
                            uuid(new))
     members = next((m for c, m, _ in classes if c == name), None)
+    if members is not None and uuid(new) not in members:
+        members = None   # as gate.history_classes: a unit the history has not seen, against every unit
     out = {}
     for k, n in nmap.items():
         if benches is not None and k[0] not in benches or k not in hist:
