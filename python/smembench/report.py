@@ -833,9 +833,10 @@ def fleet_sections(plt, loaded, threshold):
         if fl.outliers:
             # the rule said once above; a row per outlier, the first OUTLIERS_SHOWN, the rest counted
             orows = fleet_units.outlier_rows(fl)
-            ocols = tuple((h, "text" if i in (0, 1, 5) else "num") for i, h in enumerate(fleet_units.OUTLIER_HEADS))
+            texts = (0, 1, 5, 6)   # unit, point, allowance from, what (a unit difference or one run)
+            ocols = tuple((h, "text" if i in texts else "num") for i, h in enumerate(fleet_units.OUTLIER_HEADS))
             parts.append(table(f"{sid}-outliers", ocols, ["<tr>" + "".join(
-                text_cell(c) if i in (0, 1, 5) else num_cell(float(c), "{:+.2f}" if i == 2 else "{:.2f}")
+                text_cell(c) if i in texts else num_cell(float(c), "{:+.2f}" if i == 2 else "{:.2f}")
                 for i, c in enumerate(row)) + "</tr>" for row in orows[:OUTLIERS_SHOWN]]))
             if len(orows) > OUTLIERS_SHOWN:
                 parts.append(f'<p class="sub">and {len(orows) - OUTLIERS_SHOWN} more outliers, starred in the points '

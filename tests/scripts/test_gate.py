@@ -372,9 +372,12 @@ def a_point_that_stopped_running_fails_unless_allowed():
                         "raw": []}
         r["time_ns"]["stats"]["count"] = 0
 
+    # an ok point without a time is invalid input: the reader refuses it with its JSON path (issue 53)
+    path = gate_case(no_statistics, "stopped.json")
+    rc, out, err = run("compare.py", RUN1, path)
+    assert rc == 2 and "results[2].time_ns.stats.median: null for an ok point" in err, (rc, err)
     for mutate, text in ((failed, "stopped: ok -> failed (cudaErrorIllegalAddress)"),
-                         (unverified, "stopped: ok -> ok, not verified"),
-                         (no_statistics, "stopped: ok -> ok without a timing")):
+                         (unverified, "stopped: ok -> ok, not verified")):
         path = gate_case(mutate, "stopped.json")
         rc, out, err = run("compare.py", RUN1, path)
         assert rc == 1, (text, rc, err)
@@ -1048,6 +1051,8 @@ def run_to_full():
 
 @test
 def ok_point_with_null_statistics_is_handled_everywhere():
+    """An ok point without a time is invalid input (issue 53): every tool refuses it with its JSON
+    path, one line, exit 2, no traceback; a --check run's ok points (verified, never timed) are read."""
     doc = load(BLB)
     r = doc["results"][3]
     r["time_ns"] = {"stats": {k: None for k in ("min", "q1", "median", "q3", "max", "mean", "stdev", "noise")},
@@ -1056,17 +1061,31 @@ def ok_point_with_null_statistics_is_handled_everywhere():
     for m in r["metrics"].values():
         m["value"] = None
     path = save(doc, "nullstats.json")
-    reader.load(path)                 # schema-valid
     for fmt in ("gab-smaller", "gab-bigger", "bmf", "openmetrics", "csv"):
         rc, out, err = run("export.py", path, "--format", fmt)
-        assert rc == 0 and "Traceback" not in err, (fmt, err)
-        assert "None" not in out and "null" not in out, fmt
-        assert "1 of 104 points not exported" in err, err
-    parse_openmetrics(run("export.py", path, "--format", "openmetrics")[1])
-    rc, out, err = run("compare.py", BLB, path)
-    assert rc == 1 and "stopped: ok -> ok without a timing" in out and "Traceback" not in err
-    rc, out, err = run("compare.py", path, BLB)
-    assert rc == 0 and "started: ok without a timing -> ok" in out
+        assert rc == 2 and "Traceback" not in err and "results[3].time_ns.stats.median" in err, (fmt, rc, err)
+    for args in ((BLB, path), (path, BLB)):
+        rc, out, err = run("compare.py", *args)
+        assert rc == 2 and "Traceback" not in err and "results[3].time_ns.stats.median" in err, (args, rc, err)
+    doc["run"]["argv"].append("--check")
+    reader.load(save(doc, "nullstats_check.json"))   # a --check run's points: read
+
+
+@test
+def the_not_gated_snapshot_is_the_programs_declaration():
+    """python/smembench/not_gated.json (for files written before their records declared it) holds
+    what smembench --list --json's descriptors say: the benchmarks whose time is not gated, their
+    reasons and gate metrics."""
+    p = subprocess.run([SMEMBENCH, "--list", "--json"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    said = {}
+    for b in json.loads(p.stdout)["benchmarks"]:
+        v = b.get("variation") or {}
+        if v.get("time_gated") is False:
+            said[b["name"]] = {"not_gated": v.get("not_gated"), "gate_metric": v.get("gate_metric")}
+    assert said and "uninit" in said, said
+    from smembench import metric_rule
+    assert metric_rule.NOT_GATED == said, (metric_rule.NOT_GATED, said)
 
 
 @test
