@@ -18,9 +18,7 @@ base had a value far from 0, is lost: it fails the gate (--allow metric accepts 
 says. That is how a pooled result taken from a trial that never ran its check (0 stale words,
 0 clusters measured) fails.
 """
-import json
 import math
-import os
 
 from smembench import levels
 from smembench import reader
@@ -51,17 +49,9 @@ def counter_better(name):
     return "higher" if any(w in name for w in COUNTER_HIGHER) else "lower"
 
 
-# today's descriptors' declarations, for files written before their records carried them: a
-# snapshot of smembench --list --json (held to the program by tests/scripts/test_gate.py)
-NOT_GATED_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "not_gated.json")
-with open(NOT_GATED_FILE, encoding="utf-8") as _f:
-    NOT_GATED = json.load(_f)["not_gated"]
-
-
 def not_gated(b, n):
     """(reason, gate metric or None) where the point's benchmark declares its time not gated (the NEW
-    record's descriptor, else BASE's; where neither record says, today's descriptor: NOT_GATED),
-    else None."""
+    record's descriptor, else BASE's), else None."""
     for r in (n, b):
         v = r.get("between_run") if r is not None else None
         if isinstance(v, dict) and "time_gated" in v:
@@ -70,10 +60,6 @@ def not_gated(b, n):
                 gm = v.get("gate_metric")
                 return (why if isinstance(why, str) and why else "declared not gated"), (gm if isinstance(gm, str) and gm else None)
             return None
-    bench = next((r.get("bench") for r in (n, b) if isinstance(r, dict) and r.get("bench")), None)
-    if bench in NOT_GATED:
-        d = NOT_GATED[bench]
-        return f"{d['not_gated']} (today's descriptor: the file predates the declaration)", d.get("gate_metric")
     return None
 
 

@@ -1072,23 +1072,6 @@ def ok_point_with_null_statistics_is_handled_everywhere():
 
 
 @test
-def the_not_gated_snapshot_is_the_programs_declaration():
-    """python/smembench/not_gated.json (for files written before their records declared it) holds
-    what smembench --list --json's descriptors say: the benchmarks whose time is not gated, their
-    reasons and gate metrics."""
-    p = subprocess.run([SMEMBENCH, "--list", "--json"], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    said = {}
-    for b in json.loads(p.stdout)["benchmarks"]:
-        v = b.get("variation") or {}
-        if v.get("time_gated") is False:
-            said[b["name"]] = {"not_gated": v.get("not_gated"), "gate_metric": v.get("gate_metric")}
-    assert said and "uninit" in said, said
-    from smembench import metric_rule
-    assert metric_rule.NOT_GATED == said, (metric_rule.NOT_GATED, said)
-
-
-@test
 def huge_numbers_deep_nesting_and_infinities_are_one_line_errors():
     text = open(RUN1).read()
     cases = {

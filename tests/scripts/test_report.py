@@ -366,7 +366,7 @@ def several_units_of_one_model_get_the_fleet_section():
         # the outliers one table, the rule said once above it
         (out,) = page.tables["fleet-0-outliers"]["rows"]
         assert "Outliers (1)" in text and out[:2] == ["n2 gpu0", "bandwidth/width_bytes=8"] and \
-            re.fullmatch(r"\+4\.\d\d", out[2]) and out[3:] == ["2.00", f"{float(out[2]) / 2:.2f}", "threshold"], out
+            re.fullmatch(r"\+4\.\d\d", out[2]) and out[3:] == ["2.00", f"{float(out[2]) / 2:.2f}", "threshold", "one run"], out
         starred = [row for row in page.tables["fleet-0-points"]["rows"] if any(c.endswith(" *") for c in row)]
         assert [row[0] for row in starred] == ["bandwidth/width_bytes=8"] and starred[0][4].endswith(" *"), starred
 

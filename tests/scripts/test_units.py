@@ -395,15 +395,27 @@ def chromium():
     return None
 
 
+def declared(doc):
+    """A file as today's build writes it: these 2026-11-30 runs predate the descriptors' declaration
+    that uninit, cluster_sync and swizzle_wgmma are not gated on time (bench/<name>.c,
+    time_not_gated; uninit's 16 KiB time wanders 4-34 %, and the history gate now judges a change
+    past any band)."""
+    for r in doc["results"]:
+        if r["bench"] in ("uninit", "cluster_sync", "swizzle_wgmma"):
+            r.setdefault("between_run", {}).update(time_gated=False, not_gated=f"declared in bench/{r['bench']}.c",
+                                                   gate_metric="flop_per_clk_sm" if r["bench"] == "swizzle_wgmma" else None)
+
+
 @test
 def the_trend_page_marks_a_planted_regression_and_keeps_absolute_times():
-    files = [run_file(g, r) for g in (0, 1) for r in (1, 2, 3, 4, 5)]
+    files = [edited_copy(run_file(g, r), os.path.join(TMP, f"declared_{g}_{r}.json"), declared)
+             for g in (0, 1) for r in (1, 2, 3, 4, 5)]
 
     def later(doc):
         doc["run"]["started"] = "2026-12-01T09:00:00Z"
         doc["tool"]["git"] = "feedbee"
     point = "bandwidth/width_bytes=16"
-    planted = scaled_copy(run_file(0, 5), os.path.join(TMP, "slow.json"), {point: 1.10})
+    planted = scaled_copy(files[4], os.path.join(TMP, "slow.json"), {point: 1.10})
     planted = edited_copy(planted, planted, later)
     out_dir = os.path.join(TMP, "trend")
     rc, out, err = run("trend.py", *files, planted, "-o", out_dir)
