@@ -425,7 +425,6 @@ extern "C" int smem_counters_collect(struct smem_counters *s, const struct smem_
     size_t why_len = sizeof(pc->reason);
     double values[SMEM_COUNTERS_MAX];
     int rc = SMEM_OK, passes = 0;
-    bool started = false;
 
     pc->status = SMEM_COUNTERS_FAILED;
     pc->passes = 0;
@@ -475,7 +474,6 @@ extern "C" int smem_counters_collect(struct smem_counters *s, const struct smem_
             goto fail;
         }
         CALL(s->api.start(&st), "cuptiRangeProfilerStart");
-        started = true;
         CALL(s->api.push(&pu), "cuptiRangeProfilerPushRange");
         if ((rc = launch(arg))) {
             s->api.pop(&po);
@@ -490,7 +488,6 @@ extern "C" int smem_counters_collect(struct smem_counters *s, const struct smem_
         sp.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE;
         sp.pRangeProfilerObject = s->range;
         CALL(s->api.stop(&sp), "cuptiRangeProfilerStop");
-        started = false;
         all = sp.isAllPassSubmitted;
         passes++;
     }
@@ -526,7 +523,6 @@ extern "C" int smem_counters_collect(struct smem_counters *s, const struct smem_
     pc->status = SMEM_COUNTERS_OK;
     return SMEM_OK;
 fail:
-    (void)started;
     pc->passes = passes;
     return rc ? rc : SMEM_ECUDA;
 }
